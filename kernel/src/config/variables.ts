@@ -1,0 +1,145 @@
+import os from 'node:os';
+import * as p from './parsers.js';
+
+export interface VariableSpec<T> {
+  parse: p.Parser<T>;
+  /** Raw default, parsed like a given value. Absent with `required` unset: the variable is optional. */
+  default?: string | (() => string);
+  required?: boolean;
+  /** First-boot seed: written to the runtime settings table once, authoritative from then on. */
+  seed?: boolean;
+  /** May come from a secret file instead: `<NAME>_FILE`, or this name under DOCQA_SECRETS_DIR. */
+  secret?: string;
+  /** Never print the value (logs, `docqa config`). */
+  sensitive?: boolean;
+  group: string;
+  description: string;
+}
+
+// Keeps each entry's literal type, so ConfigValues knows which variables always have a value.
+function spec<S extends VariableSpec<any>>(s: S): S {
+  return s;
+}
+
+const bool = (value: boolean) => ({ parse: p.bool, default: value ? 'true' : 'false' });
+const port = p.int(1, 65535);
+const positive = p.int(1);
+
+/**
+ * Every variable DocQA reads: the spec's sections 5 and 8.2, and DocQA's own (DOCQA_*, HOST, PORT).
+ * docs/configuration.md is checked against this table by a test.
+ */
+export const variables = {
+  // --- DocQA process ---
+  DOCQA_ENV: spec({ parse: p.oneOf(['development', 'production', 'test']), default: 'development', group: 'process', description: 'production refuses placeholder secrets and turns on strict checks.' }),
+  DOCQA_DATA_DIR: spec({ parse: p.nonEmpty('a directory'), default: './data', group: 'process', description: 'Directory for the embedded database, uploads and models.' }),
+  DOCQA_PRESET: spec({ parse: p.nonEmpty('a preset name or module'), default: 'standard', group: 'process', description: 'Edition preset: the plugins loaded and their defaults.' }),
+  DOCQA_CONFIG_FILE: spec({ parse: p.nonEmpty('a file path'), group: 'process', description: 'JSON file adding plugin instances to the preset (default: docqa.config.json when present).' }),
+  DOCQA_SECRETS_DIR: spec({ parse: p.nonEmpty('a directory'), default: '/run/secrets', group: 'process', description: 'Directory of secret files (mfa_encryption_key, smtp_password, oidc_<name>_client_secret, ...).' }),
+  HOST: spec({ parse: p.nonEmpty('a host or address'), default: '127.0.0.1', group: 'process', description: 'Address the HTTP server listens on (0.0.0.0 in containers).' }),
+  PORT: spec({ parse: port, default: '8000', group: 'process', description: 'Port the HTTP server listens on.' }),
+  BACKEND_WORKERS: spec({ parse: p.int(1, 64), default: '1', group: 'process', description: 'Server worker processes (1 on the embedded database).' }),
+  MAX_JSON_BODY: spec({ parse: p.byteSize, default: '1mb', group: 'process', description: 'Largest JSON request body.' }),
+  SHUTDOWN_TIMEOUT_SECONDS: spec({ parse: p.int(1, 3600), default: '30', group: 'process', description: 'How long a graceful stop waits for requests and jobs to finish.' }),
+  TRUST_PROXY: spec({ parse: p.nonEmpty(), default: 'loopback', group: 'process', description: "Which proxies' X-Forwarded-For to trust (express trust proxy syntax)." }),
+  LOG_LEVEL: spec({ parse: p.oneOf(['DEBUG', 'INFO', 'WARNING', 'ERROR'], { caseInsensitive: true }), default: 'INFO', seed: true, group: 'logging', description: 'DEBUG, INFO, WARNING or ERROR.' }),
+  RAG_LOG_ANONYMISE: spec({ ...bool(true), seed: true, group: 'logging', description: 'Anonymise user identifiers in logs.' }),
+  RAG_LOG_REDACT_QUERIES: spec({ ...bool(true), seed: true, group: 'logging', description: 'Redact query text in logs.' }),
+  RAG_LOG_TOKEN_USAGE: spec({ ...bool(false), seed: true, group: 'logging', description: 'Log per-request token budget usage.' }),
+  ENABLE_API_DOCS: spec({ ...bool(false), group: 'http', description: 'Expose /api/swagger, /api/redoc and /api/openapi.json.' }),
+
+  // --- Authentication (spec section 5) ---
+  JWT_SECRET_KEY: spec({ parse: p.nonEmpty('a secret of at least 32 characters'), required: true, secret: 'jwt_secret_key', sensitive: true, group: 'auth', description: 'Signing secret of the tokens.' }),
+  JWT_ALGORITHM: spec({ parse: p.oneOf(['HS256', 'HS384', 'HS512']), default: 'HS256', group: 'auth', description: 'Signing algorithm.' }),
+  ACCESS_TOKEN_EXPIRE_SECONDS: spec({ parse: p.int(30, 86_400), default: '900', seed: true, group: 'auth', description: 'Access token lifetime.' }),
+  REFRESH_TOKEN_EXPIRE_SECONDS: spec({ parse: p.int(60, 31_536_000), default: '604800', seed: true, group: 'auth', description: 'Refresh token lifetime.' }),
+  DEFAULT_ADMIN_USER: spec({ parse: p.nonEmpty('a user name'), default: 'admin', group: 'auth', description: 'Admin account created on first start.' }),
+  DEFAULT_ADMIN_PASSWORD: spec({ parse: p.nonEmpty('a password'), default: 'changeme', secret: 'default_admin_password', sensitive: true, group: 'auth', description: 'Its password; `docqa init` generates one.' }),
+  DEFAULT_ADMIN_EMAIL: spec({ parse: p.email, group: 'auth', description: 'Email of the default admin, so password reset works at once.' }),
+  MFA_ENCRYPTION_KEY: spec({ parse: p.nonEmpty('a key of at least 32 characters'), required: true, secret: 'mfa_encryption_key', sensitive: true, group: 'auth', description: 'Key encrypting TOTP and OIDC client secrets at rest.' }),
+  AUTH_REQUIRE_EMAIL: spec({ ...bool(false), group: 'auth', description: 'Require an email on create and update of local users.' }),
+  OIDC_PROVIDERS: spec({ parse: p.list(','), default: '', group: 'auth', description: 'Fallback OIDC provider names (OIDC_<NAME>_* variables) when none are stored.' }),
+
+  // --- Reverse proxy and TLS ---
+  TLS_ENABLED: spec({ ...bool(false), default: '0', group: 'proxy', description: 'HTTPS termination in the bundled reverse proxy.' }),
+  SERVER_NAME: spec({ parse: p.nonEmpty('a domain name'), group: 'proxy', description: 'Fully-qualified domain name; required when TLS_ENABLED.' }),
+  TLS_CERT_PATH: spec({ parse: p.absolutePath, default: '/etc/nginx/certs/fullchain.pem', group: 'proxy', description: 'Certificate path inside the proxy container.' }),
+  TLS_KEY_PATH: spec({ parse: p.absolutePath, default: '/etc/nginx/certs/privkey.pem', group: 'proxy', description: 'Private key path inside the proxy container.' }),
+  HSTS_MAX_AGE: spec({ parse: p.int(0), default: '31536000', group: 'proxy', description: 'Seconds; 0 disables HSTS.' }),
+  OCSP_STAPLING: spec({ parse: p.oneOf(['on', 'off']), default: 'on', group: 'proxy', description: 'off for air-gapped deployments.' }),
+  STACK_PORT: spec({ parse: port, default: '3000', group: 'proxy', description: 'Host port of the stack (the reverse proxy).' }),
+  RATE_LIMIT_RESET: spec({ parse: p.requestRate, default: '10r/m', group: 'proxy', description: 'Rate of the password-reset endpoints (also enforced by DocQA itself).' }),
+  RATE_LIMIT_RESET_BURST: spec({ parse: p.int(0), default: '20', group: 'proxy', description: 'Burst allowance of that rate.' }),
+
+  // --- Database, cache, vector store ---
+  DATABASE_URL: spec({ parse: p.url(['postgres', 'postgresql']), secret: 'database_url', sensitive: true, group: 'database', description: 'PostgreSQL server with pgvector; unset: the embedded database in DOCQA_DATA_DIR.' }),
+  DB_POOL_SIZE: spec({ parse: p.int(1, 1000), default: '10', group: 'database', description: 'Connection pool size (ignored by the embedded database).' }),
+  DB_MAX_OVERFLOW: spec({ parse: p.int(0, 1000), default: '20', group: 'database', description: 'Connections beyond the pool size under load.' }),
+  DB_POOL_TIMEOUT: spec({ parse: p.int(1, 3600), default: '30', group: 'database', description: 'Seconds to wait for a connection.' }),
+  DB_POOL_RECYCLE: spec({ parse: p.int(0), default: '1800', group: 'database', description: 'Seconds after which connections are replaced (0: never).' }),
+  CACHE_URL: spec({ parse: p.url(['redis', 'rediss', 'postgres', 'postgresql']), group: 'database', description: 'Accepted for compatibility; DocQA keeps shared state in PostgreSQL.' }),
+  VECTORDB_URL: spec({ parse: p.url(['postgres', 'postgresql', 'http', 'https']), group: 'database', description: 'External vector database for a vector-store plugin that uses one; pgvector uses DATABASE_URL.' }),
+  VECTORDB_API_KEY: spec({ parse: p.nonEmpty(), default: 'change-me-vectordb-key', secret: 'vectordb_api_key', sensitive: true, group: 'database', description: 'Key of that vector database; the placeholder is refused in production.' }),
+
+  // --- Jobs and retention ---
+  JOB_STORE_BACKEND: spec({ parse: p.oneOf(['auto', 'cache', 'memory']), default: 'auto', group: 'jobs', description: 'Accepted for compatibility; job state is always kept in PostgreSQL, shared by all replicas.' }),
+  JOB_STATE_TTL_SECONDS: spec({ parse: p.int(60), default: '86400', group: 'jobs', description: 'How long terminal job snapshots stay visible in the job list cache.' }),
+  SCHEDULER_LEADER_LOCK_ENABLED: spec({ ...bool(true), group: 'jobs', description: 'Only one replica fires scheduled syncs per tick.' }),
+  SCHEDULER_LEADER_LOCK_TTL_SECONDS: spec({ parse: p.int(3, 3600), default: '30', group: 'jobs', description: 'Leader lock TTL, renewed at a third of it.' }),
+  RETENTION_SWEEPS_ENABLED: spec({ ...bool(true), group: 'jobs', description: 'Daily sweeps of job history and conversations.' }),
+  JOB_HISTORY_RETENTION_DAYS: spec({ parse: p.int(1), default: '30', group: 'jobs', description: 'Days of job history kept.' }),
+  RAG_CONVERSATION_MAX_AGE_DAYS: spec({ parse: p.int(1), default: '90', seed: true, group: 'jobs', description: 'Conversations older than this are purged.' }),
+  RAG_CONVERSATION_MAX_TURNS: spec({ parse: p.int(1), default: '100', seed: true, group: 'jobs', description: 'Turns kept per conversation.' }),
+  RAG_AUDIT_RETENTION_DAYS: spec({ parse: p.int(1), default: '365', seed: true, group: 'jobs', description: 'Days of audit log kept.' }),
+
+  // --- Ingestion ---
+  CONNECTOR_ALLOWED_PATHS: spec({ parse: p.list(':', p.absolutePath), default: '/app/docs', group: 'ingestion', description: 'Colon-separated directories connectors may read.' }),
+  INDEX_EXTRACTION_WORKERS: spec({ parse: p.int(1, 64), default: () => String(Math.max(1, Math.min(4, os.availableParallelism() - 1))), group: 'ingestion', description: 'Text-extraction worker threads (default: cores - 1, at most 4).' }),
+  INDEX_UPSERT_BATCH_SIZE: spec({ parse: p.int(1, 100_000), default: '256', group: 'ingestion', description: 'Chunks held in memory before each flush to the index.' }),
+  INDEXING_OCR_ENABLED: spec({ ...bool(false), group: 'ingestion', description: 'OCR scanned PDFs and images (PNG, JPG, TIFF).' }),
+  INDEXING_OCR_LANGUAGES: spec({ parse: p.list(','), default: 'eng', group: 'ingestion', description: 'Comma-separated OCR language codes.' }),
+  INDEXING_TABLES_ENABLED: spec({ ...bool(false), group: 'ingestion', description: 'Extract table rows from PDF, DOCX, Excel, CSV.' }),
+  RAG_MIN_CHUNK_LENGTH: spec({ parse: p.int(0), default: '50', seed: true, group: 'ingestion', description: 'Shortest chunk indexed, in characters.' }),
+
+  // --- Models and chat ---
+  LLM_BACKEND: spec({ parse: p.oneOf(['local', 'hosted']), default: 'local', group: 'llm', description: 'local (bundled inference) or hosted (compatible API).' }),
+  N_CTX: spec({ parse: p.int(256, 1_048_576), default: '8192', group: 'llm', description: 'Requested context window in tokens.' }),
+  N_THREADS: spec({ parse: p.int(1, 1024), default: '8', group: 'llm', description: 'CPU threads for inference.' }),
+  N_GPU_LAYERS: spec({ parse: p.int(-1, 10_000), default: '0', group: 'llm', description: 'Layers offloaded to a CUDA GPU; -1 all.' }),
+  EMBED_DEVICE: spec({ parse: p.oneOf(['auto', 'cpu', 'cuda']), default: 'auto', group: 'llm', description: 'Device for embeddings.' }),
+  INFERENCE_URL: spec({ parse: p.url(['http', 'https']), default: 'http://127.0.0.1:8080', group: 'llm', description: 'Local inference server URL.' }),
+  INFERENCE_TIMEOUT_SECONDS: spec({ parse: p.int(1, 3600), default: '120', seed: true, group: 'llm', description: 'Timeout of one inference call.' }),
+  HOSTED_API_KEY: spec({ parse: p.nonEmpty(), secret: 'hosted_api_key', sensitive: true, group: 'llm', description: 'Hosted provider key; required when LLM_BACKEND=hosted.' }),
+  HOSTED_BASE_URL: spec({ parse: p.url(['http', 'https']), group: 'llm', description: 'Overrides the hosted provider base URL.' }),
+  HOSTED_MODEL: spec({ parse: p.nonEmpty('a model name'), group: 'llm', description: 'Hosted chat model; required when LLM_BACKEND=hosted.' }),
+  RAG_CLASSIFIER_LLM_ENABLED: spec({ ...bool(false), group: 'llm', description: 'Let the LLM disambiguate query classification.' }),
+  RAG_CLASSIFIER_LLM_MAX_TOKENS: spec({ parse: p.int(1, 4096), default: '64', group: 'llm', description: 'Max tokens of the classifier response.' }),
+  RAG_QUERY_REWRITE_ENABLED: spec({ ...bool(false), seed: true, group: 'llm', description: 'Rewrite follow-up questions in conversations.' }),
+  RAG_QUERY_REWRITE_MAX_TURNS: spec({ parse: p.int(1, 50), default: '3', seed: true, group: 'llm', description: 'Prior turns used for rewriting.' }),
+
+  // --- Email ---
+  EMAIL_PROVIDER: spec({ parse: p.oneOf(['console', 'smtp']), default: 'console', group: 'email', description: 'console logs reset links; smtp sends them.' }),
+  SMTP_HOST: spec({ parse: p.nonEmpty('a host'), group: 'email', description: 'Required when EMAIL_PROVIDER=smtp.' }),
+  SMTP_PORT: spec({ parse: port, group: 'email', description: 'Required when EMAIL_PROVIDER=smtp.' }),
+  SMTP_FROM: spec({ parse: p.email, group: 'email', description: 'Sender address; required when EMAIL_PROVIDER=smtp.' }),
+  SMTP_USERNAME: spec({ parse: p.nonEmpty(), group: 'email', description: 'SMTP user name.' }),
+  SMTP_PASSWORD: spec({ parse: p.nonEmpty(), secret: 'smtp_password', sensitive: true, group: 'email', description: 'SMTP password (from a secret).' }),
+  SMTP_STARTTLS: spec({ ...bool(false), group: 'email', description: 'Upgrade with STARTTLS.' }),
+  SMTP_TLS: spec({ ...bool(false), group: 'email', description: 'Implicit TLS.' }),
+
+  // --- Licensing ---
+  LICENSE_KEY: spec({ parse: p.nonEmpty(), secret: 'license_key', sensitive: true, group: 'license', description: 'License applied at start.' }),
+  LICENSE_PUBLIC_KEY: spec({ parse: p.nonEmpty('a PEM public key'), secret: 'license_public_key', group: 'license', description: 'Ed25519 public key that verifies licenses (default: the vendor key).' }),
+} satisfies Record<string, VariableSpec<unknown>>;
+
+export type VariableName = keyof typeof variables;
+
+type Parsed<S> = S extends { parse: p.Parser<infer T> } ? T : never;
+type HasDefault<S> = S extends { default: unknown } ? true : S extends { required: true } ? true : false;
+
+/** The validated configuration: variables with a default or `required` are always present. */
+export type ConfigValues = {
+  [K in VariableName]: HasDefault<(typeof variables)[K]> extends true ? Parsed<(typeof variables)[K]> : Parsed<(typeof variables)[K]> | undefined;
+};
+
+export const seedVariables = (Object.keys(variables) as VariableName[]).filter((name) => (variables[name] as VariableSpec<unknown>).seed);

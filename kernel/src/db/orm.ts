@@ -1,0 +1,70 @@
+import type pg from 'pg';
+import { MikroORM, PostgreSqlDriver } from '@mikro-orm/postgresql';
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration, Migrator } from '@mikro-orm/migrations';
+import { PostgresDialect } from 'kysely';
+import type { Logger, PluginMigration } from '@docqa/plugin-api';
+import { coreMigrations } from './migrations/index.js';
+import { RuntimeSetting } from './entities/runtime-setting.js';
+
+export const coreEntities = [RuntimeSetting];
+
+export interface OrmOptions {
+  pool: pg.Pool;
+  logger: Logger;
+  /** Migrations contributed by plugins, in plugin load order, after the core's. */
+  pluginMigrations?: Array<{ pluginId: string; migration: PluginMigration }>;
+}
+
+/** Wraps a plugin's SQL migration in MikroORM's shape so one migrator, one table, tracks all. */
+function wrapPluginMigration(pluginId: string, migration: PluginMigration): MigrationObject {
+  const PluginSqlMigration = class extends Migration {
+    override async up(): Promise<void> {
+      for (const statement of migration.up) this.addSql(statement);
+    }
+    override async down(): Promise<void> {
+      for (const statement of migration.down ?? []) this.addSql(statement);
+    }
+  };
+  return { name: `plugin_${pluginId}_${migration.name}`, class: PluginSqlMigration };
+}
+
+/**
+ * MikroORM on the application pool (never a pool of its own), with migrations listed in code.
+ * There is no `synchronize`: the schema changes only through migrations.
+ */
+export async function createOrm(options: OrmOptions): Promise<MikroORM> {
+  const migrationsList = [
+    ...coreMigrations,
+    ...(options.pluginMigrations ?? []).map(({ pluginId, migration }) => wrapPluginMigration(pluginId, migration)),
+  ];
+  const log = options.logger.child({ component: 'orm' });
+  // MikroORM's migrator checks that its dbName exists and tries to create it otherwise; name the
+  // database the pool is really connected to.
+  const { rows } = await options.pool.query<{ name: string }>('select current_database() as name');
+  return MikroORM.init({
+    driver: PostgreSqlDriver,
+    dbName: rows[0]?.name ?? 'postgres',
+    entities: coreEntities,
+    driverOptions: new PostgresDialect({ pool: options.pool }),
+    extensions: [Migrator],
+    migrations: { migrationsList, tableName: 'docqa_migrations', transactional: true, allOrNothing: true, snapshot: false, silent: true },
+    // The database exists already (the embedded one, or the one DATABASE_URL names); checking it
+    // would make MikroORM reconnect and end the pool it shares with everything else.
+    ensureDatabase: false,
+    discovery: { warnWhenNoEntities: false },
+    allowGlobalContext: false,
+    debug: false,
+    logger: (message: string) => log.debug({ message }, 'orm'),
+  });
+}
+
+export async function migrate(orm: MikroORM): Promise<string[]> {
+  const applied = await orm.migrator.up();
+  return applied.map((m) => m.name);
+}
+
+export async function pendingMigrations(orm: MikroORM): Promise<string[]> {
+  const pending = await orm.migrator.getPending();
+  return pending.map((m) => m.name);
+}

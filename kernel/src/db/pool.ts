@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import { DocqaError } from '@docqa/plugin-api';
+import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.js';
+
+export interface PoolSettings {
+  size: number;
+  maxOverflow: number;
+  timeoutSeconds: number;
+  recycleSeconds: number;
+}
+
+export interface DatabaseConnection {
+  mode: 'embedded' | 'server';
+  /** One pool for the application: MikroORM, plugins' SQL and (embedded) pg-boss share it. */
+  pool: pg.Pool;
+  /** The server URL in server mode; pg-boss opens its own pool there. */
+  url: string | null;
+  close(): Promise<void>;
+}
+
+/**
+ * Dates and timestamps stay the strings PostgreSQL sends, as MikroORM expects of the pool it
+ * runs on (it does the conversion itself). Code outside MikroORM gets the same strings.
+ */
+function applicationTypes(): pg.CustomTypesConfig {
+  const types = new pg.TypeOverrides();
+  const textArray = pg.types.getTypeParser(1009 as never); // text[]
+  for (const oid of [1082, 1114, 1184, 1186]) types.setTypeParser(oid, (value: string) => value);
+  for (const oid of [1182, 1115, 1185, 1187]) types.setTypeParser(oid, textArray);
+  return types;
+}
+
+export async function openServerDatabase(url: string, settings: PoolSettings): Promise<DatabaseConnection> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: settings.size + settings.maxOverflow,
+    // Connections above DB_POOL_SIZE are the overflow: closed soon after the load that needed them.
+    min: 0,
+    idleTimeoutMillis: 10_000,
+    connectionTimeoutMillis: settings.timeoutSeconds * 1000,
+    maxLifetimeSeconds: settings.recycleSeconds,
+    application_name: 'docqa',
+    types: applicationTypes(),
+  });
+  pool.on('error', () => {
+    // An idle client lost its server; the pool drops it and the next query opens a new one.
+  });
+  try {
+    const client = await pool.connect();
+    client.release();
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw new DocqaError('unavailable', `Cannot connect to the database at DATABASE_URL (${redactUrl(url)}): ${(error as Error).message}`, { cause: error });
+  }
+  return { mode: 'server', pool, url, close: async () => (pool.ended ? undefined : pool.end()) };
+}
+
+/**
+ * The embedded database: PostgreSQL compiled to WebAssembly (PGlite) with pgvector, its files in
+ * `<dataDir>/pgdata`. PGlite is one connection, so the pool holds exactly one client: a transaction
+ * holds it and everything else waits, which is what keeps transactions from interleaving.
+ * Pass `dataDir: null` for an in-memory database (tests).
+ */
+export async function openEmbeddedDatabase(dataDir: string | null, timeoutSeconds = 30): Promise<DatabaseConnection> {
+  let lock: DirectoryLock | null = null;
+  let pgDir: string | undefined;
+  if (dataDir !== null) {
+    pgDir = path.join(dataDir, 'pgdata');
+    fs.mkdirSync(pgDir, { recursive: true });
+    lock = acquireDirectoryLock(pgDir);
+  }
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create({ ...(pgDir ? { dataDir: pgDir } : {}), extensions: { vector } });
+  } catch (error) {
+    lock?.release();
+    throw new DocqaError('unavailable', `Cannot open the embedded database in ${pgDir ?? 'memory'}: ${(error as Error).message}`, { cause: error });
+  }
+  const pool = new pg.Pool({
+    ...(createPgConfig(pglite) as unknown as pg.PoolConfig),
+    max: 1,
+    idleTimeoutMillis: 0,
+    connectionTimeoutMillis: timeoutSeconds * 1000,
+    types: applicationTypes(),
+  });
+  return {
+    mode: 'embedded',
+    pool,
+    url: null,
+    async close() {
+      if (!pool.ended) await pool.end();
+      await pglite.close();
+      lock?.release();
+    },
+  };
+}
+
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}

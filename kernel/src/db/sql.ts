@@ -1,0 +1,53 @@
+import type pg from 'pg';
+import { DocqaError, type Db, type SqlExecutor, type SqlResult } from '@docqa/plugin-api';
+
+/** Turns a lost or exhausted database into the 503 users should see, keeping SQL errors as they are. */
+export function asDatabaseError(error: unknown): unknown {
+  const message = (error as Error)?.message ?? '';
+  const code = (error as { code?: string })?.code ?? '';
+  if (/timeout exceeded when trying to connect|Connection terminated|ECONNREFUSED|ECONNRESET|Cannot use a pool after calling end/i.test(message) || code.startsWith('08') || code === '57P01') {
+    return new DocqaError('unavailable', 'The database is not reachable right now; try again shortly.', { cause: error });
+  }
+  return error;
+}
+
+function executor(client: pg.Pool | pg.PoolClient): SqlExecutor {
+  return {
+    async query<R>(text: string, params: readonly unknown[] = []): Promise<SqlResult<R>> {
+      try {
+        const result = await client.query(text, params as unknown[]);
+        return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
+      } catch (error) {
+        throw asDatabaseError(error);
+      }
+    },
+  };
+}
+
+/** The plugins' view of the database: SQL on the application pool, and transactions on one client. */
+export function createDb(pool: pg.Pool, mode: Db['mode']): Db {
+  const direct = executor(pool);
+  return {
+    mode,
+    query: direct.query,
+    async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (error) {
+        throw asDatabaseError(error);
+      }
+      try {
+        await client.query('BEGIN');
+        const result = await work(executor(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+  };
+}

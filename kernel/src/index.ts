@@ -1,0 +1,8 @@
+export { Kernel, type KernelOptions } from './kernel.js';
+export { Container } from './container.js';
+export { loadConfig, readEnvironment, type LoadedConfig, type OidcFallbackProvider } from './config/load.js';
+export { variables, seedVariables, type ConfigValues, type VariableName, type VariableSpec } from './config/variables.js';
+export { createLogger, type RootLogger, type LogLevelName } from './logging/logger.js';
+export { openEmbeddedDatabase, openServerDatabase, redactUrl, type DatabaseConnection } from './db/pool.js';
+export { createDb } from './db/sql.js';
+export { installShutdownHandlers } from './lifecycle.js';

@@ -1,0 +1,181 @@
+import pg from 'pg';
+import { PgBoss, type Db as IDatabase, type JobWithMetadata } from 'pg-boss';
+import { DocqaError, type JobContext, type JobInfo, type JobState, type JobsService, type Logger, type QueueOptions, type SendOptions, type SqlExecutor, type WorkOptions } from '@docqa/plugin-api';
+import type { DatabaseConnection } from '../db/pool.js';
+
+/**
+ * The JobsService facade: the only code in DocQA that imports pg-boss. pg-boss keeps its queues in
+ * the `pgboss` schema of the same database, in both modes.
+ */
+export class PgBossJobs implements JobsService {
+  readonly #boss: PgBoss;
+  readonly #pool: pg.Pool;
+  readonly #logger: Logger;
+  readonly #running = new Map<string, AbortController>();
+  readonly #shutdown = new AbortController();
+  #started = false;
+
+  constructor(connection: DatabaseConnection, logger: Logger, options: { poolSize: number }) {
+    this.#pool = connection.pool;
+    this.#logger = logger.child({ component: 'jobs' });
+    const common = { schema: 'pgboss', migrate: true, supervise: true, schedule: true } as const;
+    // On a server pg-boss keeps a pool of its own (and LISTEN/NOTIFY); the embedded database has
+    // one connection, so pg-boss must queue behind everybody else on the application pool.
+    this.#boss =
+      connection.mode === 'server' && connection.url
+        ? new PgBoss({ ...common, connectionString: connection.url, max: options.poolSize, application_name: 'docqa-jobs' })
+        : new PgBoss({ ...common, db: poolAdapter(connection.pool), backend: 'pglite' });
+    this.#boss.on('error', (error: Error) => this.#logger.error({ err: error }, 'job queue error'));
+  }
+
+  async start(): Promise<void> {
+    await this.#boss.start();
+    this.#started = true;
+  }
+
+  /** Stops taking jobs, waits for running ones up to `timeoutMs`, then aborts what remains. */
+  async stop(timeoutMs: number): Promise<void> {
+    if (!this.#started) return;
+    this.#started = false;
+    const deadline = setTimeout(() => this.#shutdown.abort(new DocqaError('unavailable', 'DocQA is shutting down')), timeoutMs);
+    try {
+      await this.#boss.stop({ graceful: true, timeout: timeoutMs + 1000, close: true });
+    } finally {
+      clearTimeout(deadline);
+      this.#shutdown.abort();
+    }
+  }
+
+  runningCount(): number {
+    return this.#running.size;
+  }
+
+  async createQueue(name: string, options: QueueOptions = {}): Promise<void> {
+    const existing = await this.#boss.getQueue(name);
+    const queueOptions = {
+      retryLimit: options.retryLimit ?? 2,
+      retryDelay: options.retryDelaySeconds ?? 5,
+      retryBackoff: true,
+      expireInSeconds: options.expireInSeconds ?? 3600,
+      ...(options.heartbeatSeconds ? { heartbeatSeconds: options.heartbeatSeconds } : {}),
+    };
+    if (existing) {
+      const { heartbeatSeconds: _fixedAtCreation, ...updatable } = queueOptions;
+      await this.#boss.updateQueue(name, updatable);
+    } else {
+      await this.#boss.createQueue(name, queueOptions);
+    }
+  }
+
+  async send<D extends object>(queue: string, data: D, options: SendOptions = {}): Promise<string> {
+    const id = await this.#boss.send(queue, data, {
+      ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
+      ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
+      ...(options.tx ? { db: executorAdapter(options.tx) } : {}),
+    });
+    if (id === null) {
+      throw new DocqaError('conflict', `A job with key '${options.singletonKey}' is already waiting in queue ${queue}.`);
+    }
+    return id;
+  }
+
+  async work<D extends object>(queue: string, handler: (job: JobContext<D>) => Promise<unknown>, options: WorkOptions = {}): Promise<void> {
+    await this.#boss.work<D>(queue, { batchSize: 1, localConcurrency: options.concurrency ?? 1, pollingIntervalSeconds: 1 }, async ([job]) => {
+      if (!job) return;
+      // A job's signal aborts on cancel (seen by pg-boss's heartbeat on any replica) and on shutdown.
+      const signal = AbortSignal.any([job.signal, this.#shutdown.signal]);
+      const controller = new AbortController();
+      this.#running.set(job.id, controller);
+      try {
+        return await handler({
+          id: job.id,
+          data: job.data,
+          signal: AbortSignal.any([signal, controller.signal]),
+          progress: (done, total) => this.#recordProgress(job.id, done, total),
+        });
+      } finally {
+        this.#running.delete(job.id);
+      }
+    });
+  }
+
+  async get<D = unknown>(queue: string, id: string): Promise<JobInfo<D> | null> {
+    const [job] = await this.#boss.findJobs<D>(queue, { id });
+    return job ? toJobInfo(job as JobWithMetadata<D>) : null;
+  }
+
+  async cancel(queue: string, id: string): Promise<void> {
+    const job = await this.get(queue, id);
+    if (!job) throw new DocqaError('not_found', `Job ${id} was not found.`);
+    if (job.state === 'succeeded' || job.state === 'failed' || job.state === 'cancelled') {
+      throw new DocqaError('conflict', `Job ${id} has already finished (${job.state}).`);
+    }
+    await this.#boss.cancel(queue, id);
+    // A job running in this process stops at once; elsewhere the heartbeat carries the cancel.
+    this.#running.get(id)?.abort(new DocqaError('conflict', `Job ${id} was cancelled.`));
+  }
+
+  async schedule(queue: string, key: string, cron: string, data: object = {}): Promise<void> {
+    await this.#boss.schedule(queue, cron, data, { key, tz: 'UTC' });
+  }
+
+  async unschedule(queue: string, key: string): Promise<void> {
+    await this.#boss.unschedule(queue, key);
+  }
+
+  async #recordProgress(jobId: string, done: number, total?: number): Promise<void> {
+    await this.#pool.query(
+      `insert into job_progress (job_id, done, total, updated_at) values ($1, $2, $3, now())
+       on conflict (job_id) do update set done = excluded.done, total = excluded.total, updated_at = now()`,
+      [jobId, done, total ?? null],
+    );
+  }
+}
+
+const stateNames: Record<JobWithMetadata['state'], JobState> = {
+  created: 'queued',
+  retry: 'queued',
+  active: 'running',
+  completed: 'succeeded',
+  failed: 'failed',
+  cancelled: 'cancelled',
+};
+
+function toJobInfo<D>(job: JobWithMetadata<D>): JobInfo<D> {
+  return {
+    id: job.id,
+    queue: job.name,
+    state: stateNames[job.state],
+    data: job.data,
+    output: job.output ?? null,
+    retryCount: job.retryCount,
+    createdAt: new Date(job.createdOn),
+    startedAt: job.state === 'created' || job.state === 'retry' ? null : new Date(job.startedOn),
+    finishedAt: job.completedOn ? new Date(job.completedOn) : null,
+  };
+}
+
+/**
+ * pg-boss expects node-postgres' default parsing (Dates), while the application pool keeps
+ * timestamps as strings for MikroORM; per-query `types` gives pg-boss its own. node-postgres reads
+ * `types` as the parser source, and PGlite's protocol layer also iterates it as the list of
+ * parameter types, so the object is an empty array that carries the parser lookup.
+ */
+const defaultParsers = Object.assign([] as number[], { getTypeParser: pg.types.getTypeParser });
+
+function poolAdapter(pool: pg.Pool): IDatabase {
+  return {
+    async executeSql(text: string, values?: unknown[]) {
+      return pool.query({ text, values: values ?? [], types: defaultParsers as unknown as pg.CustomTypesConfig });
+    },
+  };
+}
+
+function executorAdapter(tx: SqlExecutor): IDatabase {
+  return {
+    async executeSql(text: string, values?: unknown[]) {
+      const result = await tx.query(text, values ?? []);
+      return { rows: result.rows };
+    },
+  };
+}

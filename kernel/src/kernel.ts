@@ -1,0 +1,219 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import pino from 'pino';
+import {
+  DocqaError,
+  providerTokens,
+  tokens,
+  type ConfigService,
+  type Db,
+  type Preset,
+  type Token,
+} from '@docqa/plugin-api';
+import { Container } from './container.js';
+import { loadConfig, readEnvironment, type LoadedConfig } from './config/load.js';
+import type { ConfigValues, VariableName } from './config/variables.js';
+import { openEmbeddedDatabase, openServerDatabase, type DatabaseConnection } from './db/pool.js';
+import { createDb } from './db/sql.js';
+import { createOrm, migrate } from './db/orm.js';
+import { withMigrationLock } from './db/migration-lock.js';
+import { PgBossJobs } from './jobs/pgboss-jobs.js';
+import { createLogger, type LogLevelName, type RootLogger } from './logging/logger.js';
+import { DbSettingsService } from './settings/settings-service.js';
+import { readPluginFile, resolveEntries } from './plugins/resolve.js';
+import { planPlugins, type PluginPlanItem } from './plugins/validate.js';
+import { startPlugins, type StartedPlugins } from './plugins/start.js';
+
+export interface KernelOptions {
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  /** Presets this build knows by name; DOCQA_PRESET picks one (or names a module exporting one). */
+  presets: Record<string, Preset>;
+  /** Tests: an in-memory embedded database instead of DOCQA_DATA_DIR. */
+  inMemoryDatabase?: boolean;
+  /** Where logs go (default stdout). */
+  logDestination?: pino.DestinationStream;
+}
+
+/**
+ * The running core of DocQA: configuration, logger, database, migrations, runtime settings, jobs
+ * and plugins, started in that order and stopped in reverse.
+ */
+export class Kernel {
+  readonly config: LoadedConfig;
+  readonly logger: RootLogger;
+  readonly container: Container;
+  readonly connection: DatabaseConnection;
+  readonly orm: MikroORM;
+  readonly db: Db;
+  readonly settings: DbSettingsService;
+  readonly jobs: PgBossJobs;
+  readonly plugins: StartedPlugins;
+  /** The context window in effect: N_CTX, lowered to the model's limit when the model is smaller. */
+  effectiveNCtx: number;
+  #stopping: Promise<void> | null = null;
+
+  private constructor(parts: Omit<Kernel, 'stop' | 'resolve' | 'resolveAll' | 'variable' | 'effectiveNCtx'> & { effectiveNCtx: number }) {
+    this.config = parts.config;
+    this.logger = parts.logger;
+    this.container = parts.container;
+    this.connection = parts.connection;
+    this.orm = parts.orm;
+    this.db = parts.db;
+    this.settings = parts.settings;
+    this.jobs = parts.jobs;
+    this.plugins = parts.plugins;
+    this.effectiveNCtx = parts.effectiveNCtx;
+  }
+
+  static async start(options: KernelOptions): Promise<Kernel> {
+    const cwd = options.cwd ?? process.cwd();
+    const env = readEnvironment(options.env ?? process.env, cwd);
+    const config = loadConfig(env, { cwd });
+    const values = config.values;
+    const logger = createLogger({
+      level: values.LOG_LEVEL as LogLevelName,
+      privacy: { anonymiseUsers: values.RAG_LOG_ANONYMISE, redactQueries: values.RAG_LOG_REDACT_QUERIES },
+      hashKey: values.JWT_SECRET_KEY,
+      ...(options.logDestination ? { destination: options.logDestination } : {}),
+    });
+    for (const warning of config.warnings) logger.warn(warning);
+
+    // Every plugin is checked before the database opens or any plugin starts.
+    const plan = await planFromConfiguration(options.presets, config, env, cwd);
+
+    const connection = await openDatabase(config, options.inMemoryDatabase ?? false, logger);
+    const cleanup: Array<() => Promise<void>> = [() => connection.close()];
+    try {
+      const pluginMigrations = plan.flatMap((item) => (item.plugin.migrations ?? []).map((migration) => ({ pluginId: item.plugin.id, migration })));
+      const orm = await createOrm({ pool: connection.pool, logger, pluginMigrations });
+      cleanup.unshift(() => orm.close());
+      const applied = await withMigrationLock(connection, () => migrate(orm));
+      if (applied.length > 0) logger.info({ migrations: applied }, `applied ${applied.length} database migration(s)`);
+
+      const settings = new DbSettingsService(connection.pool, logger);
+      const explicitlySet = new Set(Object.keys(env).filter((key) => env[key] !== undefined && env[key] !== ''));
+      await settings.start(values, explicitlySet);
+      cleanup.unshift(async () => settings.stop());
+      applyLogSettings(logger, settings.all());
+      settings.onChange(() => applyLogSettings(logger, settings.all()));
+
+      const jobs = new PgBossJobs(connection, logger, { poolSize: Math.max(2, Math.min(values.DB_POOL_SIZE, 5)) });
+      await jobs.start();
+      cleanup.unshift(() => jobs.stop(values.SHUTDOWN_TIMEOUT_SECONDS * 1000));
+
+      const db = createDb(connection.pool, connection.mode);
+      const container = new Container();
+      container.register(tokens.config, configService(config));
+      container.register(tokens.logger, logger);
+      container.register(tokens.db, db);
+      container.register(tokens.settings, settings);
+      container.register(tokens.jobs, jobs);
+
+      const plugins = await startPlugins(plan, container, logger);
+      cleanup.unshift(() => plugins.stop());
+
+      const effectiveNCtx = await deriveEffectiveNCtx(container, values.N_CTX, logger);
+      logger.info(
+        { database: connection.mode, plugins: plan.map((item) => `${item.instanceId}:${item.plugin.id}`), effective_n_ctx: effectiveNCtx },
+        'kernel started',
+      );
+      return new Kernel({ config, logger, container, connection, orm, db, settings, jobs, plugins, effectiveNCtx });
+    } catch (error) {
+      for (const step of cleanup) await step().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  resolve<T>(token: Token<T>): T {
+    return this.container.resolve(token);
+  }
+
+  resolveAll<T>(token: Token<T>): T[] {
+    return this.container.resolveAll(token);
+  }
+
+  variable<K extends VariableName>(name: K): ConfigValues[K] {
+    return this.config.values[name];
+  }
+
+  /**
+   * Stops jobs (running ones may finish within SHUTDOWN_TIMEOUT_SECONDS, then are aborted), then
+   * plugins in reverse start order, then the database. Safe to call more than once.
+   */
+  stop(): Promise<void> {
+    this.#stopping ??= (async () => {
+      const timeoutMs = this.config.values.SHUTDOWN_TIMEOUT_SECONDS * 1000;
+      await this.jobs.stop(timeoutMs).catch((error) => this.logger.error({ err: error }, 'stopping jobs failed'));
+      await this.plugins.stop();
+      this.settings.stop();
+      await this.orm.close().catch(() => undefined);
+      await this.connection.close().catch((error) => this.logger.error({ err: error }, 'closing the database failed'));
+      this.logger.info('kernel stopped');
+      this.logger.flush();
+    })();
+    return this.#stopping;
+  }
+}
+
+async function planFromConfiguration(presets: Record<string, Preset>, config: LoadedConfig, env: Record<string, string | undefined>, cwd: string): Promise<PluginPlanItem[]> {
+  const presetName = config.values.DOCQA_PRESET;
+  let preset = presets[presetName];
+  const problems: string[] = [];
+  if (!preset) {
+    try {
+      const imported = (await import(presetName)) as { default?: Preset };
+      preset = imported.default;
+    } catch {
+      // reported below
+    }
+  }
+  if (!preset || typeof preset.plugins !== 'function') {
+    throw new DocqaError('plugin_invalid', `DOCQA_PRESET="${presetName}" is neither a known preset (${Object.keys(presets).join(', ')}) nor a module exporting one.`);
+  }
+  let file;
+  try {
+    file = readPluginFile(config.values.DOCQA_CONFIG_FILE, cwd);
+  } catch (error) {
+    throw new DocqaError('plugin_invalid', `Plugin configuration: ${(error as Error).message}`);
+  }
+  const entries = await resolveEntries(preset, { variable: (name) => (config.values as Record<string, unknown>)[name] ?? env[name] }, file);
+  const result = planPlugins(entries);
+  problems.push(...result.problems);
+  if (problems.length > 0) {
+    throw new DocqaError('plugin_invalid', problems.map((line) => `Plugin error: ${line}`).join('\n'));
+  }
+  return result.plan;
+}
+
+async function openDatabase(config: LoadedConfig, inMemory: boolean, logger: RootLogger): Promise<DatabaseConnection> {
+  const v = config.values;
+  if (v.DATABASE_URL) {
+    return openServerDatabase(v.DATABASE_URL, { size: v.DB_POOL_SIZE, maxOverflow: v.DB_MAX_OVERFLOW, timeoutSeconds: v.DB_POOL_TIMEOUT, recycleSeconds: v.DB_POOL_RECYCLE });
+  }
+  logger.info({ dataDir: inMemory ? 'memory' : config.dataDir }, 'using the embedded database (PGlite); set DATABASE_URL for a PostgreSQL server');
+  return openEmbeddedDatabase(inMemory ? null : config.dataDir, v.DB_POOL_TIMEOUT);
+}
+
+function applyLogSettings(logger: RootLogger, settings: Record<string, unknown>): void {
+  logger.setLevel(String(settings.LOG_LEVEL ?? 'INFO').toUpperCase() as LogLevelName);
+  logger.setPrivacy({ anonymiseUsers: settings.RAG_LOG_ANONYMISE !== false, redactQueries: settings.RAG_LOG_REDACT_QUERIES !== false });
+}
+
+function configService(config: LoadedConfig): ConfigService {
+  return {
+    get: (name: string) => (config.values as Record<string, unknown>)[name],
+    dataDir: config.dataDir,
+    production: config.production,
+  };
+}
+
+/** Spec 7: N_CTX above the model's capacity logs a warning, and the model's limit applies. */
+async function deriveEffectiveNCtx(container: Container, requested: number, logger: RootLogger): Promise<number> {
+  if (!container.has(providerTokens.llm)) return requested;
+  const info = await container.resolve(providerTokens.llm).info();
+  if (info.contextLength !== null && info.contextLength < requested) {
+    logger.warn({ n_ctx: requested, model_context: info.contextLength }, `N_CTX=${requested} is above what model ${info.model} supports; EFFECTIVE_N_CTX is ${info.contextLength}.`);
+    return info.contextLength;
+  }
+  return requested;
+}

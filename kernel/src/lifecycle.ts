@@ -1,0 +1,21 @@
+/**
+ * SIGTERM and SIGINT start one graceful stop; a second signal while stopping exits at once (the
+ * operator means it). The stop function drains HTTP and jobs, so it can take a while.
+ */
+export function installShutdownHandlers(stop: (signal: NodeJS.Signals) => Promise<void>, onForcedExit: () => void = () => process.exit(1)): () => void {
+  let stopping = false;
+  const handler = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      onForcedExit();
+      return;
+    }
+    stopping = true;
+    void stop(signal);
+  };
+  process.on('SIGTERM', handler);
+  process.on('SIGINT', handler);
+  return () => {
+    process.off('SIGTERM', handler);
+    process.off('SIGINT', handler);
+  };
+}

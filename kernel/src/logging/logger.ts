@@ -1,0 +1,81 @@
+import crypto from 'node:crypto';
+import pino from 'pino';
+import type { Logger } from '@docqa/plugin-api';
+
+export type LogLevelName = 'DEBUG' | 'INFO' | 'WARNING' | 'ERROR';
+
+const pinoLevels: Record<LogLevelName, pino.Level> = { DEBUG: 'debug', INFO: 'info', WARNING: 'warn', ERROR: 'error' };
+
+export interface LogPrivacy {
+  anonymiseUsers: boolean;
+  redactQueries: boolean;
+}
+
+/** Fields that identify a person; anonymised when RAG_LOG_ANONYMISE is on. */
+const userFields = new Set(['user', 'user_id', 'userId', 'username', 'email', 'sub', 'actor']);
+/** Fields that hold what a user asked; redacted when RAG_LOG_REDACT_QUERIES is on. */
+const queryFields = new Set(['query', 'question', 'prompt', 'rewritten_query', 'rewrittenQuery']);
+
+export interface RootLogger extends Logger {
+  setLevel(level: LogLevelName): void;
+  setPrivacy(privacy: LogPrivacy): void;
+  flush(): void;
+}
+
+/**
+ * Structured JSON logs (pino). The privacy settings are runtime settings, read on every line, so
+ * turning them on or off applies at once without a restart. User ids become a keyed hash: the same
+ * user maps to the same token across lines (so one can follow a session) and cannot be reversed
+ * without the key.
+ */
+export function createLogger(options: { level: LogLevelName; privacy: LogPrivacy; hashKey: string; destination?: pino.DestinationStream }): RootLogger {
+  let privacy = options.privacy;
+  // pino copies the level into every child at creation, so a level change on the root would not
+  // reach the request and plugin loggers made before it; the threshold is checked in a hook instead.
+  let threshold = pino.levels.values[pinoLevels[options.level]] ?? 30;
+  const anonymise = (value: unknown) =>
+    `anon_${crypto.createHmac('sha256', options.hashKey).update(String(value)).digest('hex').slice(0, 12)}`;
+
+  const sanitise = (object: Record<string, unknown>): Record<string, unknown> => {
+    if (!privacy.anonymiseUsers && !privacy.redactQueries) return object;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(object)) {
+      if (value === undefined || value === null) out[key] = value;
+      else if (privacy.anonymiseUsers && userFields.has(key)) out[key] = anonymise(value);
+      else if (privacy.redactQueries && queryFields.has(key)) out[key] = `[redacted ${String(value).length} chars]`;
+      else out[key] = value;
+    }
+    return out;
+  };
+
+  const base = pino(
+    {
+      level: 'debug',
+      hooks: {
+        logMethod(args, method, level) {
+          if (level >= threshold) method.apply(this, args);
+        },
+      },
+      base: { service: 'docqa', pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: {
+        level: (label) => ({ level: label }),
+        log: sanitise,
+      },
+      redact: {
+        paths: ['password', '*.password', 'token', '*.token', 'secret', '*.secret', 'req.headers.authorization', 'req.headers.cookie', 'headers.authorization'],
+        censor: '[redacted]',
+      },
+    },
+    options.destination ?? pino.destination({ dest: 1, sync: false }),
+  );
+
+  const root = base as unknown as RootLogger;
+  root.setLevel = (level) => {
+    threshold = pino.levels.values[pinoLevels[level]] ?? 30;
+  };
+  root.setPrivacy = (next) => {
+    privacy = next;
+  };
+  return root;
+}

@@ -1,0 +1,53 @@
+import { DocqaError, providerTokens, type Logger, type Token } from '@docqa/plugin-api';
+import type { Container } from '../container.js';
+import type { PluginPlanItem } from './validate.js';
+
+export interface StartedPlugins {
+  instances: Array<{ instanceId: string; pluginId: string; kind: string }>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Calls each plugin's init in plan order and registers what it returns under its kind's token.
+ * If one fails, the ones already started are stopped again and the failure names the instance.
+ */
+export async function startPlugins(plan: PluginPlanItem[], container: Container, logger: Logger): Promise<StartedPlugins> {
+  const stopHooks: Array<{ instanceId: string; hook: () => Promise<void> | void }> = [];
+  const shutdown = new AbortController();
+  const instances: StartedPlugins['instances'] = [];
+
+  const stop = async () => {
+    shutdown.abort();
+    for (const { instanceId, hook } of stopHooks.reverse()) {
+      try {
+        await hook();
+      } catch (error) {
+        logger.error({ err: error, plugin: instanceId }, 'plugin stop failed');
+      }
+    }
+    stopHooks.length = 0;
+  };
+
+  for (const item of plan) {
+    const deps: Record<string, unknown> = {};
+    for (const [name, token] of Object.entries(item.plugin.deps) as Array<[string, Token<unknown>]>) {
+      deps[name] = token.multi ? container.resolveAll(token) : container.resolve(token);
+    }
+    try {
+      const provider = await item.plugin.init({
+        options: item.options,
+        instanceId: item.instanceId,
+        deps: deps as never,
+        logger: logger.child({ plugin: item.instanceId }),
+        onStop: (hook) => stopHooks.push({ instanceId: item.instanceId, hook }),
+        signal: shutdown.signal,
+      });
+      container.register(providerTokens[item.plugin.kind] as Token<unknown>, provider);
+      instances.push({ instanceId: item.instanceId, pluginId: item.plugin.id, kind: item.plugin.kind });
+    } catch (error) {
+      await stop();
+      throw new DocqaError('plugin_failed', `Plugin error: plugin instance '${item.instanceId}' (${item.plugin.id}) failed to start: ${(error as Error).message}`, { cause: error });
+    }
+  }
+  return { instances, stop };
+}

@@ -1,0 +1,43 @@
+import { createToken } from './tokens.js';
+import type { ConfigService, Db, JobsService, Logger, SettingsService } from './services.js';
+import type { ConnectorProvider } from './kinds/connector.js';
+import type { ExtractorProvider } from './kinds/extractor.js';
+import type { VectorStoreProvider } from './kinds/vector-store.js';
+import type { EmbeddingProvider } from './kinds/embedder.js';
+import type { LlmBackend } from './kinds/llm.js';
+import type { EmailProvider } from './kinds/email.js';
+import type { LicenseGate } from './kinds/license-gate.js';
+
+/** Services the kernel registers before any plugin starts. */
+export const tokens = {
+  config: createToken<ConfigService>('core.config'),
+  settings: createToken<SettingsService>('core.settings'),
+  logger: createToken<Logger>('core.logger'),
+  db: createToken<Db>('core.db'),
+  jobs: createToken<JobsService>('core.jobs'),
+};
+
+/** What each plugin kind provides, and the token it is registered under. */
+export interface ProviderKinds {
+  connector: ConnectorProvider;
+  extractor: ExtractorProvider;
+  vectorStore: VectorStoreProvider;
+  embedder: EmbeddingProvider;
+  llm: LlmBackend;
+  email: EmailProvider;
+  licenseGate: LicenseGate;
+}
+
+export type PluginKind = keyof ProviderKinds;
+
+export const providerTokens = {
+  connector: createToken<ConnectorProvider>('provider.connector', { multi: true }),
+  extractor: createToken<ExtractorProvider>('provider.extractor', { multi: true }),
+  vectorStore: createToken<VectorStoreProvider>('provider.vectorStore'),
+  embedder: createToken<EmbeddingProvider>('provider.embedder'),
+  llm: createToken<LlmBackend>('provider.llm'),
+  email: createToken<EmailProvider>('provider.email'),
+  licenseGate: createToken<LicenseGate>('provider.licenseGate'),
+} as const satisfies { [K in PluginKind]: import('./tokens.js').Token<ProviderKinds[K]> };
+
+export const pluginKinds = Object.keys(providerTokens) as PluginKind[];

@@ -1,0 +1,32 @@
+import type { Plan } from './license-gate.js';
+
+export interface ExtractedBlock {
+  kind: 'heading' | 'paragraph' | 'table_row' | 'page_break';
+  text: string;
+  /** Heading level (1 is the top) for headings. */
+  level?: number;
+  page?: number;
+}
+
+export interface ExtractedDocument {
+  title?: string;
+  blocks: ExtractedBlock[];
+  metadata: Record<string, string>;
+}
+
+export interface ExtractorInput {
+  /** Path of the stored bytes on local disk. */
+  path: string;
+  filename: string;
+  mediaType: string;
+  options: { ocr: boolean; ocrLanguages: string[]; tables: boolean };
+}
+
+export interface ExtractorProvider {
+  readonly mediaTypes: readonly string[];
+  readonly extensions: readonly string[];
+  /** The lowest plan allowed to index this file type; absent means every plan. */
+  readonly requiredPlan?: Plan;
+  readonly capabilities: { tables: boolean; ocr: boolean };
+  extract(input: ExtractorInput, signal: AbortSignal): Promise<ExtractedDocument>;
+}

@@ -1,0 +1,29 @@
+export const plans = ['FREE', 'PRO', 'ENTERPRISE'] as const;
+export type Plan = (typeof plans)[number];
+
+export interface PlanLimits {
+  /** null: unlimited. */
+  documents: number | null;
+  fileSizeBytes: number | null;
+  storageBytes: number | null;
+}
+
+export interface LicenseState {
+  plan: Plan;
+  limits: PlanLimits;
+  licensee: string | null;
+  licenseId: string | null;
+  expiresAt: Date | null;
+  /** Set when a license was applied but no longer counts (expired), so the plan fell back to FREE. */
+  lapsed: boolean;
+}
+
+export interface LicenseGate {
+  current(): LicenseState;
+  /** Verifies and applies a license key; throws DocqaError(validation_failed) and keeps the old one. */
+  apply(licenseKey: string): Promise<LicenseState>;
+}
+
+export function planAtLeast(plan: Plan, required: Plan): boolean {
+  return plans.indexOf(plan) >= plans.indexOf(required);
+}

@@ -1,0 +1,109 @@
+/**
+ * The kernel's services as plugins see them. Plugins receive these through `deps`; they never
+ * construct their own logger, database pool or job queue.
+ */
+
+export interface Logger {
+  debug(obj: object | string, msg?: string): void;
+  info(obj: object | string, msg?: string): void;
+  warn(obj: object | string, msg?: string): void;
+  error(obj: object | string, msg?: string): void;
+  child(bindings: Record<string, unknown>): Logger;
+}
+
+/** Validated start-up configuration (environment). Immutable for the life of the process. */
+export interface ConfigService {
+  get<K extends string>(name: K): unknown;
+  /** The directory DocQA keeps its files in (embedded database, uploads, models). */
+  readonly dataDir: string;
+  readonly production: boolean;
+}
+
+/**
+ * Runtime settings: the variables the spec marks "seed". Written from the environment on first
+ * start, authoritative afterwards, changeable without restart.
+ */
+export interface SettingsService {
+  get(key: string): unknown;
+  all(): Record<string, unknown>;
+  set(changes: Record<string, unknown>, actor?: string): Promise<Record<string, unknown>>;
+  /** Called after every change that this process sees (its own or another replica's). */
+  onChange(listener: (changed: Record<string, unknown>) => void): () => void;
+}
+
+export interface SqlResult<R> {
+  rows: R[];
+  rowCount: number;
+}
+
+export interface SqlExecutor {
+  query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<SqlResult<R>>;
+}
+
+/** The database as plugins get it: plain SQL on the kernel's pool, in the kernel's transactions. */
+export interface Db extends SqlExecutor {
+  /** `embedded` is PGlite in-process (one connection); `server` is a PostgreSQL server. */
+  readonly mode: 'embedded' | 'server';
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+}
+
+export interface JobContext<D> {
+  id: string;
+  data: D;
+  /** Aborted when the job is cancelled (on any replica) or the process stops. */
+  signal: AbortSignal;
+  progress(done: number, total?: number): Promise<void>;
+}
+
+export interface QueueOptions {
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+  /** Seconds a running job may take before it is failed and retried. */
+  expireInSeconds?: number;
+  /**
+   * Seconds between liveness beats of a running job. A job whose worker died is retried after a
+   * missed beat, and a cancel from another replica reaches the running handler's signal by it.
+   */
+  heartbeatSeconds?: number;
+}
+
+export interface WorkOptions {
+  /** Jobs of this queue running at once in this process. */
+  concurrency?: number;
+}
+
+export interface SendOptions {
+  /** Jobs with the same key are not queued twice while one is waiting. */
+  singletonKey?: string;
+  startAfterSeconds?: number;
+  /** Run the send inside this transaction so the job exists only if the transaction commits. */
+  tx?: SqlExecutor;
+}
+
+export type JobState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+export interface JobInfo<D = unknown> {
+  id: string;
+  queue: string;
+  state: JobState;
+  data: D;
+  output: unknown;
+  retryCount: number;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+}
+
+/** Background jobs and cron schedules, stored in the database (pg-boss behind this facade). */
+export interface JobsService {
+  createQueue(name: string, options?: QueueOptions): Promise<void>;
+  send<D extends object>(queue: string, data: D, options?: SendOptions): Promise<string>;
+  work<D extends object>(queue: string, handler: (job: JobContext<D>) => Promise<unknown>, options?: WorkOptions): Promise<void>;
+  get<D = unknown>(queue: string, id: string): Promise<JobInfo<D> | null>;
+  cancel(queue: string, id: string): Promise<void>;
+  /** Sends `data` to `queue` on every tick of `cron` (UTC); `key` names the schedule within the queue. */
+  schedule(queue: string, key: string, cron: string, data?: object): Promise<void>;
+  unschedule(queue: string, key: string): Promise<void>;
+  /** Jobs of this process that are running now. */
+  runningCount(): number;
+}

@@ -1,0 +1,26 @@
+/**
+ * Typed tokens: the only way code asks the container for something. A token's id is namespaced
+ * (`'<area>.<name>'`) so that two packages cannot collide by accident, and its type parameter makes
+ * every lookup typed — there are no string lookups anywhere else.
+ */
+declare const tokenType: unique symbol;
+
+export interface Token<T> {
+  readonly id: string;
+  /** A multi token collects every registration (all connectors); a single one allows exactly one. */
+  readonly multi: boolean;
+  /** The container key; Symbol.for so that two copies of this package still agree on it. */
+  readonly key: symbol;
+  readonly [tokenType]?: T;
+}
+
+export type TokenValue<K> = K extends Token<infer T> ? T : never;
+
+const tokenId = /^[a-z][a-zA-Z0-9]*\.[a-z][a-zA-Z0-9.]*$/;
+
+export function createToken<T>(id: string, options: { multi?: boolean } = {}): Token<T> {
+  if (!tokenId.test(id)) {
+    throw new TypeError(`Token id '${id}' must be namespaced as '<area>.<name>'`);
+  }
+  return Object.freeze({ id, multi: options.multi ?? false, key: Symbol.for(`docqa.token.${id}`) });
+}

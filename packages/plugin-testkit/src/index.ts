@@ -1,0 +1,1 @@
+export { startTestKernel, createTemporaryDatabase, testSecrets, type TestKernel, type TestKernelOptions } from './test-kernel.js';

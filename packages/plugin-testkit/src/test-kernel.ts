@@ -1,0 +1,100 @@
+import crypto from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import fs from 'node:fs';
+import pg from 'pg';
+import { definePreset, type PluginEntry } from '@docqa/plugin-api';
+import { Kernel } from '@docqa/kernel';
+import { Writable } from 'node:stream';
+
+export interface TestKernelOptions {
+  plugins?: PluginEntry[];
+  /** Extra environment; the test keys and a temporary data directory are set already. */
+  env?: Record<string, string>;
+  /** Collects log lines instead of printing them. */
+  logs?: string[];
+}
+
+export interface TestKernel extends Kernel {
+  /** Stops the kernel and removes what the test created (the temporary database). */
+  dispose(): Promise<void>;
+}
+
+/** A throwaway test secret: long enough for the checks, obviously not for production. */
+export const testSecrets = {
+  JWT_SECRET_KEY: 'test-jwt-secret-key-0123456789abcdef0123456789',
+  MFA_ENCRYPTION_KEY: 'test-mfa-encryption-key-0123456789abcdef012345',
+};
+
+/**
+ * Starts a real kernel for a test: the embedded database in memory, or, when TEST_DATABASE_URL
+ * names a PostgreSQL server, a fresh database created on it for this kernel and dropped after.
+ */
+export async function startTestKernel(options: TestKernelOptions = {}): Promise<TestKernel> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-test-'));
+  const database = process.env.TEST_DATABASE_URL ? await createTemporaryDatabase(process.env.TEST_DATABASE_URL) : null;
+  const logs = options.logs;
+  const kernel = (await Kernel.start({
+    env: {
+      ...testSecrets,
+      DOCQA_ENV: 'test',
+      DOCQA_PRESET: 'test',
+      DOCQA_DATA_DIR: dataDir,
+      DOCQA_SECRETS_DIR: path.join(dataDir, 'no-secrets'),
+      LOG_LEVEL: 'WARNING',
+      ...(database ? { DATABASE_URL: database.url } : {}),
+      ...options.env,
+    },
+    cwd: dataDir,
+    presets: { test: definePreset({ id: 'test', description: 'plugins under test', plugins: () => options.plugins ?? [] }) },
+    inMemoryDatabase: database === null,
+    ...(logs ? { logDestination: collect(logs) } : { logDestination: collect([]) }),
+    ...{},
+  }).catch(async (error) => {
+    await database?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  })) as TestKernel;
+  kernel.dispose = async () => {
+    await kernel.stop();
+    await database?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  return kernel;
+}
+
+function collect(lines: string[]): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      callback();
+    },
+  });
+}
+
+/** Creates `<db>_t<random>` next to the database the URL names; drop() removes it again. */
+export async function createTemporaryDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const base = new URL(serverUrl);
+  const name = `${base.pathname.slice(1) || 'docqa'}_t${crypto.randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`create database "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      try {
+        await client.query(`drop database if exists "${name}" with (force)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
