@@ -46,6 +46,11 @@ export class PgBossJobs implements JobsService {
     }
   }
 
+  /** Started and not stopping: the queue is taking and running jobs. */
+  isRunning(): boolean {
+    return this.#started;
+  }
+
   runningCount(): number {
     return this.#running.size;
   }

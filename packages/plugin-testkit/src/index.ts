@@ -1,1 +1,3 @@
-export { startTestKernel, createTemporaryDatabase, testSecrets, type TestKernel, type TestKernelOptions } from './test-kernel.js';
+export { startTestKernel, createTemporaryDatabase, testSecrets, type TestKernel, type TestKernelOptions } from '@docqa/kernel/testing';
+export { describeVectorStoreConformance, type VectorStoreConformanceSetup } from './conformance/vector-store.js';
+export { describeConnectorConformance, type ConnectorConformanceSetup } from './conformance/connector.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import pg from 'pg';
 import { definePreset, type PluginEntry } from '@docqa/plugin-api';
-import { Kernel } from '@docqa/kernel';
+import { Kernel } from '../kernel.js';
 import { Writable } from 'node:stream';
 
 export interface TestKernelOptions {
@@ -13,6 +13,8 @@ export interface TestKernelOptions {
   env?: Record<string, string>;
   /** Collects log lines instead of printing them. */
   logs?: string[];
+  /** Keep the embedded database on disk in env.DOCQA_DATA_DIR (restart tests); the caller removes it. */
+  persistent?: boolean;
 }
 
 export interface TestKernel extends Kernel {
@@ -31,8 +33,10 @@ export const testSecrets = {
  * names a PostgreSQL server, a fresh database created on it for this kernel and dropped after.
  */
 export async function startTestKernel(options: TestKernelOptions = {}): Promise<TestKernel> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-test-'));
+  const ownDataDir = !(options.persistent && options.env?.DOCQA_DATA_DIR);
+  const dataDir = ownDataDir ? fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-test-')) : (options.env?.DOCQA_DATA_DIR as string);
   const database = process.env.TEST_DATABASE_URL ? await createTemporaryDatabase(process.env.TEST_DATABASE_URL) : null;
+  const removeDataDir = () => ownDataDir && fs.rmSync(dataDir, { recursive: true, force: true });
   const logs = options.logs;
   const kernel = (await Kernel.start({
     env: {
@@ -47,18 +51,17 @@ export async function startTestKernel(options: TestKernelOptions = {}): Promise<
     },
     cwd: dataDir,
     presets: { test: definePreset({ id: 'test', description: 'plugins under test', plugins: () => options.plugins ?? [] }) },
-    inMemoryDatabase: database === null,
-    ...(logs ? { logDestination: collect(logs) } : { logDestination: collect([]) }),
-    ...{},
+    inMemoryDatabase: database === null && !options.persistent,
+    logDestination: collect(logs ?? []),
   }).catch(async (error) => {
     await database?.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    removeDataDir();
     throw error;
   })) as TestKernel;
   kernel.dispose = async () => {
     await kernel.stop();
     await database?.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    removeDataDir();
   };
   return kernel;
 }

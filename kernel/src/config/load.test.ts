@@ -1,0 +1,156 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { DocqaError } from '@docqa/plugin-api';
+import { loadConfig, readEnvironment } from './load.js';
+
+const secrets = {
+  JWT_SECRET_KEY: 'k'.repeat(40),
+  MFA_ENCRYPTION_KEY: 'm'.repeat(40),
+  DOCQA_SECRETS_DIR: '/nonexistent-secrets-dir',
+};
+
+function failure(env: Record<string, string>): string {
+  try {
+    loadConfig(env, { cwd: '/tmp' });
+  } catch (error) {
+    expect(error).to.be.instanceOf(DocqaError);
+    expect((error as DocqaError).code).to.equal('config_invalid');
+    return (error as Error).message;
+  }
+  throw new Error('expected the configuration to be refused');
+}
+
+describe('configuration', () => {
+  it('applies the defaults the spec gives', () => {
+    const { values } = loadConfig(secrets, { cwd: '/tmp' });
+    expect(values).to.include({
+      JWT_ALGORITHM: 'HS256',
+      ACCESS_TOKEN_EXPIRE_SECONDS: 900,
+      REFRESH_TOKEN_EXPIRE_SECONDS: 604800,
+      DEFAULT_ADMIN_USER: 'admin',
+      AUTH_REQUIRE_EMAIL: false,
+      TLS_ENABLED: false,
+      TLS_CERT_PATH: '/etc/nginx/certs/fullchain.pem',
+      TLS_KEY_PATH: '/etc/nginx/certs/privkey.pem',
+      HSTS_MAX_AGE: 31536000,
+      OCSP_STAPLING: 'on',
+      RAG_LOG_ANONYMISE: true,
+      RAG_LOG_REDACT_QUERIES: true,
+      RAG_CONVERSATION_MAX_AGE_DAYS: 90,
+      RAG_CONVERSATION_MAX_TURNS: 100,
+      LOG_LEVEL: 'INFO',
+      RAG_AUDIT_RETENTION_DAYS: 365,
+      BACKEND_WORKERS: 1,
+      STACK_PORT: 3000,
+      INDEXING_OCR_ENABLED: false,
+      INDEXING_TABLES_ENABLED: false,
+      N_CTX: 8192,
+      N_THREADS: 8,
+      N_GPU_LAYERS: 0,
+      EMBED_DEVICE: 'auto',
+      INFERENCE_TIMEOUT_SECONDS: 120,
+      LLM_BACKEND: 'local',
+      EMAIL_PROVIDER: 'console',
+      RATE_LIMIT_RESET_BURST: 20,
+      RAG_CLASSIFIER_LLM_ENABLED: false,
+      RAG_CLASSIFIER_LLM_MAX_TOKENS: 64,
+      RAG_LOG_TOKEN_USAGE: false,
+      RAG_QUERY_REWRITE_ENABLED: false,
+      RAG_QUERY_REWRITE_MAX_TURNS: 3,
+      RAG_MIN_CHUNK_LENGTH: 50,
+      JOB_STORE_BACKEND: 'auto',
+      JOB_STATE_TTL_SECONDS: 86400,
+      SCHEDULER_LEADER_LOCK_ENABLED: true,
+      SCHEDULER_LEADER_LOCK_TTL_SECONDS: 30,
+      RETENTION_SWEEPS_ENABLED: true,
+      JOB_HISTORY_RETENTION_DAYS: 30,
+      INDEX_UPSERT_BATCH_SIZE: 256,
+      ENABLE_API_DOCS: false,
+      DB_POOL_SIZE: 10,
+      DB_MAX_OVERFLOW: 20,
+      DB_POOL_TIMEOUT: 30,
+      DB_POOL_RECYCLE: 1800,
+    });
+    expect(values.CONNECTOR_ALLOWED_PATHS).to.deep.equal(['/app/docs']);
+    expect(values.INDEXING_OCR_LANGUAGES).to.deep.equal(['eng']);
+    expect(values.RATE_LIMIT_RESET).to.deep.include({ count: 10, per: 'minute' });
+    expect(values.DATABASE_URL).to.equal(undefined);
+    expect(values.INDEX_EXTRACTION_WORKERS).to.be.within(1, 4);
+  });
+
+  it('names the variable of a bad value in one line', () => {
+    const message = failure({ ...secrets, N_THREADS: 'abc' });
+    expect(message.split('\n')).to.have.length(1);
+    expect(message).to.match(/^Configuration error: N_THREADS="abc" must be a whole number/);
+  });
+
+  it('reports every bad variable at once', () => {
+    const message = failure({ ...secrets, N_THREADS: 'abc', LOG_LEVEL: 'LOUD', DATABASE_URL: 'mysql://x', ENABLE_API_DOCS: 'perhaps' });
+    const lines = message.split('\n');
+    expect(lines).to.have.length(4);
+    expect(message).to.include('N_THREADS').and.include('LOG_LEVEL').and.include('DATABASE_URL').and.include('ENABLE_API_DOCS');
+  });
+
+  it('never prints the value of a secret', () => {
+    const message = failure({ ...secrets, JWT_SECRET_KEY: 'short-secret' });
+    expect(message).to.include('JWT_SECRET_KEY').and.not.include('short-secret');
+  });
+
+  it('refuses to start without JWT_SECRET_KEY and MFA_ENCRYPTION_KEY', () => {
+    const message = failure({ DOCQA_SECRETS_DIR: '/nonexistent-secrets-dir' });
+    expect(message).to.include('JWT_SECRET_KEY is required').and.include('MFA_ENCRYPTION_KEY is required');
+  });
+
+  it('reads secrets from <NAME>_FILE and from the secrets directory, and refuses both forms at once', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-secrets-'));
+    fs.writeFileSync(path.join(dir, 'mfa_encryption_key'), `${'s'.repeat(44)}\n`);
+    fs.writeFileSync(path.join(dir, 'jwt'), 'j'.repeat(50));
+    const { values } = loadConfig({ DOCQA_SECRETS_DIR: dir, JWT_SECRET_KEY_FILE: path.join(dir, 'jwt') }, { cwd: '/tmp' });
+    expect(values.MFA_ENCRYPTION_KEY).to.equal('s'.repeat(44));
+    expect(values.JWT_SECRET_KEY).to.equal('j'.repeat(50));
+    const message = failure({ ...secrets, JWT_SECRET_KEY_FILE: path.join(dir, 'jwt') });
+    expect(message).to.include('JWT_SECRET_KEY and JWT_SECRET_KEY_FILE are both set');
+  });
+
+  it('requires what the chosen backends need', () => {
+    const hosted = failure({ ...secrets, LLM_BACKEND: 'hosted' });
+    expect(hosted).to.include('HOSTED_API_KEY is required').and.include('HOSTED_MODEL is required');
+    const smtp = failure({ ...secrets, EMAIL_PROVIDER: 'smtp', SMTP_HOST: 'mail.local' });
+    expect(smtp).to.include('SMTP_PORT is required').and.include('SMTP_FROM is required').and.not.include('SMTP_HOST is required');
+    expect(failure({ ...secrets, TLS_ENABLED: '1' })).to.include('SERVER_NAME is required');
+  });
+
+  it('refuses placeholder secrets in production only', () => {
+    expect(loadConfig(secrets, { cwd: '/tmp' }).values.DEFAULT_ADMIN_PASSWORD).to.equal('changeme');
+    expect(failure({ ...secrets, DOCQA_ENV: 'production' })).to.include('DEFAULT_ADMIN_PASSWORD is the documented placeholder');
+  });
+
+  it('reads fallback OIDC providers and refuses a client secret as a plain variable', () => {
+    const { oidcProviders } = loadConfig(
+      { ...secrets, OIDC_PROVIDERS: 'Corp', OIDC_CORP_CLIENT_ID: 'docqa', OIDC_CORP_DISCOVERY_URL: 'https://idp.example/.well-known/openid-configuration', OIDC_CORP_REDIRECT_URI: 'https://docqa.example/api/auth/oidc/corp/callback', OIDC_CORP_ADMIN_GROUPS: 'admins, ops' },
+      { cwd: '/tmp' },
+    );
+    expect(oidcProviders).to.have.length(1);
+    expect(oidcProviders[0]).to.deep.include({ name: 'corp', clientId: 'docqa', scopes: ['openid', 'email', 'profile'], adminGroups: ['admins', 'ops'] });
+    const message = failure({ ...secrets, OIDC_PROVIDERS: 'corp', OIDC_CORP_CLIENT_SECRET: 'plain' });
+    expect(message).to.include('OIDC_CORP_CLIENT_ID is required').and.include('OIDC_CORP_CLIENT_SECRET must not be a plain variable');
+  });
+
+  it('warns that EFFECTIVE_N_CTX is derived, and about unknown DOCQA_ variables', () => {
+    const { warnings } = loadConfig({ ...secrets, EFFECTIVE_N_CTX: '4096', DOCQA_DATADIR: './x' }, { cwd: '/tmp' });
+    expect(warnings.join('\n')).to.include('EFFECTIVE_N_CTX is derived').and.include('DOCQA_DATADIR is not a DocQA variable');
+  });
+
+  it('loads only a file named .env, with the real environment winning', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-env-'));
+    fs.writeFileSync(path.join(dir, '.env'), 'N_THREADS=3\nN_CTX=2048\n');
+    fs.writeFileSync(path.join(dir, 'production.env'), 'N_GPU_LAYERS=5\n');
+    const env = readEnvironment({ ...secrets, N_CTX: '4096' }, dir);
+    const { values } = loadConfig(env, { cwd: dir });
+    expect(values.N_THREADS).to.equal(3);
+    expect(values.N_CTX).to.equal(4096);
+    expect(values.N_GPU_LAYERS).to.equal(0);
+  });
+});

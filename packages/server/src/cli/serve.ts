@@ -1,0 +1,55 @@
+import cluster from 'node:cluster';
+import { DocqaError } from '@docqa/plugin-api';
+import { installShutdownHandlers, loadConfig, readEnvironment } from '@docqa/kernel';
+import { startServer } from '../server.js';
+
+/** Runs one server in this process until SIGTERM/SIGINT; returns the exit code. */
+async function serveInProcess(): Promise<number> {
+  const running = await startServer();
+  return new Promise<number>((resolve) => {
+    installShutdownHandlers(async (signal) => {
+      running.kernel.logger.info({ signal }, 'shutdown requested');
+      await running.stop();
+      resolve(0);
+    });
+  });
+}
+
+/**
+ * BACKEND_WORKERS server processes sharing one port (node:cluster). A worker that dies is
+ * replaced; SIGTERM is passed on and the primary waits for every worker to drain. The embedded
+ * database belongs to one process, so there it stays at one.
+ */
+export async function serve(): Promise<number> {
+  if (cluster.isWorker) return serveInProcess();
+  const config = loadConfig(readEnvironment(process.env, process.cwd()), { cwd: process.cwd() });
+  let workers = config.values.BACKEND_WORKERS;
+  if (workers > 1 && !config.values.DATABASE_URL) {
+    process.stderr.write(`BACKEND_WORKERS=${workers} needs DATABASE_URL: the embedded database serves one process; running 1 worker.\n`);
+    workers = 1;
+  }
+  if (workers === 1) return serveInProcess();
+
+  let stopping = false;
+  const fork = () => cluster.fork();
+  for (let i = 0; i < workers; i++) fork();
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) return;
+    process.stderr.write(`server worker ${worker.process.pid} exited (${signal ?? code}); starting another\n`);
+    setTimeout(fork, 1000);
+  });
+  return new Promise<number>((resolve) => {
+    installShutdownHandlers(async () => {
+      stopping = true;
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+      const alive = () => Object.values(cluster.workers ?? {}).filter((worker) => worker && !worker.isDead()).length;
+      while (alive() > 0) await new Promise((r) => setTimeout(r, 100));
+      resolve(0);
+    });
+  });
+}
+
+export function describeStartupError(error: unknown): string {
+  if (DocqaError.is(error)) return error.message;
+  return `DocQA could not start: ${(error as Error)?.stack ?? String(error)}`;
+}

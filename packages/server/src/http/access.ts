@@ -1,0 +1,50 @@
+import type { Request } from 'express';
+import { DocqaError, planAtLeast, providerTokens, type Plan } from '@docqa/plugin-api';
+import type { Kernel } from '@docqa/kernel';
+import type { Access, Principal } from './route.js';
+
+/** Turns a request's credentials into a principal; null when it carries none. Throws 401 on bad ones. */
+export interface Authenticator {
+  authenticate(req: Request): Promise<Principal | null>;
+}
+
+/**
+ * Until an identity provider is wired in, a request that needs a token cannot be authenticated:
+ * every non-public route answers 401, which is the truth rather than an open door.
+ */
+export const noIdentityAuthenticator: Authenticator = {
+  async authenticate(req) {
+    if (req.headers.authorization) {
+      throw new DocqaError('unauthorized', 'The token cannot be verified: no identity provider is configured.');
+    }
+    return null;
+  },
+};
+
+const roleRank: Record<Principal['role'], number> = { viewer: 0, editor: 1, admin: 2 };
+const requiredRank: Record<Exclude<Access, 'public'>, number> = { required: 0, editor: 1, admin: 2 };
+
+export function currentPlan(kernel: Kernel): Plan {
+  // No license gate, no license: FREE (decisions file).
+  return kernel.container.has(providerTokens.licenseGate) ? kernel.resolve(providerTokens.licenseGate).current().plan : 'FREE';
+}
+
+/**
+ * The order every endpoint keeps: authentication, then role, then plan. Ids and bodies are looked
+ * at only after this returns, so a caller who may not use an endpoint learns nothing from it.
+ */
+export async function checkAccess(kernel: Kernel, authenticator: Authenticator, req: Request, access: Access, plan: Plan | undefined): Promise<Principal | null> {
+  if (access === 'public') return null;
+  const principal = await authenticator.authenticate(req);
+  if (!principal) throw new DocqaError('unauthorized', 'This endpoint needs a bearer token (Authorization: Bearer <access token>).');
+  if (roleRank[principal.role] < requiredRank[access]) {
+    throw new DocqaError('forbidden', `This endpoint needs the ${access === 'editor' ? 'editor or admin' : access} role.`);
+  }
+  if (plan) {
+    const current = currentPlan(kernel);
+    if (!planAtLeast(current, plan)) {
+      throw new DocqaError('plan_required', `This feature needs the ${plan} plan or higher; this installation runs ${current}.`, { extra: { required_plan: plan } });
+    }
+  }
+  return principal;
+}

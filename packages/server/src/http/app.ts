@@ -1,0 +1,99 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { z } from 'zod';
+import { DocqaError } from '@docqa/plugin-api';
+import type { Kernel } from '@docqa/kernel';
+import { checkAccess, noIdentityAuthenticator, type Authenticator } from './access.js';
+import { accessLog } from './access-log.js';
+import { errorHandler, sendError, validationError } from './errors.js';
+import { requestId } from './request-id.js';
+import { expressPath, type AnyRoute } from './route.js';
+
+export interface AppOptions {
+  kernel: Kernel;
+  routes: readonly AnyRoute[];
+  authenticator?: Authenticator;
+  /** Mounted before the API's 404 (the API reference pages, later the web UI). */
+  extras?: Array<(app: express.Express) => void>;
+}
+
+function parsePart<T>(schema: z.ZodType<T> | undefined, value: unknown, location: 'params' | 'query' | 'body'): T {
+  if (!schema) return value as T;
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationError(location, result.error);
+  return result.data;
+}
+
+/** Reads a JSON body only once access is granted (the order of checks), and only as JSON. */
+async function readJsonBody(req: Request, res: Response, parser: express.RequestHandler): Promise<unknown> {
+  const length = Number(req.headers['content-length'] ?? 0);
+  const hasBody = length > 0 || req.headers['transfer-encoding'] !== undefined;
+  if (!hasBody) return {};
+  if (!req.is(['application/json', 'application/*+json'])) {
+    throw new DocqaError('bad_request', 'Send the request body as JSON (Content-Type: application/json).');
+  }
+  await new Promise<void>((resolve, reject) => parser(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
+  return req.body ?? {};
+}
+
+function mountRoute(app: express.Express, route: AnyRoute, kernel: Kernel, authenticator: Authenticator, jsonParser: express.RequestHandler): void {
+  app[route.method](expressPath(route.path), async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const principal = await checkAccess(kernel, authenticator, req, route.access, route.plan);
+      res.locals.principal = principal;
+      const params = parsePart(route.request?.params, req.params, 'params');
+      const query = parsePart(route.request?.query, req.query, 'query');
+      const body = route.request?.body ? parsePart(route.request.body, await readJsonBody(req, res, jsonParser), 'body') : undefined;
+      const result = await route.handler({ kernel, params, query, body, principal, requestId: String(res.locals.requestId), req, res });
+      if (result === 'handled') return;
+      for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
+      if (result.body === undefined) res.status(result.status).end();
+      else res.status(result.status).json(result.body);
+    } catch (error) {
+      next(error);
+    }
+  });
+}
+
+/** Answers 405 with `Allow` for a known path asked with a method it does not have. */
+function mountMethodNotAllowed(app: express.Express, routes: readonly AnyRoute[]): void {
+  const methodsByPath = new Map<string, string[]>();
+  for (const route of routes) {
+    methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method.toUpperCase()]);
+  }
+  for (const [path, methods] of methodsByPath) {
+    const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ');
+    app.all(expressPath(path), (req: Request, res: Response) => {
+      res.setHeader('Allow', allow);
+      sendError(res, new DocqaError('method_not_allowed', `${req.method} is not allowed on ${req.path}; use ${allow}.`));
+    });
+  }
+}
+
+export function createApp(options: AppOptions): express.Express {
+  const { kernel } = options;
+  const values = kernel.config.values;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', values.TRUST_PROXY);
+  app.set('etag', false);
+  const jsonParser = express.json({ limit: values.MAX_JSON_BODY, strict: true, type: ['application/json', 'application/*+json'] });
+
+  app.use(requestId());
+  app.use(accessLog(kernel.logger));
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    next();
+  });
+
+  const authenticator = options.authenticator ?? noIdentityAuthenticator;
+  for (const route of options.routes) mountRoute(app, route, kernel, authenticator, jsonParser);
+  mountMethodNotAllowed(app, options.routes);
+  for (const extra of options.extras ?? []) extra(app);
+
+  app.use((req: Request, res: Response) => {
+    sendError(res, new DocqaError('not_found', `There is no ${req.method} ${req.path}.`));
+  });
+  app.use(errorHandler(kernel.logger));
+  return app;
+}

@@ -1,0 +1,63 @@
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import type { Plan } from '@docqa/plugin-api';
+import type { Kernel } from '@docqa/kernel';
+
+/** The spec's access levels, lowest first. `public` needs no token. */
+export type Access = 'public' | 'required' | 'editor' | 'admin';
+
+export interface Principal {
+  userId: string;
+  username: string;
+  role: 'admin' | 'editor' | 'viewer';
+}
+
+export interface RouteContext<P, Q, B> {
+  kernel: Kernel;
+  params: P;
+  query: Q;
+  body: B;
+  principal: Principal | null;
+  requestId: string;
+  req: Request;
+  res: Response;
+}
+
+/** A handler answers with a status and a JSON body, or takes over `res` (streams, files) and answers `handled`. */
+export type RouteResult = { status: number; body?: unknown; headers?: Record<string, string> } | 'handled';
+
+export interface ResponseSpec {
+  description: string;
+  schema?: z.ZodType;
+  contentType?: string;
+}
+
+export interface RouteDefinition<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** OpenAPI path syntax: `/api/jobs/{id}`. */
+  path: string;
+  /** The one place a route's access level is declared; enforced before anything else runs. */
+  access: Access;
+  /** Lowest plan allowed, checked after the role and before ids and bodies. */
+  plan?: Plan;
+  tag: string;
+  summary: string;
+  description?: string;
+  operationId: string;
+  request?: { params?: P; query?: Q; body?: B };
+  responses: Record<number, ResponseSpec>;
+  handler(context: RouteContext<z.output<P>, z.output<Q>, z.output<B>>): Promise<RouteResult> | RouteResult;
+}
+
+export type AnyRoute = RouteDefinition<z.ZodType, z.ZodType, z.ZodType>;
+
+export function defineRoute<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>(
+  route: RouteDefinition<P, Q, B>,
+): AnyRoute {
+  return route as unknown as AnyRoute;
+}
+
+/** `/api/jobs/{id}` → `/api/jobs/:id` for express. */
+export function expressPath(path: string): string {
+  return path.replace(/\{([a-zA-Z_][a-zA-Z0-9_]*)\}/g, ':$1');
+}

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { providerTokens } from '@docqa/plugin-api';
+import type { Kernel } from '@docqa/kernel';
+import { defineRoute } from '../http/route.js';
+import { readBuildInfo } from '../build-info.js';
+
+const versionSchema = z.object({
+  version: z.string().describe('Semantic version of the running application.'),
+  commit: z.string().describe('Source commit, or "unknown".'),
+  build_date: z.string().describe('ISO 8601 build time, or "unknown".'),
+});
+
+const checkState = z.enum(['ok', 'error', 'timeout', 'stopped', 'not_configured']);
+
+const healthSchema = versionSchema.extend({
+  status: z.enum(['ok', 'degraded']),
+  checks: z.object({ database: checkState, jobs: checkState, llm: checkState }),
+});
+
+const databaseCheckTimeoutMs = 5000;
+
+async function checkDatabase(kernel: Kernel): Promise<z.infer<typeof checkState>> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), databaseCheckTimeoutMs);
+  });
+  try {
+    return await Promise.race([kernel.db.query('select 1').then(() => 'ok' as const), timeout]);
+  } catch {
+    return 'error';
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export const systemRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/api/health',
+    access: 'public',
+    tag: 'System',
+    operationId: 'getHealth',
+    summary: 'Health status with the running version',
+    description: 'Answers 200 when the database answers (status ok, or degraded when jobs or the model are not), 503 when the database is down.',
+    responses: { 200: { description: 'Healthy or degraded.', schema: healthSchema }, 503: { description: 'The database is down.', schema: healthSchema } },
+    async handler({ kernel }) {
+      const database = await checkDatabase(kernel);
+      const jobs = kernel.jobs.isRunning() ? 'ok' : 'stopped';
+      const llm = kernel.container.has(providerTokens.llm) ? 'ok' : 'not_configured';
+      const healthy = database === 'ok';
+      const status = healthy && jobs === 'ok' ? 'ok' : 'degraded';
+      return { status: healthy ? 200 : 503, body: { status, ...readBuildInfoCached(), checks: { database, jobs, llm } }, headers: { 'Cache-Control': 'no-store' } };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/version',
+    access: 'public',
+    tag: 'System',
+    operationId: 'getVersion',
+    summary: 'The running application version',
+    responses: { 200: { description: 'Version metadata.', schema: versionSchema } },
+    handler: () => ({ status: 200, body: readBuildInfoCached() }),
+  }),
+];
+
+let cachedBuildInfo: ReturnType<typeof readBuildInfo> | null = null;
+function readBuildInfoCached() {
+  cachedBuildInfo ??= readBuildInfo();
+  return cachedBuildInfo;
+}

@@ -1,0 +1,70 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Kernel, type KernelOptions } from '@docqa/kernel';
+import { createApp } from './http/app.js';
+import { buildOpenApi } from './http/openapi.js';
+import { mountApiReference } from './routes/api-reference.js';
+import { routes } from './routes/index.js';
+import { presets } from './presets/standard.js';
+import { readBuildInfo } from './build-info.js';
+
+export interface RunningServer {
+  kernel: Kernel;
+  server: http.Server;
+  url: string;
+  /** Stops taking requests, lets running ones finish (up to the shutdown timeout), then stops the kernel. */
+  stop(): Promise<void>;
+}
+
+export function openApiDocument(): Record<string, unknown> {
+  return buildOpenApi(routes, { version: readBuildInfo().version });
+}
+
+export async function startServer(options: Partial<KernelOptions> & { port?: number; host?: string } = {}): Promise<RunningServer> {
+  const kernel = await Kernel.start({ presets, ...options });
+  try {
+    const values = kernel.config.values;
+    let document: Record<string, unknown> | null = null;
+    const app = createApp({
+      kernel,
+      routes,
+      extras: [(expressApp) => mountApiReference(expressApp, () => (document ??= openApiDocument()), values.ENABLE_API_DOCS)],
+    });
+    const server = http.createServer({ requestTimeout: 0, headersTimeout: 60_000, keepAliveTimeout: 5_000 }, app);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? values.PORT, options.host ?? values.HOST, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const address = server.address() as AddressInfo;
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    const url = `http://${host}:${address.port}`;
+    kernel.logger.info({ url }, `DocQA is listening on ${url}`);
+    let stopping: Promise<void> | null = null;
+    const stop = () => (stopping ??= drainAndStop(server, kernel, values.SHUTDOWN_TIMEOUT_SECONDS * 1000));
+    return { kernel, server, url, stop };
+  } catch (error) {
+    await kernel.stop();
+    throw error;
+  }
+}
+
+async function drainAndStop(server: http.Server, kernel: Kernel, timeoutMs: number): Promise<void> {
+  kernel.logger.info('stopping: no new requests; waiting for running ones');
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // Idle keep-alive connections would hold close() open; busy ones finish their request first.
+  server.closeIdleConnections();
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+  });
+  if ((await Promise.race([closed, timedOut])) === 'timeout') {
+    kernel.logger.warn(`requests still running after ${timeoutMs / 1000} s; closing their connections`);
+    server.closeAllConnections();
+    await closed;
+  }
+  clearTimeout(timer);
+  await kernel.stop();
+}
