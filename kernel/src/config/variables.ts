@@ -37,7 +37,7 @@ export const variables = {
   DOCQA_CONFIG_FILE: spec({ parse: p.nonEmpty('a file path'), group: 'process', description: 'JSON file adding plugin instances to the preset (default: docqa.config.json when present).' }),
   DOCQA_SECRETS_DIR: spec({ parse: p.nonEmpty('a directory'), default: '/run/secrets', group: 'process', description: 'Directory of secret files (mfa_encryption_key, smtp_password, oidc_<name>_client_secret, ...).' }),
   HOST: spec({ parse: p.nonEmpty('a host or address'), default: '127.0.0.1', group: 'process', description: 'Address the HTTP server listens on (0.0.0.0 in containers).' }),
-  PORT: spec({ parse: port, default: '8000', group: 'process', description: 'Port the HTTP server listens on.' }),
+  PORT: spec({ parse: p.int(0, 65535), default: '8000', group: 'process', description: 'Port the HTTP server listens on (0: any free port).' }),
   BACKEND_WORKERS: spec({ parse: p.int(1, 64), default: '1', group: 'process', description: 'Server worker processes (1 on the embedded database).' }),
   MAX_JSON_BODY: spec({ parse: p.byteSize, default: '1mb', group: 'process', description: 'Largest JSON request body.' }),
   SHUTDOWN_TIMEOUT_SECONDS: spec({ parse: p.int(1, 3600), default: '30', group: 'process', description: 'How long a graceful stop waits for requests and jobs to finish.' }),

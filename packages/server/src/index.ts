@@ -1,4 +1,4 @@
-export { startServer, openApiDocument, type RunningServer } from './server.js';
+export { startServer, openApiDocument, type RunningServer, type ServerOptions } from './server.js';
 export { createApp, type AppOptions } from './http/app.js';
 export { defineRoute, type AnyRoute, type Access, type Principal, type RouteDefinition } from './http/route.js';
 export { type Authenticator } from './http/access.js';

@@ -5,6 +5,7 @@ import { createApp } from './http/app.js';
 import { buildOpenApi } from './http/openapi.js';
 import { mountApiReference } from './routes/api-reference.js';
 import { routes } from './routes/index.js';
+import type { AnyRoute } from './http/route.js';
 import { presets } from './presets/standard.js';
 import { readBuildInfo } from './build-info.js';
 
@@ -20,27 +21,35 @@ export function openApiDocument(): Record<string, unknown> {
   return buildOpenApi(routes, { version: readBuildInfo().version });
 }
 
-export async function startServer(options: Partial<KernelOptions> & { port?: number; host?: string } = {}): Promise<RunningServer> {
-  const kernel = await Kernel.start({ presets, ...options });
+export interface ServerOptions extends Partial<KernelOptions> {
+  port?: number;
+  host?: string;
+  /** Routes served besides the product's (an edition's own endpoints, tests). */
+  extraRoutes?: readonly AnyRoute[];
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const { port, host, extraRoutes = [], ...kernelOptions } = options;
+  const kernel = await Kernel.start({ presets, ...kernelOptions });
   try {
     const values = kernel.config.values;
     let document: Record<string, unknown> | null = null;
     const app = createApp({
       kernel,
-      routes,
+      routes: [...routes, ...extraRoutes],
       extras: [(expressApp) => mountApiReference(expressApp, () => (document ??= openApiDocument()), values.ENABLE_API_DOCS)],
     });
     const server = http.createServer({ requestTimeout: 0, headersTimeout: 60_000, keepAliveTimeout: 5_000 }, app);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(options.port ?? values.PORT, options.host ?? values.HOST, () => {
+      server.listen(port ?? values.PORT, host ?? values.HOST, () => {
         server.off('error', reject);
         resolve();
       });
     });
     const address = server.address() as AddressInfo;
-    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    const url = `http://${host}:${address.port}`;
+    const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    const url = `http://${shownHost}:${address.port}`;
     kernel.logger.info({ url }, `DocQA is listening on ${url}`);
     let stopping: Promise<void> | null = null;
     const stop = () => (stopping ??= drainAndStop(server, kernel, values.SHUTDOWN_TIMEOUT_SECONDS * 1000));

@@ -1,0 +1,15 @@
+import { startTestKernel } from '@docqa/plugin-testkit';
+const t0 = Date.now();
+const logs: string[] = [];
+const k = await startTestKernel({ logs });
+console.log('started', Date.now() - t0);
+console.log(k.settings.all());
+await k.jobs.createQueue('demo', { heartbeatSeconds: 10 });
+const seen: string[] = [];
+await k.jobs.work<{ n: number }>('demo', async (job) => { seen.push(String(job.data.n)); await job.progress(1, 1); return { ok: true }; });
+const id = await k.jobs.send('demo', { n: 1 });
+for (let i = 0; i < 50 && seen.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+await new Promise((r) => setTimeout(r, 500));
+console.log('seen', seen, await k.jobs.get('demo', id), Date.now() - t0);
+await k.dispose();
+console.log('stopped', Date.now() - t0, logs.slice(0, 5));
