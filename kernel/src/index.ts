@@ -6,3 +6,4 @@ export { createLogger, type RootLogger, type LogLevelName } from './logging/logg
 export { openEmbeddedDatabase, openServerDatabase, redactUrl, type DatabaseConnection } from './db/pool.js';
 export { createDb } from './db/sql.js';
 export { installShutdownHandlers } from './lifecycle.js';
+export { renderConfigurationReference } from './config/reference.js';

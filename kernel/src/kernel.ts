@@ -84,7 +84,9 @@ export class Kernel {
     const connection = await openDatabase(config, options.inMemoryDatabase ?? false, logger);
     const cleanup: Array<() => Promise<void>> = [() => connection.close()];
     try {
-      const pluginMigrations = plan.flatMap((item) => (item.plugin.migrations ?? []).map((migration) => ({ pluginId: item.plugin.id, migration })));
+      // Per plugin, not per instance: two instances of one plugin share its tables.
+      const migratingPlugins = [...new Map(plan.map((item) => [item.plugin.id, item.plugin])).values()];
+      const pluginMigrations = migratingPlugins.flatMap((plugin) => (plugin.migrations ?? []).map((migration) => ({ pluginId: plugin.id, migration })));
       const orm = await createOrm({ pool: connection.pool, logger, pluginMigrations });
       cleanup.unshift(() => orm.close());
       const applied = await withMigrationLock(connection, () => migrate(orm));

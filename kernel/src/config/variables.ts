@@ -31,7 +31,7 @@ const positive = p.int(1);
  */
 export const variables = {
   // --- DocQA process ---
-  DOCQA_ENV: spec({ parse: p.oneOf(['development', 'production', 'test']), default: 'development', group: 'process', description: 'production refuses placeholder secrets and turns on strict checks.' }),
+  DOCQA_ENV: spec({ parse: p.oneOf(['development', 'production', 'test']), default: 'development', group: 'process', description: 'development, production or test; production refuses placeholder secrets.' }),
   DOCQA_DATA_DIR: spec({ parse: p.nonEmpty('a directory'), default: './data', group: 'process', description: 'Directory for the embedded database, uploads and models.' }),
   DOCQA_PRESET: spec({ parse: p.nonEmpty('a preset name or module'), default: 'standard', group: 'process', description: 'Edition preset: the plugins loaded and their defaults.' }),
   DOCQA_CONFIG_FILE: spec({ parse: p.nonEmpty('a file path'), group: 'process', description: 'JSON file adding plugin instances to the preset (default: docqa.config.json when present).' }),

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { isPluginDefinition, type AnyPlugin, type PluginEntry, type Preset, type PresetContext } from '@docqa/plugin-api';
 
@@ -44,8 +45,21 @@ export function readPluginFile(file: string | undefined, cwd: string): { path: s
   return { path: target, content };
 }
 
+/**
+ * A path is taken relative to the configuration file. A package name is looked up from the
+ * configuration file's folder first (a plugin installed beside it), then from DocQA's own.
+ */
+function locate(specifier: string, baseDir: string): string {
+  if (specifier.startsWith('.') || path.isAbsolute(specifier)) return pathToFileURL(path.resolve(baseDir, specifier)).href;
+  try {
+    return pathToFileURL(createRequire(path.join(baseDir, 'docqa.config.json')).resolve(specifier)).href;
+  } catch {
+    return specifier;
+  }
+}
+
 export async function importPlugin(specifier: string, baseDir: string): Promise<AnyPlugin> {
-  const target = specifier.startsWith('.') || path.isAbsolute(specifier) ? pathToFileURL(path.resolve(baseDir, specifier)).href : specifier;
+  const target = locate(specifier, baseDir);
   const module = (await import(target)) as { default?: unknown; plugin?: unknown };
   const candidate = module.default ?? module.plugin;
   if (!isPluginDefinition(candidate)) {

@@ -1,4 +1,4 @@
-import { DocqaError, providerTokens, type Logger, type Token } from '@docqa/plugin-api';
+import { DocqaError, providerTokens, type ConnectorProvider, type Logger, type Token } from '@docqa/plugin-api';
 import type { Container } from '../container.js';
 import type { PluginPlanItem } from './validate.js';
 
@@ -15,6 +15,7 @@ export async function startPlugins(plan: PluginPlanItem[], container: Container,
   const stopHooks: Array<{ instanceId: string; hook: () => Promise<void> | void }> = [];
   const shutdown = new AbortController();
   const instances: StartedPlugins['instances'] = [];
+  const connectorTypes = new Map<string, string>();
 
   const stop = async () => {
     shutdown.abort();
@@ -42,6 +43,7 @@ export async function startPlugins(plan: PluginPlanItem[], container: Container,
         onStop: (hook) => stopHooks.push({ instanceId: item.instanceId, hook }),
         signal: shutdown.signal,
       });
+      if (item.plugin.kind === 'connector') refuseDuplicateConnectorType(provider as ConnectorProvider, item, connectorTypes);
       container.register(providerTokens[item.plugin.kind] as Token<unknown>, provider);
       instances.push({ instanceId: item.instanceId, pluginId: item.plugin.id, kind: item.plugin.kind });
     } catch (error) {
@@ -50,4 +52,11 @@ export async function startPlugins(plan: PluginPlanItem[], container: Container,
     }
   }
   return { instances, stop };
+}
+
+/** Connector records name their plugin by `type`, so two plugins serving one type would be ambiguous. */
+function refuseDuplicateConnectorType(provider: ConnectorProvider, item: PluginPlanItem, seen: Map<string, string>): void {
+  const owner = seen.get(provider.type);
+  if (owner) throw new Error(`its connector type '${provider.type}' is already served by plugin instance '${owner}'`);
+  seen.set(provider.type, item.instanceId);
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { loadConfig, readEnvironment, variables, type VariableSpec } from '@docqa/kernel';
+import { loadConfig, readEnvironment, renderConfigurationReference, variables, type VariableSpec } from '@docqa/kernel';
 import { runInit } from './cli/init.js';
 import { describeStartupError, serve } from './cli/serve.js';
 import { openApiDocument, startServer } from './server.js';
@@ -12,6 +12,7 @@ const usage = `Usage: docqa <command>
                      write .env with generated secrets and an admin password
   migrate            apply pending database migrations and exit
   config check       validate the configuration and print what is in effect
+  config reference   print the reference of every variable (docs/configuration.md)
   openapi            print the OpenAPI document
 `;
 
@@ -41,8 +42,12 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'config':
-      if (sub !== 'check') break;
-      return configCheck();
+      if (sub === 'check') return configCheck();
+      if (sub === 'reference') {
+        out(renderConfigurationReference());
+        return 0;
+      }
+      break;
     case 'openapi':
       out(JSON.stringify(openApiDocument(), null, 2));
       return 0;
