@@ -3,7 +3,7 @@ import { MikroORM, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration, Migrator } from '@mikro-orm/migrations';
 import { PostgresDialect } from 'kysely';
-import type { Logger, PluginMigration } from '@docqa/plugin-api';
+import { DocqaError, type Logger, type PluginMigration } from '@docqa/plugin-api';
 import { coreMigrations } from './migrations/index.js';
 import { RuntimeSetting } from './entities/runtime-setting.js';
 
@@ -60,8 +60,17 @@ export async function createOrm(options: OrmOptions): Promise<MikroORM> {
 }
 
 export async function migrate(orm: MikroORM): Promise<string[]> {
-  const applied = await orm.migrator.up();
-  return applied.map((m) => m.name);
+  try {
+    const applied = await orm.migrator.up();
+    return applied.map((m) => m.name);
+  } catch (error) {
+    const message = (error as Error).message;
+    // The one failure operators meet on a managed PostgreSQL: say what to do about it.
+    const hint = /permission denied to create extension|must be owner of extension/i.test(message)
+      ? ' Create the extension once as a superuser (CREATE EXTENSION vector;) or grant DocQA\'s role the right to, then start again.'
+      : '';
+    throw new DocqaError('unavailable', `Database migration failed, nothing of it was applied: ${message}.${hint}`, { cause: error });
+  }
 }
 
 export async function pendingMigrations(orm: MikroORM): Promise<string[]> {

@@ -18,6 +18,8 @@ export interface PluginFile {
   plugins?: Array<{ use: string; instance?: string; options?: unknown }>;
   /** Instance ids of the preset to leave out. */
   disable?: string[];
+  /** Options for the preset's own instances, by instance id, merged over the preset's. */
+  configure?: Record<string, Record<string, unknown>>;
 }
 
 /** Reads the plugin configuration file; a missing default file is fine, a named one must exist. */
@@ -41,6 +43,9 @@ export function readPluginFile(file: string | undefined, cwd: string): { path: s
   }
   if (content.disable !== undefined && (!Array.isArray(content.disable) || content.disable.some((d) => typeof d !== 'string'))) {
     throw new Error(`${target}: "disable" must be a list of instance ids`);
+  }
+  if (content.configure !== undefined && (typeof content.configure !== 'object' || content.configure === null || Array.isArray(content.configure) || Object.values(content.configure).some((o) => typeof o !== 'object' || o === null || Array.isArray(o)))) {
+    throw new Error(`${target}: "configure" must map instance ids to option objects`);
   }
   return { path: target, content };
 }
@@ -72,27 +77,39 @@ export async function importPlugin(specifier: string, baseDir: string): Promise<
 export async function resolveEntries(preset: Preset, context: PresetContext, file: { path: string | null; content: PluginFile }): Promise<ResolvedEntry[]> {
   const baseDir = file.path ? path.dirname(file.path) : process.cwd();
   const disabled = new Set(file.content.disable ?? []);
-  const wanted: Array<PluginEntry & { origin: string }> = [
-    ...preset.plugins(context).map((entry) => ({ ...entry, origin: `preset ${preset.id}` })),
-    ...(file.content.plugins ?? []).map((entry) => ({ plugin: entry.use, instance: entry.instance, options: entry.options, origin: file.path ?? 'plugin file' })),
+  const configure = file.content.configure ?? {};
+  const unused = new Set(Object.keys(configure));
+  const wanted: Array<PluginEntry & { origin: string; fromPreset: boolean }> = [
+    ...preset.plugins(context).map((entry) => ({ ...entry, origin: `preset ${preset.id}`, fromPreset: true })),
+    ...(file.content.plugins ?? []).map((entry) => ({ plugin: entry.use, instance: entry.instance, options: entry.options, origin: file.path ?? 'plugin file', fromPreset: false })),
   ];
   const resolved: ResolvedEntry[] = [];
   for (const entry of wanted) {
     const named = typeof entry.plugin === 'string' ? entry.plugin : entry.plugin.id;
-    const fallbackId = entry.instance ?? (typeof entry.plugin === 'string' ? path.basename(entry.plugin) : entry.plugin.id);
-    if (disabled.has(fallbackId)) continue;
+    // `disable` and `configure` speak of the preset's instances; the file's own are edited in place.
+    const skip = (instanceId: string) => entry.fromPreset && disabled.has(instanceId);
+    const optionsOf = (instanceId: string) => {
+      if (!entry.fromPreset || !configure[instanceId]) return entry.options ?? {};
+      unused.delete(instanceId);
+      return { ...(entry.options as Record<string, unknown> | undefined), ...configure[instanceId] };
+    };
     if (typeof entry.plugin !== 'string') {
-      resolved.push({ instanceId: entry.instance ?? entry.plugin.id, plugin: entry.plugin, options: entry.options ?? {}, origin: entry.origin });
+      const instanceId = entry.instance ?? entry.plugin.id;
+      if (!skip(instanceId)) resolved.push({ instanceId, plugin: entry.plugin, options: optionsOf(instanceId), origin: entry.origin });
       continue;
     }
+    const fallbackId = entry.instance ?? path.basename(entry.plugin);
     try {
       const plugin = await importPlugin(entry.plugin, baseDir);
       const instanceId = entry.instance ?? plugin.id;
-      if (disabled.has(instanceId)) continue;
-      resolved.push({ instanceId, plugin, options: entry.options ?? {}, origin: entry.origin });
+      if (skip(instanceId)) continue;
+      resolved.push({ instanceId, plugin, options: optionsOf(instanceId), origin: entry.origin });
     } catch (error) {
       resolved.push({ instanceId: fallbackId, plugin: null, options: entry.options, origin: entry.origin, problem: `cannot load '${named}': ${(error as Error).message}` });
     }
+  }
+  for (const instanceId of unused) {
+    resolved.push({ instanceId, plugin: null, options: undefined, origin: file.path ?? 'plugin file', problem: `"configure" names it, but preset ${preset.id} has no such instance` });
   }
   return resolved;
 }

@@ -158,6 +158,32 @@ describe('HTTP skeleton', function () {
     }
   });
 
+  it('changes runtime settings without a restart, all or nothing', async () => {
+    const patch = (body: unknown, role = 'admin') =>
+      fetch(`${base}/api/admin/settings`, { method: 'PATCH', body: JSON.stringify(body), headers: { 'content-type': 'application/json', authorization: `Bearer ${role}` } });
+    expect((await patch({ LOG_LEVEL: 'DEBUG' }, 'editor')).status).to.equal(403);
+    const bad = await patch({ LOG_LEVEL: 'LOUD', RAG_MIN_CHUNK_LENGTH: 10 });
+    expect(bad.status).to.equal(422);
+    expect((await readJson(bad)).errors).to.deep.equal([{ field: 'LOG_LEVEL', message: 'must be one of DEBUG, INFO, WARNING, ERROR' }]);
+    expect(kernel.settings.get('RAG_MIN_CHUNK_LENGTH')).to.equal(50);
+    const good = await patch({ RAG_MIN_CHUNK_LENGTH: 10, RAG_QUERY_REWRITE_ENABLED: 'true' });
+    expect(good.status).to.equal(200);
+    const body = await readJson(good);
+    expect(body.settings).to.include({ RAG_MIN_CHUNK_LENGTH: 10, RAG_QUERY_REWRITE_ENABLED: true });
+    expect(body.derived).to.deep.equal({ EFFECTIVE_N_CTX: 8192 });
+    const read = await readJson(await fetch(`${base}/api/admin/settings`, { headers: { authorization: 'Bearer admin' } }));
+    expect(read.settings.RAG_MIN_CHUNK_LENGTH).to.equal(10);
+  });
+
+  it('every route of the product table refuses a request without a token unless it is public', async () => {
+    for (const route of productRoutes) {
+      const path = route.path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000');
+      const res = await fetch(base + path, { method: route.method.toUpperCase(), headers: { 'content-type': 'application/json' }, body: route.method === 'get' ? null : '{}' });
+      if (route.access === 'public') expect(res.status, `${route.method} ${route.path}`).to.not.equal(401);
+      else expect(res.status, `${route.method} ${route.path}`).to.equal(401);
+    }
+  });
+
   it('describes the product routes in an OpenAPI 3.1 document', () => {
     const document = buildOpenApi(productRoutes, { version: '1.2.3' }) as { openapi: string; paths: Record<string, Record<string, { operationId: string; 'x-docqa-access': string }>> };
     expect(document.openapi).to.equal('3.1.0');

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+
+/**
+ * Options of the pgvector store. The bounds are pgvector's own (m 2..100, ef_construction 4..1000,
+ * ef_search 1..1000), checked here so a bad value fails at start-up instead of at the first upsert.
+ */
+export const pgvectorOptionsSchema = z
+  .strictObject({
+    /** Candidates HNSW keeps while searching; raised to topK for larger queries. */
+    efSearch: z.number().int().min(1).max(1000).default(40),
+    /** Links per node in the HNSW graph. */
+    m: z.number().int().min(2).max(100).default(16),
+    /** Candidates HNSW keeps while building the graph. */
+    efConstruction: z.number().int().min(4).max(1000).default(64),
+    /** Vectors written by one INSERT statement. */
+    batchSize: z.number().int().min(1).max(10_000).default(500),
+  })
+  .refine((options) => options.efConstruction >= 2 * options.m, {
+    // pgvector refuses such an index only when the first space gets its index; say it at start-up.
+    message: 'efConstruction must be at least twice m',
+    path: ['efConstruction'],
+  });
+
+export type PgvectorOptions = z.output<typeof pgvectorOptionsSchema>;
