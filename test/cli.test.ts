@@ -76,6 +76,39 @@ describe('docqa command (end to end)', function () {
     });
   });
 
+  describe('BACKEND_WORKERS', () => {
+    const dir = tempDir('docqa-e2e-workers-');
+    const secrets = { JWT_SECRET_KEY: 'j'.repeat(48), MFA_ENCRYPTION_KEY: 'm'.repeat(48), DOCQA_DATA_DIR: path.join(dir, 'data'), PORT: '0', BACKEND_WORKERS: '2' };
+    after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+    it('runs that many server processes on PostgreSQL, migrating once, and stops them all', async function () {
+      if (!process.env.TEST_DATABASE_URL) this.skip(); // needs a server database; the next test covers embedded
+      const database = await databaseEnv();
+      const server = await serveCli({ cwd: dir, env: baseEnv({ ...secrets, ...database.env }) });
+      try {
+        const deadline = Date.now() + 60_000;
+        const listening = () => [...server.output().matchAll(/"pid":(\d+)[^\n]*DocQA is listening/g)].map((match) => match[1]);
+        while (new Set(listening()).size < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(new Set(listening()).size).to.equal(2);
+        expect((await fetch(`${server.url}/api/health`)).status).to.equal(200);
+        expect(server.output().match(/applied \d+ database migration/g) ?? []).to.have.length(1);
+      } finally {
+        expect(await server.stop('SIGTERM')).to.equal(0);
+        await database.drop();
+      }
+    });
+
+    it('runs one process on the embedded database and says why', async () => {
+      const server = await serveCli({ cwd: dir, env: baseEnv(secrets) });
+      try {
+        expect(server.output()).to.include('BACKEND_WORKERS=2 needs DATABASE_URL');
+        expect((await fetch(`${server.url}/api/health`)).status).to.equal(200);
+      } finally {
+        expect(await server.stop('SIGTERM')).to.equal(0);
+      }
+    });
+  });
+
   describe('start-up refusals', () => {
     const dir = tempDir('docqa-e2e-bad-');
     const secrets = { JWT_SECRET_KEY: 'j'.repeat(48), MFA_ENCRYPTION_KEY: 'm'.repeat(48), DOCQA_DATA_DIR: path.join(dir, 'data') };
