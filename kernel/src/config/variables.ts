@@ -23,7 +23,6 @@ function spec<S extends VariableSpec<any>>(s: S): S {
 
 const bool = (value: boolean) => ({ parse: p.bool, default: value ? 'true' : 'false' });
 const port = p.int(1, 65535);
-const positive = p.int(1);
 
 /**
  * Every variable DocQA reads: the spec's sections 5 and 8.2, and DocQA's own (DOCQA_*, HOST, PORT).
