@@ -160,7 +160,6 @@ export class Kernel {
 async function planFromConfiguration(presets: Record<string, Preset>, config: LoadedConfig, env: Record<string, string | undefined>, cwd: string): Promise<PluginPlanItem[]> {
   const presetName = config.values.DOCQA_PRESET;
   let preset = presets[presetName];
-  const problems: string[] = [];
   if (!preset) {
     try {
       const imported = (await import(presetName)) as { default?: Preset };
@@ -179,12 +178,11 @@ async function planFromConfiguration(presets: Record<string, Preset>, config: Lo
     throw new DocqaError('plugin_invalid', `Plugin configuration: ${(error as Error).message}`);
   }
   const entries = await resolveEntries(preset, { variable: (name) => (config.values as Record<string, unknown>)[name] ?? env[name] }, file);
-  const result = planPlugins(entries);
-  problems.push(...result.problems);
+  const { plan, problems } = planPlugins(entries);
   if (problems.length > 0) {
     throw new DocqaError('plugin_invalid', problems.map((line) => `Plugin error: ${line}`).join('\n'));
   }
-  return result.plan;
+  return plan;
 }
 
 async function openDatabase(config: LoadedConfig, inMemory: boolean, logger: RootLogger): Promise<DatabaseConnection> {

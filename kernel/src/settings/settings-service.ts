@@ -25,12 +25,11 @@ export class DbSettingsService implements SettingsService {
 
   /** Seeds missing settings from the environment, then loads the table. */
   async start(config: ConfigValues, explicitlySet: ReadonlySet<string>, pollSeconds = 5): Promise<void> {
-    for (const name of seedVariables) {
-      await this.#pool.query(
-        `insert into runtime_setting (key, value, updated_by) values ($1, $2::jsonb, 'seed') on conflict (key) do nothing`,
-        [name, JSON.stringify(config[name])],
-      );
-    }
+    const seeds = Object.fromEntries(seedVariables.map((name) => [name, config[name]]));
+    await this.#pool.query(
+      `insert into runtime_setting (key, value, updated_by) select key, value, 'seed' from jsonb_each($1::jsonb) on conflict (key) do nothing`,
+      [JSON.stringify(seeds)],
+    );
     await this.#reload();
     for (const name of seedVariables) {
       if (explicitlySet.has(name) && JSON.stringify(this.#values.get(name)) !== JSON.stringify(config[name])) {

@@ -19,7 +19,7 @@ function fromFrameworkError(error: unknown): DocqaError | null {
     case 'entity.parse.failed':
       return new DocqaError('bad_request', 'The request body is not valid JSON.');
     case 'entity.too.large':
-      return new DocqaError('payload_too_large', `The request body is larger than the ${e.limit ?? ''} bytes allowed.`.replace('  ', ' '), { extra: { limit: e.limit } });
+      return new DocqaError('payload_too_large', `The request body is larger than the ${e.limit ?? 'configured'} bytes allowed (MAX_JSON_BODY).`, { extra: { limit: e.limit } });
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new DocqaError('bad_request', 'The request body encoding is not supported; send UTF-8.');
