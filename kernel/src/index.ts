@@ -5,5 +5,6 @@ export { variables, seedVariables, type ConfigValues, type VariableName, type Va
 export { createLogger, type RootLogger, type LogLevelName } from './logging/logger.js';
 export { openEmbeddedDatabase, openServerDatabase, redactUrl, type DatabaseConnection } from './db/pool.js';
 export { createDb } from './db/sql.js';
+export type { SchemaMigration } from './db/orm.js';
 export { installShutdownHandlers } from './lifecycle.js';
 export { renderConfigurationReference } from './config/reference.js';

@@ -7,6 +7,7 @@ import {
   type ConfigService,
   type Db,
   type Preset,
+  type AuditService,
   type Token,
 } from '@docqa/plugin-api';
 import { Container } from './container.js';
@@ -14,7 +15,8 @@ import { loadConfig, readEnvironment, type LoadedConfig } from './config/load.js
 import type { ConfigValues, VariableName } from './config/variables.js';
 import { openEmbeddedDatabase, openServerDatabase, type DatabaseConnection } from './db/pool.js';
 import { createDb } from './db/sql.js';
-import { createOrm, migrate } from './db/orm.js';
+import { createOrm, migrate, type SchemaMigration } from './db/orm.js';
+import { logAuditService } from './audit/log-audit.js';
 import { withMigrationLock } from './db/migration-lock.js';
 import { PgBossJobs } from './jobs/pgboss-jobs.js';
 import { createLogger, type LogLevelName, type RootLogger } from './logging/logger.js';
@@ -32,6 +34,10 @@ export interface KernelOptions {
   inMemoryDatabase?: boolean;
   /** Where logs go (default stdout). */
   logDestination?: pino.DestinationStream;
+  /** The application's own schema migrations, applied after the core's and before the plugins'. */
+  migrations?: readonly SchemaMigration[];
+  /** Where audit events go; by default, the log. */
+  audit?: AuditService;
 }
 
 /**
@@ -87,7 +93,7 @@ export class Kernel {
       // Per plugin, not per instance: two instances of one plugin share its tables.
       const migratingPlugins = [...new Map(plan.map((item) => [item.plugin.id, item.plugin])).values()];
       const pluginMigrations = migratingPlugins.flatMap((plugin) => (plugin.migrations ?? []).map((migration) => ({ pluginId: plugin.id, migration })));
-      const orm = await createOrm({ pool: connection.pool, logger, pluginMigrations });
+      const orm = await createOrm({ pool: connection.pool, logger, appMigrations: options.migrations ?? [], pluginMigrations });
       cleanup.unshift(() => orm.close());
       const applied = await withMigrationLock(connection, () => migrate(orm));
       if (applied.length > 0) logger.info({ migrations: applied }, `applied ${applied.length} database migration(s)`);
@@ -110,6 +116,7 @@ export class Kernel {
       container.register(tokens.db, db);
       container.register(tokens.settings, settings);
       container.register(tokens.jobs, jobs);
+      container.register(tokens.audit, options.audit ?? logAuditService(logger));
 
       const plugins = await startPlugins(plan, container, logger);
       cleanup.unshift(() => plugins.stop());

@@ -35,6 +35,7 @@ export const variables = {
   DOCQA_PRESET: spec({ parse: p.nonEmpty('a preset name or module'), default: 'standard', group: 'process', description: 'Edition preset: the plugins loaded and their defaults.' }),
   DOCQA_CONFIG_FILE: spec({ parse: p.nonEmpty('a file path'), group: 'process', description: 'JSON file adding plugin instances to the preset (default: docqa.config.json when present).' }),
   DOCQA_SECRETS_DIR: spec({ parse: p.nonEmpty('a directory'), default: '/run/secrets', group: 'process', description: 'Directory of secret files (mfa_encryption_key, smtp_password, oidc_<name>_client_secret, ...).' }),
+  PUBLIC_URL: spec({ parse: p.url(['http', 'https']), default: 'http://127.0.0.1:8000', group: 'process', description: 'Address users reach DocQA at; links in emails (password reset) and OIDC redirects start with it.' }),
   HOST: spec({ parse: p.nonEmpty('a host or address'), default: '127.0.0.1', group: 'process', description: 'Address the HTTP server listens on (0.0.0.0 in containers).' }),
   PORT: spec({ parse: p.int(0, 65535), default: '8000', group: 'process', description: 'Port the HTTP server listens on (0: any free port).' }),
   BACKEND_WORKERS: spec({ parse: p.int(1, 64), default: '1', group: 'process', description: 'Server worker processes (1 on the embedded database).' }),

@@ -9,16 +9,25 @@ import { RuntimeSetting } from './entities/runtime-setting.js';
 
 export const coreEntities = [RuntimeSetting];
 
+/** A migration of the application (identity, documents, ...): SQL statements, run in one transaction. */
+export interface SchemaMigration {
+  /** Unique and sortable: `0001_identity`. */
+  name: string;
+  up: readonly string[];
+  down?: readonly string[];
+}
+
 export interface OrmOptions {
   pool: pg.Pool;
   logger: Logger;
+  appMigrations?: readonly SchemaMigration[];
   /** Migrations contributed by plugins, in plugin load order, after the core's. */
   pluginMigrations?: Array<{ pluginId: string; migration: PluginMigration }>;
 }
 
-/** Wraps a plugin's SQL migration in MikroORM's shape so one migrator, one table, tracks all. */
-function wrapPluginMigration(pluginId: string, migration: PluginMigration): MigrationObject {
-  const PluginSqlMigration = class extends Migration {
+/** Wraps an SQL migration in MikroORM's shape so one migrator, one table, tracks all. */
+function wrapSqlMigration(name: string, migration: PluginMigration | SchemaMigration): MigrationObject {
+  const SqlMigration = class extends Migration {
     override async up(): Promise<void> {
       for (const statement of migration.up) this.addSql(statement);
     }
@@ -26,7 +35,7 @@ function wrapPluginMigration(pluginId: string, migration: PluginMigration): Migr
       for (const statement of migration.down ?? []) this.addSql(statement);
     }
   };
-  return { name: `plugin_${pluginId}_${migration.name}`, class: PluginSqlMigration };
+  return { name, class: SqlMigration };
 }
 
 /**
@@ -36,7 +45,8 @@ function wrapPluginMigration(pluginId: string, migration: PluginMigration): Migr
 export async function createOrm(options: OrmOptions): Promise<MikroORM> {
   const migrationsList = [
     ...coreMigrations,
-    ...(options.pluginMigrations ?? []).map(({ pluginId, migration }) => wrapPluginMigration(pluginId, migration)),
+    ...(options.appMigrations ?? []).map((migration) => wrapSqlMigration(`app_${migration.name}`, migration)),
+    ...(options.pluginMigrations ?? []).map(({ pluginId, migration }) => wrapSqlMigration(`plugin_${pluginId}_${migration.name}`, migration)),
   ];
   const log = options.logger.child({ component: 'orm' });
   // MikroORM's migrator checks that its dbName exists and tries to create it otherwise; name the

@@ -4,7 +4,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import pg from 'pg';
 import { definePreset, type PluginEntry } from '@docqa/plugin-api';
-import { Kernel } from '../kernel.js';
+import { Kernel, type KernelOptions } from '../kernel.js';
 import { Writable } from 'node:stream';
 
 export interface TestKernelOptions {
@@ -13,6 +13,8 @@ export interface TestKernelOptions {
   env?: Record<string, string>;
   /** Collects log lines instead of printing them. */
   logs?: string[];
+  /** The application's schema migrations to apply (the server's identity tables, ...). */
+  migrations?: KernelOptions['migrations'];
   /** Keep the embedded database on disk in env.DOCQA_DATA_DIR (restart tests); the caller removes it. */
   persistent?: boolean;
 }
@@ -52,6 +54,7 @@ export async function startTestKernel(options: TestKernelOptions = {}): Promise<
     cwd: dataDir,
     presets: { test: definePreset({ id: 'test', description: 'plugins under test', plugins: () => options.plugins ?? [] }) },
     inMemoryDatabase: database === null && !options.persistent,
+    ...(options.migrations ? { migrations: options.migrations } : {}),
     logDestination: collect(logs ?? []),
   }).catch(async (error) => {
     await database?.drop();

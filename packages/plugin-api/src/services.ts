@@ -107,3 +107,18 @@ export interface JobsService {
   /** Jobs of this process that are running now. */
   runningCount(): number;
 }
+
+/** One security-relevant event (spec 6.2): who did what to which target, from where, and how it went. */
+export interface AuditEvent {
+  type: 'chat.query' | 'sync.all' | 'config.update' | 'license.apply' | 'user.create' | 'user.delete' | (string & {});
+  actor: { id: string; username: string } | null;
+  ip?: string | null;
+  target?: string | null;
+  outcome: 'success' | 'failure';
+  details?: Record<string, unknown>;
+}
+
+/** Where audit events go. The kernel's default writes them to the log; the audit store replaces it. */
+export interface AuditService {
+  record(event: AuditEvent): Promise<void>;
+}

@@ -8,6 +8,8 @@ import { routes } from './routes/index.js';
 import type { AnyRoute } from './http/route.js';
 import { presets } from './presets/standard.js';
 import { readBuildInfo } from './build-info.js';
+import { createServices } from './services.js';
+import { identityMigrations } from './identity/schema.js';
 
 export interface RunningServer {
   kernel: Kernel;
@@ -30,12 +32,15 @@ export interface ServerOptions extends Partial<KernelOptions> {
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const { port, host, extraRoutes = [], ...kernelOptions } = options;
-  const kernel = await Kernel.start({ presets, ...kernelOptions });
+  const kernel = await Kernel.start({ presets, ...kernelOptions, migrations: [...identityMigrations, ...(kernelOptions.migrations ?? [])] });
   try {
     const values = kernel.config.values;
+    const services = createServices(kernel);
+    await services.identity.ensureDefaultAdmin();
     let document: Record<string, unknown> | null = null;
     const app = createApp({
       kernel,
+      services,
       routes: [...routes, ...extraRoutes],
       extras: [(expressApp) => mountApiReference(expressApp, () => (document ??= openApiDocument()), values.ENABLE_API_DOCS)],
     });

@@ -1,25 +1,12 @@
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { DocqaError, planAtLeast, providerTokens, type Plan } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import type { Access, Principal } from './route.js';
 
 /** Turns a request's credentials into a principal; null when it carries none. Throws 401 on bad ones. */
 export interface Authenticator {
-  authenticate(req: Request): Promise<Principal | null>;
+  authenticate(req: Request, res: Response): Promise<Principal | null>;
 }
-
-/**
- * Until an identity provider is wired in, a request that needs a token cannot be authenticated:
- * every non-public route answers 401, which is the truth rather than an open door.
- */
-export const noIdentityAuthenticator: Authenticator = {
-  async authenticate(req) {
-    if (req.headers.authorization) {
-      throw new DocqaError('unauthorized', 'The token cannot be verified: no identity provider is configured.');
-    }
-    return null;
-  },
-};
 
 const roleRank: Record<Principal['role'], number> = { viewer: 0, editor: 1, admin: 2 };
 const requiredRank: Record<Exclude<Access, 'public'>, number> = { required: 0, editor: 1, admin: 2 };
@@ -33,9 +20,9 @@ export function currentPlan(kernel: Kernel): Plan {
  * The order every endpoint keeps: authentication, then role, then plan. Ids and bodies are looked
  * at only after this returns, so a caller who may not use an endpoint learns nothing from it.
  */
-export async function checkAccess(kernel: Kernel, authenticator: Authenticator, req: Request, access: Access, plan: Plan | undefined): Promise<Principal | null> {
+export async function checkAccess(kernel: Kernel, authenticator: Authenticator, req: Request, res: Response, access: Access, plan: Plan | undefined): Promise<Principal | null> {
   if (access === 'public') return null;
-  const principal = await authenticator.authenticate(req);
+  const principal = await authenticator.authenticate(req, res);
   if (!principal) throw new DocqaError('unauthorized', 'This endpoint needs a bearer token (Authorization: Bearer <access token>).');
   if (roleRank[principal.role] < requiredRank[access]) {
     throw new DocqaError('forbidden', `This endpoint needs the ${access === 'editor' ? 'editor or admin' : access} role.`);

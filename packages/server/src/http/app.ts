@@ -2,7 +2,9 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { z } from 'zod';
 import { DocqaError } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
-import { checkAccess, noIdentityAuthenticator, type Authenticator } from './access.js';
+import { checkAccess, type Authenticator } from './access.js';
+import { createServices, type AppServices } from '../services.js';
+import { createJwtAuthenticator } from '../identity/authenticator.js';
 import { accessLog } from './access-log.js';
 import { errorHandler, sendError, validationError } from './errors.js';
 import { requestId } from './request-id.js';
@@ -11,6 +13,9 @@ import { expressPath, type AnyRoute } from './route.js';
 export interface AppOptions {
   kernel: Kernel;
   routes: readonly AnyRoute[];
+  /** Built from the kernel when not given. */
+  services?: AppServices;
+  /** Bearer tokens of the identity service when not given. */
   authenticator?: Authenticator;
   /** Mounted before the API's 404 (the API reference pages, later the web UI). */
   extras?: Array<(app: express.Express) => void>;
@@ -35,15 +40,15 @@ async function readJsonBody(req: Request, res: Response, parser: express.Request
   return req.body ?? {};
 }
 
-function mountRoute(app: express.Express, route: AnyRoute, kernel: Kernel, authenticator: Authenticator, jsonParser: express.RequestHandler): void {
-  app[route.method](expressPath(route.path), async (req: Request, res: Response, next: NextFunction) => {
+function mountRoute(app: express.Express, route: AnyRoute, kernel: Kernel, services: AppServices, authenticator: Authenticator, jsonParser: express.RequestHandler): void {
+  app[route.method](expressPath(route.path), ...(route.middleware?.(kernel) ?? []), async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const principal = await checkAccess(kernel, authenticator, req, route.access, route.plan);
+      const principal = await checkAccess(kernel, authenticator, req, res, route.access, route.plan);
       res.locals.principal = principal;
       const params = parsePart(route.request?.params, req.params, 'params');
       const query = parsePart(route.request?.query, req.query, 'query');
       const body = route.request?.body ? parsePart(route.request.body, await readJsonBody(req, res, jsonParser), 'body') : undefined;
-      const result = await route.handler({ kernel, params, query, body, principal, requestId: String(res.locals.requestId), req, res });
+      const result = await route.handler({ kernel, services, params, query, body, principal, requestId: String(res.locals.requestId), req, res });
       if (result === 'handled') return;
       for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
       if (result.body === undefined) res.status(result.status).end();
@@ -86,8 +91,9 @@ export function createApp(options: AppOptions): express.Express {
     next();
   });
 
-  const authenticator = options.authenticator ?? noIdentityAuthenticator;
-  for (const route of options.routes) mountRoute(app, route, kernel, authenticator, jsonParser);
+  const services = options.services ?? createServices(kernel);
+  const authenticator = options.authenticator ?? createJwtAuthenticator(services.identity.tokens, services.identity.users, values.JWT_SECRET_KEY, values.JWT_ALGORITHM);
+  for (const route of options.routes) mountRoute(app, route, kernel, services, authenticator, jsonParser);
   mountMethodNotAllowed(app, options.routes);
   for (const extra of options.extras ?? []) extra(app);
 

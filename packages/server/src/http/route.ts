@@ -1,7 +1,8 @@
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 import type { Plan } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
+import type { AppServices } from '../services.js';
 
 /** The spec's access levels, lowest first. `public` needs no token. */
 export type Access = 'public' | 'required' | 'editor' | 'admin';
@@ -14,6 +15,7 @@ export interface Principal {
 
 export interface RouteContext<P, Q, B> {
   kernel: Kernel;
+  services: AppServices;
   params: P;
   query: Q;
   body: B;
@@ -45,6 +47,8 @@ export interface RouteDefinition<P extends z.ZodType = z.ZodType, Q extends z.Zo
   description?: string;
   operationId: string;
   request?: { params?: P; query?: Q; body?: B };
+  /** Runs before anything else (rate limits); built once when the route is mounted. */
+  middleware?: (kernel: Kernel) => RequestHandler[];
   responses: Record<number, ResponseSpec>;
   handler(context: RouteContext<z.output<P>, z.output<Q>, z.output<B>>): Promise<RouteResult> | RouteResult;
 }

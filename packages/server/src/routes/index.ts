@@ -1,6 +1,9 @@
 import type { AnyRoute } from '../http/route.js';
+import { authRoutes } from './auth.js';
+import { mfaRoutes } from './mfa.js';
 import { settingsRoutes } from './settings.js';
+import { userRoutes } from './users.js';
 import { systemRoutes } from './system.js';
 
 /** The route table: every endpoint DocQA serves, with its access level and plan gate. */
-export const routes: readonly AnyRoute[] = [...systemRoutes, ...settingsRoutes];
+export const routes: readonly AnyRoute[] = [...systemRoutes, ...authRoutes, ...mfaRoutes, ...userRoutes, ...settingsRoutes];

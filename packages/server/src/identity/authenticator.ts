@@ -1,0 +1,54 @@
+import type { Request, Response } from 'express';
+import type { Algorithm } from 'jsonwebtoken';
+import passport from 'passport';
+import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
+import { DocqaError } from '@docqa/plugin-api';
+import type { Authenticator } from '../http/access.js';
+import type { Principal } from '../http/route.js';
+import type { TokenClaims, TokenService } from './tokens.js';
+import type { UserRepository } from './users.js';
+
+/**
+ * Bearer tokens through passport-jwt, on a passport instance of our own (not the module's global
+ * one). A token is good when it verifies, is an access token, and carries the user's current token
+ * version: a password change, a reset or sign-out everywhere bumps the version and ends it.
+ */
+export function createJwtAuthenticator(tokens: TokenService, users: UserRepository, secret: string, algorithm: string): Authenticator {
+  const authenticator = new passport.Passport();
+  authenticator.use(
+    new JwtStrategy(
+      { jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(), secretOrKey: secret, algorithms: [algorithm as Algorithm], passReqToCallback: false },
+      (payload: TokenClaims, done: (error: unknown, user?: Principal | false, info?: unknown) => void) => {
+        if (payload.typ !== 'access') return done(null, false, new DocqaError('unauthorized', 'This is not an access token.'));
+        users.byId(payload.sub).then(
+          (user) => {
+            if (!user || user.token_version !== payload.ver) return done(null, false, new DocqaError('unauthorized', 'The token was revoked; sign in again.'));
+            done(null, { userId: user.id, username: user.username, role: user.role });
+          },
+          (error: unknown) => done(error),
+        );
+      },
+    ),
+  );
+
+  return {
+    authenticate(req: Request, res: Response): Promise<Principal | null> {
+      if (!req.headers.authorization) return Promise.resolve(null);
+      return new Promise((resolve, reject) => {
+        authenticator.authenticate('jwt', { session: false }, (error: unknown, user: Principal | false, info: unknown) => {
+          if (error) return reject(error);
+          if (user) return resolve(user);
+          if (DocqaError.is(info)) return reject(info);
+          // passport-jwt reports a bad signature, a malformed token or expiry as an Error in `info`.
+          if ((info as Error | undefined)?.name === 'TokenExpiredError') return reject(new DocqaError('token_expired', 'The token has expired; refresh it or sign in again.'));
+          try {
+            tokens.verify(ExtractJwt.fromAuthHeaderAsBearerToken()(req) ?? '', 'access');
+          } catch (verifyError) {
+            return reject(verifyError);
+          }
+          reject(new DocqaError('unauthorized', 'Send the access token as "Authorization: Bearer <token>".'));
+        })(req, res, () => undefined);
+      });
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import type { SchemaMigration } from '@docqa/kernel';
+
+/** Users, their sessions and one-time tokens. */
+export const identityMigrations: SchemaMigration[] = [
+  {
+    name: '0001_identity',
+    up: [
+      `create table app_user (
+        id uuid primary key,
+        username text not null,
+        email text null,
+        password_hash text null,
+        role text not null check (role in ('admin', 'editor', 'viewer')),
+        token_version integer not null default 0,
+        mfa_secret text null,
+        mfa_enabled boolean not null default false,
+        mfa_last_counter bigint null,
+        mfa_recovery_hashes jsonb not null default '[]',
+        sso_provider text null,
+        sso_subject text null,
+        created_at timestamptz not null default now(),
+        updated_at timestamptz not null default now()
+      )`,
+      'create unique index app_user_username_key on app_user (lower(username))',
+      'create unique index app_user_email_key on app_user (lower(email)) where email is not null',
+      'create unique index app_user_sso_key on app_user (sso_provider, sso_subject) where sso_provider is not null',
+      // One row per refresh token handed out; a family is one sign-in and its rotations.
+      `create table refresh_token (
+        jti uuid primary key,
+        user_id uuid not null references app_user (id) on delete cascade,
+        family_id uuid not null,
+        expires_at timestamptz not null,
+        used_at timestamptz null,
+        revoked_at timestamptz null,
+        created_at timestamptz not null default now()
+      )`,
+      'create index refresh_token_family on refresh_token (family_id)',
+      'create index refresh_token_user on refresh_token (user_id)',
+      // Only the hash of a reset token is stored: a database leak does not hand out resets.
+      `create table password_reset_token (
+        token_hash text primary key,
+        user_id uuid not null references app_user (id) on delete cascade,
+        expires_at timestamptz not null,
+        used_at timestamptz null,
+        created_at timestamptz not null default now()
+      )`,
+      // Single-use tickets between the password step and the TOTP step of a login.
+      `create table mfa_challenge (
+        jti uuid primary key,
+        user_id uuid not null references app_user (id) on delete cascade,
+        expires_at timestamptz not null,
+        used_at timestamptz null
+      )`,
+    ],
+    down: ['drop table mfa_challenge', 'drop table password_reset_token', 'drop table refresh_token', 'drop table app_user'],
+  },
+];
