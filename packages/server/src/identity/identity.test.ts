@@ -8,6 +8,7 @@ import { definePlugin, definePreset, type EmailMessage } from '@docqa/plugin-api
 import { createTemporaryDatabase, testSecrets } from '@docqa/kernel/testing';
 import { startServer, type RunningServer } from '../server.js';
 import { totpCode } from './crypto/index.js';
+import { routes } from '../routes/index.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
@@ -135,7 +136,11 @@ describe('identity (through HTTP)', function () {
       const vera = await login('vera', 'vera-password-1');
       expect((await call('GET', '/api/auth/users', { token: vera.access_token })).status).to.equal(403);
       const list = await call('GET', '/api/auth/users?limit=1', { token: admin.access_token });
-      expect(list.body).to.include({ total: 2, limit: 1, offset: 0 });
+      expect(list.body).to.include({ limit: 1, offset: 0 });
+      expect(list.body.items).to.have.length(1);
+      const everyone = await call('GET', '/api/auth/users?limit=500', { token: admin.access_token });
+      expect(everyone.body.total).to.equal(everyone.body.items.length);
+      expect(everyone.body.items.map((u: Json) => u.username)).to.include.members(['root', 'vera']);
       const promoted = await call('PUT', `/api/auth/users/${created.body.id}`, { token: admin.access_token, body: { role: 'editor', email: 'vera@example.com' } });
       expect(promoted.body).to.include({ role: 'editor', email: 'vera@example.com' });
       expect((await call('GET', '/api/auth/me', { token: vera.access_token })).status, 'a role change ends sessions').to.equal(401);
@@ -260,6 +265,33 @@ describe('identity (through HTTP)', function () {
       expect(disabled.status).to.equal(204);
       expect(await login('tess', 'tess-password-1')).to.have.property('access_token');
     });
+  });
+
+  it('every route of the table enforces its access level with real tokens', async () => {
+    const admin = await login('root', 'first-admin-password');
+    for (const [username, role] of [['walk-viewer', 'viewer'], ['walk-editor', 'editor']]) {
+      await call('POST', '/api/auth/users', { token: admin.access_token, body: { username, password: 'walk-password-1', role } });
+    }
+    const tokenOf = { viewer: (await login('walk-viewer', 'walk-password-1')).access_token, editor: (await login('walk-editor', 'walk-password-1')).access_token, admin: admin.access_token };
+    const rank = { public: -1, required: 0, editor: 1, admin: 2 } as const;
+    const roleRank = { viewer: 0, editor: 1, admin: 2 } as const;
+    let checked = 0;
+    for (const route of routes) {
+      if (route.access === 'public') continue;
+      // A path with ids that exist nowhere, and an empty body: a caller who passes access gets 4xx from validation or lookup, never 401/403.
+      const target = route.path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000');
+      for (const role of ['viewer', 'editor', 'admin'] as const) {
+        if (route.path === '/api/auth/logout-all') continue; // would end the session this walk uses
+        const res = await call(route.method.toUpperCase(), target, { token: tokenOf[role], ...(route.method === 'get' ? {} : { raw: '{}' }) });
+        const allowed = roleRank[role] >= rank[route.access];
+        const label = `${route.method.toUpperCase()} ${route.path} as ${role}`;
+        if (allowed) expect(res.status, label).to.not.be.oneOf([401, 403]);
+        else expect([res.status, res.body.code], label).to.deep.equal([403, 'forbidden']);
+        expect(res.status, label).to.be.below(500);
+        checked++;
+      }
+    }
+    expect(checked).to.be.greaterThan(20);
   });
 
   it('sign-out everywhere ends every token of the account', async () => {
