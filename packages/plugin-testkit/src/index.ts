@@ -1,3 +1,4 @@
 export { startTestKernel, createTemporaryDatabase, testSecrets, type TestKernel, type TestKernelOptions } from '@docqa/kernel/testing';
 export { describeVectorStoreConformance, type VectorStoreConformanceSetup } from './conformance/vector-store.js';
 export { describeConnectorConformance, type ConnectorConformanceSetup } from './conformance/connector.js';
+export { describeEmailConformance, type EmailConformanceSetup } from './conformance/email.js';

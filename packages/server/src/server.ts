@@ -8,11 +8,13 @@ import { routes } from './routes/index.js';
 import type { AnyRoute } from './http/route.js';
 import { presets } from './presets/standard.js';
 import { readBuildInfo } from './build-info.js';
-import { createServices } from './services.js';
+import { createServices, type AppServices } from './services.js';
 import { identityMigrations } from './identity/schema.js';
+import { groupMigrations } from './identity/groups-schema.js';
 
 export interface RunningServer {
   kernel: Kernel;
+  services: AppServices;
   server: http.Server;
   url: string;
   /** Stops taking requests, lets running ones finish (up to the shutdown timeout), then stops the kernel. */
@@ -32,7 +34,7 @@ export interface ServerOptions extends Partial<KernelOptions> {
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const { port, host, extraRoutes = [], ...kernelOptions } = options;
-  const kernel = await Kernel.start({ presets, ...kernelOptions, migrations: [...identityMigrations, ...(kernelOptions.migrations ?? [])] });
+  const kernel = await Kernel.start({ presets, ...kernelOptions, migrations: [...identityMigrations, ...groupMigrations, ...(kernelOptions.migrations ?? [])] });
   try {
     const values = kernel.config.values;
     const services = createServices(kernel);
@@ -58,7 +60,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     kernel.logger.info({ url }, `DocQA is listening on ${url}`);
     let stopping: Promise<void> | null = null;
     const stop = () => (stopping ??= drainAndStop(server, kernel, values.SHUTDOWN_TIMEOUT_SECONDS * 1000));
-    return { kernel, server, url, stop };
+    return { kernel, services, server, url, stop };
   } catch (error) {
     await kernel.stop();
     throw error;

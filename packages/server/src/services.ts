@@ -1,14 +1,21 @@
 import type { Kernel } from '@docqa/kernel';
 import { IdentityService } from './identity/identity-service.js';
 import { MfaService } from './identity/mfa-service.js';
+import { OidcService } from './identity/oidc-service.js';
+import { GroupsService } from './identity/groups-service.js';
+import { currentPlan } from './http/access.js';
 
 /** The application services routes work with, built once per server from the kernel. */
 export interface AppServices {
   identity: IdentityService;
   mfa: MfaService;
+  groups: GroupsService;
+  oidc: OidcService;
 }
 
 export function createServices(kernel: Kernel): AppServices {
   const identity = new IdentityService(kernel);
-  return { identity, mfa: new MfaService(kernel.db, identity.users, identity.tokens, kernel.config.values.MFA_ENCRYPTION_KEY) };
+  const mfa = new MfaService(kernel.db, identity.users, identity.tokens, kernel.config.values.MFA_ENCRYPTION_KEY);
+  const groups = new GroupsService(kernel.db, () => currentPlan(kernel));
+  return { identity, mfa, groups, oidc: new OidcService(kernel, identity) };
 }

@@ -54,4 +54,38 @@ export const identityMigrations: SchemaMigration[] = [
     ],
     down: ['drop table mfa_challenge', 'drop table password_reset_token', 'drop table refresh_token', 'drop table app_user'],
   },
+  {
+    name: '0002_oidc',
+    up: [
+      // Single sign-on providers managed by admins; client_secret is sealed with MFA_ENCRYPTION_KEY
+      // under the associated data 'oidc-client:<id>', so it only opens for its own row.
+      `create table oidc_provider (
+        id uuid primary key,
+        name text not null unique check (name ~ '^[a-z0-9][a-z0-9-]{0,31}$'),
+        display_name text not null,
+        discovery_url text not null,
+        client_id text not null,
+        client_secret text null,
+        redirect_uri text not null,
+        scopes text not null default 'openid email profile',
+        admin_groups jsonb not null default '[]',
+        groups_claim text not null default 'groups',
+        enabled boolean not null default true,
+        created_at timestamptz not null default now(),
+        updated_at timestamptz not null default now()
+      )`,
+      // One row per started sign-in, consumed once by the callback. Only the state's hash is the
+      // key, and the PKCE verifier is sealed: a database leak does not let anyone finish a sign-in.
+      `create table oidc_login_state (
+        state_hash text primary key,
+        provider_name text not null,
+        code_verifier text not null,
+        nonce text not null,
+        return_to text null,
+        expires_at timestamptz not null
+      )`,
+      'create index oidc_login_state_expires on oidc_login_state (expires_at)',
+    ],
+    down: ['drop table oidc_login_state', 'drop table oidc_provider'],
+  },
 ];

@@ -1,4 +1,6 @@
 import { definePreset } from '@docqa/plugin-api';
+import emailConsole from '@docqa/plugin-email-console';
+import emailSmtp, { smtpOptionsFromVariables } from '@docqa/plugin-email-smtp';
 import vectorstorePgvector from '@docqa/plugin-vectorstore-pgvector';
 
 /**
@@ -7,8 +9,11 @@ import vectorstorePgvector from '@docqa/plugin-vectorstore-pgvector';
  */
 export const standardPreset = definePreset({
   id: 'standard',
-  description: 'Standard self-hosted DocQA: PostgreSQL with pgvector.',
-  plugins: () => [{ plugin: vectorstorePgvector }],
+  description: 'Standard self-hosted DocQA: PostgreSQL with pgvector; email by EMAIL_PROVIDER.',
+  plugins: ({ variable }) => [
+    { plugin: vectorstorePgvector },
+    variable('EMAIL_PROVIDER') === 'smtp' ? { plugin: emailSmtp, options: smtpOptionsFromVariables(variable) } : { plugin: emailConsole },
+  ],
 });
 
 export const presets = { standard: standardPreset };

@@ -1,4 +1,6 @@
+import type { RequestHandler } from 'express';
 import { z } from 'zod';
+import type { Kernel } from '@docqa/kernel';
 import { defineRoute } from '../http/route.js';
 import { publicUser } from '../identity/users.js';
 import { resetRateLimit } from '../identity/reset-rate-limit.js';
@@ -6,14 +8,16 @@ import { emailField, messageSchema, passwordField, tokenPairSchema, userSchema }
 
 const loginResult = z.union([tokenPairSchema, z.object({ mfa_required: z.literal(true), mfa_token: z.string() })]);
 
-const resetLimiter = defineRouteMiddleware();
-function defineRouteMiddleware() {
-  // One limiter shared by both reset endpoints, as nginx's single zone is.
-  let limiter: ReturnType<typeof resetRateLimit> | null = null;
-  return (kernel: Parameters<NonNullable<Parameters<typeof defineRoute>[0]['middleware']>>[0]) => {
-    limiter ??= resetRateLimit(kernel.config.values.RATE_LIMIT_RESET, kernel.config.values.RATE_LIMIT_RESET_BURST);
-    return [limiter];
-  };
+// One limiter per server for both reset endpoints, as nginx's single zone is; keyed by kernel so
+// two servers in one process (tests, embedding) never share buckets or settings.
+const resetLimiters = new WeakMap<Kernel, RequestHandler>();
+function resetLimiter(kernel: Kernel): RequestHandler[] {
+  let limiter = resetLimiters.get(kernel);
+  if (!limiter) {
+    limiter = resetRateLimit(kernel.config.values.RATE_LIMIT_RESET, kernel.config.values.RATE_LIMIT_RESET_BURST);
+    resetLimiters.set(kernel, limiter);
+  }
+  return [limiter];
 }
 
 // The smallest work a forgot-password request takes, so a slow database does not tell accounts apart.

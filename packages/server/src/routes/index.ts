@@ -1,9 +1,11 @@
 import type { AnyRoute } from '../http/route.js';
 import { authRoutes } from './auth.js';
+import { groupRoutes } from './groups.js';
 import { mfaRoutes } from './mfa.js';
+import { oidcRoutes } from './oidc.js';
 import { settingsRoutes } from './settings.js';
 import { userRoutes } from './users.js';
 import { systemRoutes } from './system.js';
 
 /** The route table: every endpoint DocQA serves, with its access level and plan gate. */
-export const routes: readonly AnyRoute[] = [...systemRoutes, ...authRoutes, ...mfaRoutes, ...userRoutes, ...settingsRoutes];
+export const routes: readonly AnyRoute[] = [...systemRoutes, ...authRoutes, ...mfaRoutes, ...oidcRoutes, ...userRoutes, ...groupRoutes, ...settingsRoutes];

@@ -1,0 +1,27 @@
+import { definePlugin } from '@docqa/plugin-api';
+import { smtpEmailOptionsSchema } from './config.js';
+import { createSmtpEmailProvider } from './provider.js';
+import { createSmtpTransport } from './transport.js';
+
+export { smtpOptionsFromVariables, type SmtpEmailOptions, type SmtpEmailOptionsInput } from './config.js';
+
+/** Email through an SMTP server (EMAIL_PROVIDER=smtp): password reset links reach the user's inbox. */
+export default definePlugin({
+  apiVersion: 1,
+  kind: 'email',
+  id: 'email-smtp',
+  description: 'Sends emails (password reset links) through an SMTP server.',
+  configSchema: smtpEmailOptionsSchema,
+  deps: {},
+  init({ options, logger, onStop }) {
+    const transport = createSmtpTransport(options);
+    onStop(() => transport.close());
+    const security = options.tls ? 'implicit TLS' : options.startTls ? 'STARTTLS required' : 'STARTTLS when offered';
+    // Options are logged by name, never as an object: the password must not reach the log.
+    logger.info(
+      { host: options.host, port: options.port, from: options.from, security, authenticated: options.username !== undefined },
+      'SMTP email provider ready; the server is first contacted at the first send',
+    );
+    return createSmtpEmailProvider(transport, options);
+  },
+});
