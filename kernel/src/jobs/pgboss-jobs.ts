@@ -14,9 +14,11 @@ export class PgBossJobs implements JobsService {
   readonly #running = new Map<string, AbortController>();
   readonly #shutdown = new AbortController();
   #started = false;
+  readonly #embedded: boolean;
 
   constructor(connection: DatabaseConnection, logger: Logger, options: { poolSize: number }) {
     this.#pool = connection.pool;
+    this.#embedded = connection.mode === 'embedded';
     this.#logger = logger.child({ component: 'jobs' });
     const common = { schema: 'pgboss', migrate: true, supervise: true, schedule: true } as const;
     // On a server pg-boss keeps a pool of its own (and LISTEN/NOTIFY); the embedded database has
@@ -73,6 +75,11 @@ export class PgBossJobs implements JobsService {
   }
 
   async send<D extends object>(queue: string, data: D, options: SendOptions = {}): Promise<string> {
+    if (options.tx && this.#embedded) {
+      // pg-boss reads its queue table outside the transaction, and the embedded database's one
+      // connection is held by it: that would wait forever. Say so instead.
+      throw new DocqaError('internal', `Sending a job inside a transaction needs a PostgreSQL server; on the embedded database send to ${queue} after the commit.`);
+    }
     const id = await this.#boss.send(queue, data, {
       ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
       ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),

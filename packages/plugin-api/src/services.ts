@@ -76,7 +76,10 @@ export interface SendOptions {
   /** Jobs with the same key are not queued twice while one is waiting. */
   singletonKey?: string;
   startAfterSeconds?: number;
-  /** Run the send inside this transaction so the job exists only if the transaction commits. */
+  /**
+   * Run the send inside this transaction so the job exists only if the transaction commits.
+   * PostgreSQL server only: the embedded database's single connection is held by the transaction.
+   */
   tx?: SqlExecutor;
 }
 

@@ -2,3 +2,6 @@ export { startTestKernel, createTemporaryDatabase, testSecrets, type TestKernel,
 export { describeVectorStoreConformance, type VectorStoreConformanceSetup } from './conformance/vector-store.js';
 export { describeConnectorConformance, type ConnectorConformanceSetup } from './conformance/connector.js';
 export { describeEmailConformance, type EmailConformanceSetup } from './conformance/email.js';
+export { describeExtractorConformance, type ExtractorConformanceSetup } from './conformance/extractor.js';
+export { writeGguf, writeTinyBertEmbeddingModel } from './gguf/index.js';
+export { describeEmbedderConformance, type EmbedderConformanceSetup } from './conformance/embedder.js';

@@ -11,6 +11,9 @@ import { readBuildInfo } from './build-info.js';
 import { createServices, type AppServices } from './services.js';
 import { identityMigrations } from './identity/schema.js';
 import { groupMigrations } from './identity/groups-schema.js';
+import { documentMigrations } from './documents/schema.js';
+import { ingestQueue, type IngestJobData } from './documents/document-service.js';
+import { IngestPipeline } from './documents/ingest.js';
 
 export interface RunningServer {
   kernel: Kernel;
@@ -34,11 +37,15 @@ export interface ServerOptions extends Partial<KernelOptions> {
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const { port, host, extraRoutes = [], ...kernelOptions } = options;
-  const kernel = await Kernel.start({ presets, ...kernelOptions, migrations: [...identityMigrations, ...groupMigrations, ...(kernelOptions.migrations ?? [])] });
+  const kernel = await Kernel.start({ presets, ...kernelOptions, migrations: [...identityMigrations, ...groupMigrations, ...documentMigrations, ...(kernelOptions.migrations ?? [])] });
   try {
     const values = kernel.config.values;
     const services = createServices(kernel);
     await services.identity.ensureDefaultAdmin();
+    await kernel.jobs.createQueue(ingestQueue, { retryLimit: 2, retryDelaySeconds: 10, expireInSeconds: 3600, heartbeatSeconds: 30 });
+    const ingest = new IngestPipeline(kernel, services.documents);
+    await kernel.jobs.work<IngestJobData>(ingestQueue, (job) => ingest.run(job), { concurrency: 2 });
+    await services.documents.requeueOrphans();
     let document: Record<string, unknown> | null = null;
     const app = createApp({
       kernel,
@@ -59,7 +66,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const url = `http://${shownHost}:${address.port}`;
     kernel.logger.info({ url }, `DocQA is listening on ${url}`);
     let stopping: Promise<void> | null = null;
-    const stop = () => (stopping ??= drainAndStop(server, kernel, values.SHUTDOWN_TIMEOUT_SECONDS * 1000));
+    const stop = () => (stopping ??= drainAndStop(server, kernel, values.SHUTDOWN_TIMEOUT_SECONDS * 1000).then(() => ingest.close()));
     return { kernel, services, server, url, stop };
   } catch (error) {
     await kernel.stop();

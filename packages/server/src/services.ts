@@ -3,6 +3,7 @@ import { IdentityService } from './identity/identity-service.js';
 import { MfaService } from './identity/mfa-service.js';
 import { OidcService } from './identity/oidc-service.js';
 import { GroupsService } from './identity/groups-service.js';
+import { DocumentService } from './documents/document-service.js';
 import { currentPlan } from './http/access.js';
 
 /** The application services routes work with, built once per server from the kernel. */
@@ -11,11 +12,13 @@ export interface AppServices {
   mfa: MfaService;
   groups: GroupsService;
   oidc: OidcService;
+  documents: DocumentService;
 }
 
 export function createServices(kernel: Kernel): AppServices {
   const identity = new IdentityService(kernel);
   const mfa = new MfaService(kernel.db, identity.users, identity.tokens, kernel.config.values.MFA_ENCRYPTION_KEY);
   const groups = new GroupsService(kernel.db, () => currentPlan(kernel));
-  return { identity, mfa, groups, oidc: new OidcService(kernel, identity) };
+  const documents = new DocumentService(kernel, groups);
+  return { identity, mfa, groups, documents, oidc: new OidcService(kernel, identity) };
 }

@@ -23,10 +23,17 @@ export interface ExtractorInput {
 }
 
 export interface ExtractorProvider {
+  /**
+   * URL of a module exporting `extract(input: ExtractorInput): Promise<ExtractedDocument>`, the same
+   * work as `extract` below. The ingestion pipeline imports it in its extraction worker threads
+   * (INDEX_EXTRACTION_WORKERS), so a slow or crashing parser never blocks or takes down the server.
+   */
+  readonly workerModule: string;
   readonly mediaTypes: readonly string[];
   readonly extensions: readonly string[];
   /** The lowest plan allowed to index this file type; absent means every plan. */
   readonly requiredPlan?: Plan;
   readonly capabilities: { tables: boolean; ocr: boolean };
+  /** In-process extraction (tests, tools); the pipeline prefers `workerModule`. */
   extract(input: ExtractorInput, signal: AbortSignal): Promise<ExtractedDocument>;
 }

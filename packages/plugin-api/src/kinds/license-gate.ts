@@ -27,3 +27,13 @@ export interface LicenseGate {
 export function planAtLeast(plan: Plan, required: Plan): boolean {
   return plans.indexOf(plan) >= plans.indexOf(required);
 }
+
+const mib = 1024 * 1024;
+const gib = 1024 * mib;
+
+/** The decisions file's limits where a license does not set them; ENTERPRISE is unlimited unless it does. */
+export const defaultPlanLimits: Readonly<Record<Plan, PlanLimits>> = {
+  FREE: { documents: 100, fileSizeBytes: 10 * mib, storageBytes: 1 * gib },
+  PRO: { documents: 10_000, fileSizeBytes: 100 * mib, storageBytes: 100 * gib },
+  ENTERPRISE: { documents: null, fileSizeBytes: null, storageBytes: null },
+};

@@ -179,3 +179,17 @@ export function accessPredicate(typeSql: string, idSql: string, groupsSql: strin
   return `(not exists (select 1 from resource_access ra where ra.resource_type = ${typeSql} and ra.resource_id = ${idSql}::text)
     or exists (select 1 from resource_access ra where ra.resource_type = ${typeSql} and ra.resource_id = ${idSql}::text and ra.group_id = any(${groupsSql}::uuid[])))`;
 }
+
+/**
+ * SQL true when a document (table alias `doc`, with id, source_type, source_id) is visible to the
+ * groups in `groupsSql`: its own grants decide; without any, its source's grants; without those it
+ * is open. The one definition document lists, search and chat filter with.
+ */
+export function documentAccessPredicate(doc: string, groupsSql: string): string {
+  const grants = (type: string, id: string) => `select 1 from resource_access ra where ra.resource_type = ${type} and ra.resource_id = ${id}`;
+  return `(case when exists (${grants("'document'", `${doc}.id::text`)})
+      then exists (${grants("'document'", `${doc}.id::text`)} and ra.group_id = any(${groupsSql}::uuid[]))
+    when ${doc}.source_id is not null and exists (${grants(`${doc}.source_type`, `${doc}.source_id`)})
+      then exists (${grants(`${doc}.source_type`, `${doc}.source_id`)} and ra.group_id = any(${groupsSql}::uuid[]))
+    else true end)`;
+}

@@ -2,6 +2,14 @@ import { definePreset } from '@docqa/plugin-api';
 import emailConsole from '@docqa/plugin-email-console';
 import emailSmtp, { smtpOptionsFromVariables } from '@docqa/plugin-email-smtp';
 import vectorstorePgvector from '@docqa/plugin-vectorstore-pgvector';
+import embedderLlamacpp from '@docqa/plugin-embedder-llamacpp';
+import extractorCsv from '@docqa/plugin-extractor-csv';
+import extractorDocx from '@docqa/plugin-extractor-docx';
+import extractorHtml from '@docqa/plugin-extractor-html';
+import extractorMd from '@docqa/plugin-extractor-md';
+import extractorPdf from '@docqa/plugin-extractor-pdf';
+import extractorTxt from '@docqa/plugin-extractor-txt';
+import extractorXlsx from '@docqa/plugin-extractor-xlsx';
 
 /**
  * The standard self-hosted edition. Plugins of other kinds join this list as they are built;
@@ -9,9 +17,11 @@ import vectorstorePgvector from '@docqa/plugin-vectorstore-pgvector';
  */
 export const standardPreset = definePreset({
   id: 'standard',
-  description: 'Standard self-hosted DocQA: PostgreSQL with pgvector; email by EMAIL_PROVIDER.',
+  description: 'Standard self-hosted DocQA: PostgreSQL with pgvector, every extractor, a local embedder when EMBEDDING_MODEL_PATH is set, email by EMAIL_PROVIDER.',
   plugins: ({ variable }) => [
     { plugin: vectorstorePgvector },
+    ...[extractorTxt, extractorMd, extractorHtml, extractorCsv, extractorDocx, extractorPdf, extractorXlsx].map((plugin) => ({ plugin })),
+    ...(variable('EMBEDDING_MODEL_PATH') ? [{ plugin: embedderLlamacpp, options: { modelPath: variable('EMBEDDING_MODEL_PATH') } }] : []),
     variable('EMAIL_PROVIDER') === 'smtp' ? { plugin: emailSmtp, options: smtpOptionsFromVariables(variable) } : { plugin: emailConsole },
   ],
 });

@@ -1,0 +1,25 @@
+export { chunkDocument, type Chunk, type ChunkingOptions } from './chunking/chunk-document.js';
+export { documentText } from './chunking/document-text.js';
+export { estimateTokens } from './chunking/text-spans.js';
+export { translatePythonRegex, countCaptureGroups, type TranslatedRegex } from './rules/python-regex.js';
+export {
+  metadataRuleSchema,
+  validateRule,
+  parseRule,
+  type MetadataRule,
+  type MetadataRuleFields,
+  type MetadataRuleInput,
+} from './rules/rule-schema.js';
+export {
+  applyRules,
+  classifyQuery,
+  sortRules,
+  type ApplyRulesOptions,
+  type ChunkValues,
+  type RuleApplication,
+  type RuleFailure,
+  type RuleTarget,
+} from './rules/apply-rules.js';
+export { RuleRunner, type MatchOutcome } from './rules/rule-runner.js';
+export { ExtractionPool } from './extraction/extraction-pool.js';
+export { startModuleWorker } from './workers/module-worker.js';

@@ -1,0 +1,164 @@
+import { translatePythonRegex, type TranslatedRegex } from './python-regex.js';
+import { RuleRunner, type MatchOutcome } from './rule-runner.js';
+import type { MetadataRule } from './rule-schema.js';
+import type { FoundMatch } from './rule-worker.js';
+
+export interface RuleTarget {
+  filename: string;
+  /** `documentText(document)`: match offsets and chunk spans are positions in it. */
+  text: string;
+  chunks: Array<{ start: number; end: number; text: string }>;
+}
+
+export interface ApplyRulesOptions {
+  /** The 'header' scope is the first `headerChars` characters of the text. Default 2000. */
+  headerChars?: number;
+  /** Time one rule may spend matching one document before it is reported as failed. Default 50 ms. */
+  timeBudgetMs?: number;
+  /** A runner to reuse across documents; without one, a temporary runner is started and closed. */
+  runner?: RuleRunner;
+}
+
+export interface RuleFailure {
+  ruleId: string;
+  error: string;
+}
+
+export interface ChunkValues {
+  values: Record<string, string>;
+  origin: Record<string, 'self' | 'inherited'>;
+}
+
+export interface RuleApplication {
+  document: Record<string, string>;
+  chunks: ChunkValues[];
+  /** Start offsets of every match of a chunk_boundary rule (full or header scope), sorted, unique. */
+  boundaries: number[];
+  /** Per field, the rule that supplied its values (for the rule-priority audit). */
+  winners: Array<{ field: string; ruleId: string }>;
+  failures: RuleFailure[];
+}
+
+type Matcher = (regex: TranslatedRegex, text: string, all: boolean) => Promise<MatchOutcome>;
+
+const collator = new Intl.Collator('en', { numeric: true });
+
+/** Higher priority first; equal priorities by id, so the order never depends on storage order. */
+export function sortRules<T extends Pick<MetadataRule, 'id' | 'priority'>>(rules: readonly T[]): T[] {
+  return [...rules].sort((a, b) => b.priority - a.priority || collator.compare(a.id, b.id));
+}
+
+/**
+ * Applies metadata rules (spec 2.4) to one document at ingestion; `query_pattern` plays no part here.
+ * For each field the first rule, by priority, with a match wins and alone supplies the field's values.
+ * Document level: the first match. Chunk level: a chunk's own value is the first match starting
+ * inside its span; a chunk without one inherits the value of the last match before it starts; chunks
+ * before any match get nothing; with filename scope every chunk gets the value as its own. Each rule
+ * runs in a worker under `timeBudgetMs`; a rule that fails or overruns is listed in `failures` and the
+ * other rules still apply.
+ */
+export async function applyRules(rules: readonly MetadataRule[], target: RuleTarget, options: ApplyRulesOptions = {}): Promise<RuleApplication> {
+  return withRunner(options.runner, (runner) => {
+    const budget = options.timeBudgetMs ?? 50;
+    return evaluateRules(rules, target, options.headerChars ?? 2000, (regex, text, all) =>
+      runner.match({ source: regex.source, flags: regex.flags, text, all }, budget),
+    );
+  });
+}
+
+/**
+ * Query-time classification: metadata filters from `query_pattern ?? pattern` matched against the
+ * query, the first match per field by rule priority. Guarded by the same worker and time budget.
+ */
+export async function classifyQuery(
+  rules: readonly MetadataRule[],
+  query: string,
+  options: Pick<ApplyRulesOptions, 'runner' | 'timeBudgetMs'> = {},
+): Promise<{ filters: Record<string, string>; failures: RuleFailure[] }> {
+  return withRunner(options.runner, async (runner) => {
+    const filters: Record<string, string> = {};
+    const failures: RuleFailure[] = [];
+    for (const rule of sortRules(rules)) {
+      if (rule.field_name in filters) continue;
+      const outcome = await matchRule(rule, rule.query_pattern ?? rule.pattern, query, false, (regex, text, all) =>
+        runner.match({ source: regex.source, flags: regex.flags, text, all }, options.timeBudgetMs ?? 50),
+      );
+      if ('error' in outcome) failures.push({ ruleId: rule.id, error: outcome.error });
+      else if (outcome.matches[0]) filters[rule.field_name] = outcome.matches[0].value;
+    }
+    return { filters, failures };
+  });
+}
+
+async function withRunner<T>(given: RuleRunner | undefined, work: (runner: RuleRunner) => Promise<T>): Promise<T> {
+  const runner = given ?? new RuleRunner();
+  try {
+    return await work(runner);
+  } finally {
+    if (!given) await runner.close();
+  }
+}
+
+async function matchRule(rule: MetadataRule, pattern: string, text: string, all: boolean, matcher: Matcher): Promise<MatchOutcome> {
+  let regex: TranslatedRegex;
+  try {
+    regex = translatePythonRegex(pattern);
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+  return matcher(regex, text, all);
+}
+
+async function evaluateRules(rules: readonly MetadataRule[], target: RuleTarget, headerChars: number, matcher: Matcher): Promise<RuleApplication> {
+  const result: RuleApplication = {
+    document: {},
+    chunks: target.chunks.map(() => ({ values: {}, origin: {} })),
+    boundaries: [],
+    winners: [],
+    failures: [],
+  };
+  const wonFields = new Set<string>();
+  const boundaries = new Set<number>();
+  for (const rule of sortRules(rules)) {
+    const marksBoundaries = rule.chunk_boundary && rule.scope !== 'filename';
+    if (wonFields.has(rule.field_name) && !marksBoundaries) continue; // nothing left for it to decide
+    const text = rule.scope === 'filename' ? target.filename : rule.scope === 'header' ? target.text.slice(0, headerChars) : target.text;
+    const all = marksBoundaries || (rule.level === 'chunk' && rule.scope !== 'filename');
+    const outcome = await matchRule(rule, rule.pattern, text, all, matcher);
+    if ('error' in outcome) {
+      result.failures.push({ ruleId: rule.id, error: outcome.error });
+      continue;
+    }
+    if (marksBoundaries) for (const match of outcome.matches) boundaries.add(match.index);
+    const [first] = outcome.matches;
+    if (!first || wonFields.has(rule.field_name)) continue;
+    wonFields.add(rule.field_name);
+    result.winners.push({ field: rule.field_name, ruleId: rule.id });
+    if (rule.level === 'document') result.document[rule.field_name] = first.value;
+    else if (rule.scope === 'filename') assignEverywhere(result.chunks, rule.field_name, first.value);
+    else assignByPosition(result.chunks, target.chunks, rule.field_name, outcome.matches);
+  }
+  result.boundaries = [...boundaries].sort((a, b) => a - b);
+  return result;
+}
+
+function assignEverywhere(chunks: ChunkValues[], field: string, value: string): void {
+  for (const chunk of chunks) {
+    chunk.values[field] = value;
+    chunk.origin[field] = 'self';
+  }
+}
+
+/** Matches are in text order; each chunk takes its first own match, or inherits the last one before it. */
+function assignByPosition(chunks: ChunkValues[], spans: RuleTarget['chunks'], field: string, matches: FoundMatch[]): void {
+  spans.forEach((span, index) => {
+    const chunk = chunks[index];
+    if (!chunk) return;
+    const own = matches.find((match) => match.index >= span.start && match.index < span.end);
+    const earlier = matches.filter((match) => match.index < span.start).at(-1);
+    const value = own ?? earlier;
+    if (!value) return;
+    chunk.values[field] = value.value;
+    chunk.origin[field] = own ? 'self' : 'inherited';
+  });
+}

@@ -1,0 +1,137 @@
+import crypto from 'node:crypto';
+import type { Db, SqlExecutor } from '@docqa/plugin-api';
+import { documentAccessPredicate } from '../identity/groups-service.js';
+
+export type DocumentStatus = 'pending' | 'indexing' | 'indexed' | 'failed';
+
+export interface DocumentRow {
+  id: string;
+  source_type: 'upload' | 'connector' | 'integration';
+  source_id: string | null;
+  path: string;
+  filename: string;
+  media_type: string;
+  size_bytes: string;
+  content_hash: string;
+  status: DocumentStatus;
+  error: string | null;
+  job_id: string | null;
+  title: string | null;
+  metadata: Record<string, string>;
+  chunk_count: number;
+  uploaded_by: string | null;
+  created_at: string;
+  updated_at: string;
+  indexed_at: string | null;
+}
+
+/** The document record the API answers. */
+export function publicDocument(row: DocumentRow) {
+  const iso = (value: string | null) => (value === null ? null : new Date(value).toISOString());
+  return {
+    id: row.id,
+    filename: row.filename,
+    path: row.path,
+    title: row.title,
+    media_type: row.media_type,
+    size_bytes: Number(row.size_bytes),
+    content_hash: row.content_hash,
+    status: row.status,
+    error: row.error,
+    job_id: row.job_id,
+    source_type: row.source_type,
+    source_id: row.source_id,
+    chunk_count: row.chunk_count,
+    metadata: row.metadata,
+    created_at: iso(row.created_at) as string,
+    updated_at: iso(row.updated_at) as string,
+    indexed_at: iso(row.indexed_at),
+  };
+}
+
+export interface NewDocument {
+  filename: string;
+  path: string;
+  mediaType: string;
+  sizeBytes: number;
+  contentHash: string;
+  uploadedBy: string | null;
+}
+
+export interface DocumentFilter {
+  status?: DocumentStatus;
+  /** Case-insensitive part of the file name, path or title. */
+  search?: string;
+  /** Null: every document. Otherwise only documents these groups may see (accessPredicate). */
+  visibleToGroups: string[] | null;
+}
+
+export class DocumentRepository {
+  constructor(private readonly db: Db) {}
+
+  async totals(): Promise<{ documents: number; bytes: number }> {
+    const { rows } = await this.db.query<{ documents: string; bytes: string | null }>('select count(*) as documents, sum(size_bytes) as bytes from document');
+    return { documents: Number(rows[0]?.documents ?? 0), bytes: Number(rows[0]?.bytes ?? 0) };
+  }
+
+  async byId(id: string, tx: SqlExecutor = this.db): Promise<DocumentRow | null> {
+    const { rows } = await tx.query<DocumentRow>('select * from document where id = $1', [id]);
+    return rows[0] ?? null;
+  }
+
+  async byContent(contentHash: string): Promise<DocumentRow | null> {
+    const { rows } = await this.db.query<DocumentRow>(`select * from document where source_type = 'upload' and source_id is null and content_hash = $1`, [contentHash]);
+    return rows[0] ?? null;
+  }
+
+  async insertUpload(tx: SqlExecutor, doc: NewDocument): Promise<DocumentRow> {
+    const { rows } = await tx.query<DocumentRow>(
+      `insert into document (id, source_type, path, filename, media_type, size_bytes, content_hash, status, uploaded_by)
+       values ($1, 'upload', $2, $3, $4, $5, $6, 'pending', $7) returning *`,
+      [crypto.randomUUID(), doc.path, doc.filename, doc.mediaType, doc.sizeBytes, doc.contentHash, doc.uploadedBy],
+    );
+    return rows[0] as DocumentRow;
+  }
+
+  async setJob(tx: SqlExecutor, id: string, jobId: string): Promise<DocumentRow> {
+    const { rows } = await tx.query<DocumentRow>('update document set job_id = $2, updated_at = now() where id = $1 returning *', [id, jobId]);
+    return rows[0] as DocumentRow;
+  }
+
+  async list(filter: DocumentFilter, limit: number, offset: number): Promise<{ items: DocumentRow[]; total: number }> {
+    const where: string[] = [];
+    const values: unknown[] = [limit, offset];
+    if (filter.status) {
+      values.push(filter.status);
+      where.push(`d.status = $${values.length}`);
+    }
+    if (filter.search) {
+      values.push(`%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      where.push(`(d.filename ilike $${values.length} or d.path ilike $${values.length} or coalesce(d.title, '') ilike $${values.length})`);
+    }
+    if (filter.visibleToGroups) {
+      values.push(filter.visibleToGroups);
+      where.push(documentAccessPredicate('d', `$${values.length}`));
+    }
+    const { rows } = await this.db.query<DocumentRow & { total: string }>(
+      `select d.*, count(*) over () as total from document d ${where.length ? `where ${where.join(' and ')}` : ''} order by d.created_at desc, d.id limit $1 offset $2`,
+      values,
+    );
+    return { items: rows, total: rows[0] ? Number(rows[0].total) : 0 };
+  }
+
+  async delete(ids: string[], tx: SqlExecutor = this.db): Promise<Array<{ id: string; content_hash: string }>> {
+    const { rows } = await tx.query<{ id: string; content_hash: string }>('delete from document where id = any($1::uuid[]) returning id, content_hash', [ids]);
+    return rows;
+  }
+
+  async isContentReferenced(contentHash: string): Promise<boolean> {
+    const { rowCount } = await this.db.query('select 1 from document where content_hash = $1 limit 1', [contentHash]);
+    return rowCount > 0;
+  }
+
+  async move(id: string, path: string): Promise<DocumentRow | null> {
+    const { rows } = await this.db.query<DocumentRow>('update document set path = $2, updated_at = now() where id = $1 returning *', [id, path]);
+    return rows[0] ?? null;
+  }
+}

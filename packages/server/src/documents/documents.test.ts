@@ -1,0 +1,172 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { z } from 'zod';
+import { definePlugin, definePreset, type ExtractorProvider, type LicenseState, type Plan, type PlanLimits } from '@docqa/plugin-api';
+import { createTemporaryDatabase, testSecrets } from '@docqa/kernel/testing';
+import { startServer, type RunningServer } from '../server.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
+
+// Stand-ins for the real extractor plugins: upload checks only need their extensions and plan gates.
+const extractor = (id: string, extension: string, requiredPlan?: Plan) =>
+  definePlugin({
+    apiVersion: 1,
+    kind: 'extractor',
+    id,
+    configSchema: z.object({}),
+    deps: {},
+    init: (): ExtractorProvider => ({
+      workerModule: 'file:///unused',
+      mediaTypes: [extension === '.txt' ? 'text/plain' : 'text/csv'],
+      extensions: [extension],
+      ...(requiredPlan ? { requiredPlan } : {}),
+      capabilities: { tables: false, ocr: false },
+      extract: async () => ({ blocks: [], metadata: {} }),
+    }),
+  });
+
+let plan: Plan = 'FREE';
+let limits: PlanLimits = { documents: 100, fileSizeBytes: 10 * 1024 * 1024, storageBytes: 1024 ** 3 };
+const license = definePlugin({
+  apiVersion: 1,
+  kind: 'licenseGate',
+  id: 'license-test',
+  configSchema: z.object({}),
+  deps: {},
+  init: () => ({
+    current: (): LicenseState => ({ plan, limits, licensee: null, licenseId: null, expiresAt: null, lapsed: false }),
+    apply: async () => {
+      throw new Error('unused');
+    },
+  }),
+});
+
+describe('documents API', function () {
+  let server: RunningServer;
+  let dataDir: string;
+  let drop: (() => Promise<void>) | undefined;
+  let admin: string;
+  let viewer: string;
+  let viewerId: string;
+
+  const upload = async (files: Array<{ name: string; content: string | Buffer }>, token = admin) => {
+    const form = new FormData();
+    for (const file of files) form.append('file', new Blob([file.content]), file.name);
+    const res = await fetch(`${server.url}/api/docs/upload`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
+    return { status: res.status, body: (await res.json()) as Json };
+  };
+  const call = async (method: string, route: string, body?: unknown, token = admin) => {
+    const res = await fetch(server.url + route, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: body === undefined ? null : JSON.stringify(body) });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : {}) as Json };
+  };
+  const stagingIsEmpty = () => fs.readdirSync(path.join(dataDir, 'blobs', 'tmp')).length === 0;
+
+  before(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-docs-'));
+    const database = process.env.TEST_DATABASE_URL ? await createTemporaryDatabase(process.env.TEST_DATABASE_URL) : null;
+    drop = database?.drop;
+    server = await startServer({
+      env: { ...testSecrets, DOCQA_DATA_DIR: dataDir, DOCQA_SECRETS_DIR: dataDir, LOG_LEVEL: 'ERROR', DEFAULT_ADMIN_PASSWORD: 'admin-password-1', ...(database ? { DATABASE_URL: database.url } : {}) },
+      cwd: dataDir,
+      inMemoryDatabase: database === null,
+      presets: { standard: definePreset({ id: 'standard', description: 'test', plugins: () => [{ plugin: license }, { plugin: extractor('extractor-plain', '.txt') }, { plugin: extractor('extractor-table', '.csv', 'PRO') }] }) },
+      port: 0,
+      host: '127.0.0.1',
+    });
+    const login = async (username: string, password: string) => ((await (await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) })).json()) as Json).access_token as string;
+    admin = await login('admin', 'admin-password-1');
+    viewerId = (await call('POST', '/api/auth/users', { username: 'val', password: 'val-password-1' })).body.id;
+    viewer = await login('val', 'val-password-1');
+  });
+  after(async () => {
+    await server?.stop();
+    await drop?.();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('stores uploads, queues their indexing, and lists them', async () => {
+    const res = await upload([{ name: 'a.txt', content: 'alpha document' }, { name: 'dir/b.txt', content: 'beta document' }]);
+    expect(res.status).to.equal(202);
+    expect(res.body.documents.map((d: Json) => [d.filename, d.status, d.duplicate])).to.deep.equal([['a.txt', 'pending', false], ['b.txt', 'pending', false]]);
+    expect(res.body.documents[0].job_id).to.match(/^[0-9a-f-]{36}$/);
+    const stored = path.join(dataDir, 'blobs', 'sha256', res.body.documents[0].content_hash.slice(0, 2), res.body.documents[0].content_hash);
+    expect(fs.readFileSync(stored, 'utf8')).to.equal('alpha document');
+    const list = await call('GET', '/api/docs?q=A.TXT', undefined, viewer);
+    expect(list.body.items.map((d: Json) => d.filename)).to.deep.equal(['a.txt']);
+    expect(stagingIsEmpty()).to.equal(true);
+  });
+
+  it('the same bytes again answer the stored document as a duplicate', async () => {
+    const res = await upload([{ name: 'copy.txt', content: 'alpha document' }, { name: 'new.txt', content: 'gamma' }, { name: 'new-again.txt', content: 'gamma' }]);
+    expect(res.body.documents.map((d: Json) => [d.filename, d.duplicate])).to.deep.equal([['a.txt', true], ['new.txt', false], ['new.txt', true]]);
+    expect((await call('GET', '/api/docs')).body.total).to.equal(3);
+  });
+
+  it('refuses unknown types (415), plan-gated types (403) and oversized files (413), storing nothing', async () => {
+    const before = (await call('GET', '/api/docs')).body.total;
+    const unknown = await upload([{ name: 'ok.txt', content: 'fine' }, { name: 'image.bmp', content: 'BM....' }]);
+    expect([unknown.status, unknown.body.code]).to.deep.equal([415, 'unsupported_media_type']);
+    expect(unknown.body.detail).to.include('image.bmp');
+    const gated = await upload([{ name: 'table.csv', content: 'a,b\n1,2' }]);
+    expect([gated.status, gated.body.code, gated.body.required_plan]).to.deep.equal([403, 'plan_required', 'PRO']);
+    limits = { ...limits, fileSizeBytes: 1024 * 1024 };
+    const big = await upload([{ name: 'big.txt', content: Buffer.alloc(3 * 1024 * 1024, 'x') }]);
+    expect([big.status, big.body.code]).to.deep.equal([413, 'file_too_large']);
+    limits = { ...limits, fileSizeBytes: 10 * 1024 * 1024 };
+    expect((await call('GET', '/api/docs')).body.total).to.equal(before);
+    expect(stagingIsEmpty()).to.equal(true);
+  });
+
+  it('enforces the document count and storage limits of the plan', async () => {
+    limits = { ...limits, documents: 4 };
+    const fourth = await upload([{ name: 'four.txt', content: 'four' }]);
+    expect(fourth.status).to.equal(202);
+    const fifth = await upload([{ name: 'five.txt', content: 'five' }]);
+    expect([fifth.status, fifth.body.code, fifth.body.limit, fifth.body.current]).to.deep.equal([403, 'plan_limit', 4, 4]);
+    limits = { ...limits, documents: 100, storageBytes: 100 };
+    const storage = await upload([{ name: 'fits-not.txt', content: 'x'.repeat(200) }]);
+    expect([storage.status, storage.body.code]).to.deep.equal([403, 'plan_limit']);
+    limits = { ...limits, storageBytes: 1024 ** 3 };
+    expect(stagingIsEmpty()).to.equal(true);
+  });
+
+  it('access: viewers list but do not upload; non-multipart bodies are refused', async () => {
+    expect((await upload([{ name: 'v.txt', content: 'v' }], viewer)).status).to.equal(403);
+    const json = await call('POST', '/api/docs/upload', { file: 'x' });
+    expect([json.status, json.body.code]).to.deep.equal([400, 'bad_request']);
+    const empty = await fetch(`${server.url}/api/docs/upload`, { method: 'POST', body: new FormData(), headers: { authorization: `Bearer ${admin}` } });
+    expect(empty.status).to.equal(422);
+  });
+
+  it('hides documents outside the viewer\'s groups on ENTERPRISE', async () => {
+    const secret = (await upload([{ name: 'secret.txt', content: 'top secret' }])).body.documents[0];
+    plan = 'ENTERPRISE';
+    const group = await call('POST', '/api/groups', { name: 'Board' });
+    await call('PUT', `/api/access/document/${secret.id}`, { group_ids: [group.body.id] });
+    const seen = async () => (await call('GET', '/api/docs?limit=500', undefined, viewer)).body.items.map((d: Json) => d.filename);
+    expect(await seen()).to.not.include('secret.txt');
+    await call('PUT', `/api/groups/${group.body.id}/members/${viewerId}`);
+    expect(await seen()).to.include('secret.txt');
+    plan = 'FREE';
+  });
+
+  it('moves, deletes one and deletes in bulk; bytes go when no document uses them', async () => {
+    const [doc] = (await upload([{ name: 'move-me.txt', content: 'to be moved' }])).body.documents;
+    const moved = await call('POST', '/api/docs/move', { document_id: doc.id, target_path: 'archive/2026/move-me.txt' });
+    expect(moved.body.path).to.equal('archive/2026/move-me.txt');
+    expect((await call('POST', '/api/docs/move', { document_id: doc.id, target_path: '../escape.txt' })).status).to.equal(422);
+    const blob = path.join(dataDir, 'blobs', 'sha256', doc.content_hash.slice(0, 2), doc.content_hash);
+    expect((await call('DELETE', `/api/docs/${doc.id}`)).status).to.equal(204);
+    expect(fs.existsSync(blob)).to.equal(false);
+    expect((await call('DELETE', `/api/docs/${doc.id}`)).status).to.equal(404);
+    const all = (await call('GET', '/api/docs?limit=500')).body.items.map((d: Json) => d.id);
+    const missing = '00000000-0000-4000-8000-000000000000';
+    const bulk = await call('DELETE', '/api/docs/bulk', { ids: [...all.slice(0, 2), missing] });
+    expect(bulk.body.deleted).to.have.members(all.slice(0, 2));
+    expect(bulk.body.not_found).to.deep.equal([missing]);
+  });
+});

@@ -1,0 +1,132 @@
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { DocqaError, providerTokens, type JobContext, type Logger } from '@docqa/plugin-api';
+import type { Kernel } from '@docqa/kernel';
+import { chunkDocument, ExtractionPool, type Chunk } from '@docqa/core';
+import type { DocumentService, IngestJobData } from './document-service.js';
+import type { DocumentRow } from './document-repository.js';
+
+/** Tokens a chunk aims for; about a paragraph or two, what small embedding models handle well. */
+const targetTokens = 256;
+
+/** A chunk's id derives from its document and position, so indexing again overwrites, never duplicates. */
+export function chunkId(documentId: string, position: number): string {
+  const hex = crypto.createHash('sha256').update(`${documentId}:${position}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${hex.slice(18, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * The `ingest` job: extract (in worker threads), chunk, embed, write vectors, then the chunks and
+ * the document's `indexed` state in one transaction. Until that commit the document is not
+ * `indexed`, and a retry starts over from the stored bytes, so a crash leaves no half-indexed
+ * document and no duplicate.
+ */
+export class IngestPipeline {
+  readonly #pool: ExtractionPool;
+  readonly #logger: Logger;
+
+  constructor(
+    private readonly kernel: Kernel,
+    private readonly documents: DocumentService,
+  ) {
+    this.#pool = new ExtractionPool(kernel.config.values.INDEX_EXTRACTION_WORKERS);
+    this.#logger = kernel.logger.child({ component: 'ingest' });
+  }
+
+  close(): Promise<void> {
+    return this.#pool.close();
+  }
+
+  async run(job: JobContext<IngestJobData>): Promise<{ chunks: number } | { skipped: string }> {
+    const repository = this.documents.repository;
+    const document = await repository.byId(job.data.documentId);
+    if (!document) return { skipped: 'the document was deleted' };
+    await this.#setStatus(document.id, 'indexing', null);
+    try {
+      const chunks = await this.#index(document, job);
+      return { chunks };
+    } catch (error) {
+      const message = job.signal.aborted ? 'Indexing was cancelled.' : (error as Error).message;
+      await this.#setStatus(document.id, 'failed', message);
+      // A file that cannot be read stays failed; anything else (database, model server) is retried.
+      if (DocqaError.is(error) && error.status < 500) {
+        this.#logger.warn({ document_id: document.id, code: error.code }, `indexing failed: ${message}`);
+        return { skipped: message };
+      }
+      throw error;
+    }
+  }
+
+  async #index(document: DocumentRow, job: JobContext<IngestJobData>): Promise<number> {
+    const v = this.kernel.config.values;
+    const extension = path.extname(document.filename).toLowerCase();
+    const extractor = this.kernel.resolveAll(providerTokens.extractor).find((candidate) => candidate.extensions.includes(extension));
+    if (!extractor) throw new DocqaError('unsupported_media_type', `No extractor reads ${extension} files any more; ${document.filename} cannot be indexed.`);
+    const extracted = await this.#pool.extract(
+      extractor.workerModule,
+      { path: this.documents.blobs.pathOf(document.content_hash), filename: document.filename, mediaType: document.media_type, options: { ocr: v.INDEXING_OCR_ENABLED, ocrLanguages: v.INDEXING_OCR_LANGUAGES, tables: v.INDEXING_TABLES_ENABLED } },
+      job.signal,
+    );
+    const minChunkLength = Number(this.kernel.settings.get('RAG_MIN_CHUNK_LENGTH'));
+    const chunks = chunkDocument(extracted, { targetTokens, minChunkLength });
+    await job.progress(0, chunks.length);
+    await this.#writeVectors(document.id, chunks, job);
+    await this.kernel.db.transaction(async (tx) => {
+      await tx.query('delete from chunk where document_id = $1', [document.id]);
+      const batch = v.INDEX_UPSERT_BATCH_SIZE;
+      for (let start = 0; start < chunks.length; start += batch) {
+        const part = chunks.slice(start, start + batch);
+        await tx.query(
+          `insert into chunk (id, document_id, position, text, heading_path, kind, page_start, page_end, char_start, char_end, token_count)
+           select u.id, $1, u.position, u.text, coalesce((select array_agg(x) from jsonb_array_elements_text(u.heading_path) x), '{}'), u.kind, u.page_start, u.page_end, u.char_start, u.char_end, u.token_count
+           from jsonb_to_recordset($2::jsonb) as u(id uuid, position int, text text, heading_path jsonb, kind text, page_start int, page_end int, char_start int, char_end int, token_count int)`,
+          [document.id, JSON.stringify(part.map((chunk) => toRow(document.id, chunk)))],
+        );
+      }
+      await tx.query(
+        `update document set status = 'indexed', error = null, chunk_count = $2, title = coalesce($3, title), metadata = $4::jsonb, indexed_at = now(), updated_at = now() where id = $1`,
+        [document.id, chunks.length, extracted.title ?? null, JSON.stringify(extracted.metadata)],
+      );
+    });
+    await job.progress(chunks.length, chunks.length);
+    this.#logger.info({ document_id: document.id, chunks: chunks.length }, 'document indexed');
+    return chunks.length;
+  }
+
+  /** Embeds and stores vectors batch by batch (bounded memory); without an embedder, lexical only. */
+  async #writeVectors(documentId: string, chunks: Chunk[], job: JobContext<IngestJobData>): Promise<void> {
+    const container = this.kernel.container;
+    if (!container.has(providerTokens.vectorStore)) return;
+    const store = this.kernel.resolve(providerTokens.vectorStore);
+    await store.deleteDocuments([documentId]);
+    if (!container.has(providerTokens.embedder)) return;
+    const embedder = this.kernel.resolve(providerTokens.embedder);
+    const batch = this.kernel.config.values.INDEX_UPSERT_BATCH_SIZE;
+    for (let start = 0; start < chunks.length; start += batch) {
+      job.signal.throwIfAborted();
+      const part = chunks.slice(start, start + batch);
+      const vectors = await embedder.embed(part.map((chunk) => chunk.text), job.signal);
+      await store.upsert(embedder.space, part.map((chunk, i) => ({ chunkId: chunkId(documentId, chunk.index), documentId, embedding: vectors[i] as Float32Array })));
+      await job.progress(start + part.length, chunks.length);
+    }
+  }
+
+  async #setStatus(id: string, status: DocumentRow['status'], error: string | null): Promise<void> {
+    await this.kernel.db.query('update document set status = $2, error = $3, updated_at = now() where id = $1', [id, status, error]);
+  }
+}
+
+function toRow(documentId: string, chunk: Chunk) {
+  return {
+    id: chunkId(documentId, chunk.index),
+    position: chunk.index,
+    text: chunk.text,
+    heading_path: chunk.headingPath,
+    kind: chunk.kind,
+    page_start: chunk.pageStart ?? null,
+    page_end: chunk.pageEnd ?? null,
+    char_start: chunk.start,
+    char_end: chunk.end,
+    token_count: Math.ceil(chunk.text.split(/\s+/).filter(Boolean).length * 1.3),
+  };
+}

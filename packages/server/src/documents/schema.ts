@@ -1,0 +1,57 @@
+import type { SchemaMigration } from '@docqa/kernel';
+
+/** Documents as stored: one row per document, its bytes in the content-addressed blob store. */
+export const documentMigrations: SchemaMigration[] = [
+  {
+    name: '0004_documents',
+    up: [
+      `create table document (
+        id uuid primary key,
+        source_type text not null default 'upload' check (source_type in ('upload', 'connector', 'integration')),
+        source_id text null,
+        path text not null,
+        filename text not null,
+        media_type text not null,
+        size_bytes bigint not null,
+        content_hash text not null,
+        status text not null check (status in ('pending', 'indexing', 'indexed', 'failed')),
+        error text null,
+        job_id uuid null,
+        title text null,
+        metadata jsonb not null default '{}',
+        chunk_count integer not null default 0,
+        uploaded_by uuid null references app_user (id) on delete set null,
+        created_at timestamptz not null default now(),
+        updated_at timestamptz not null default now(),
+        indexed_at timestamptz null
+      )`,
+      // The same bytes in the same source are one document: re-uploading them does not index twice.
+      `create unique index document_source_content on document (source_type, coalesce(source_id, ''), content_hash)`,
+      'create index document_source_path on document (source_type, source_id, path)',
+      'create index document_created on document (created_at desc)',
+    ],
+    down: ['drop table document'],
+  },
+  {
+    name: '0005_chunks',
+    up: [
+      // The text units retrieval works on; vectors live in the vector store under the same ids.
+      `create table chunk (
+        id uuid primary key,
+        document_id uuid not null references document (id) on delete cascade,
+        position integer not null,
+        text text not null,
+        heading_path text[] not null default '{}',
+        kind text not null check (kind in ('text', 'table')),
+        page_start integer null,
+        page_end integer null,
+        char_start integer not null,
+        char_end integer not null,
+        token_count integer not null,
+        metadata jsonb not null default '{}',
+        unique (document_id, position)
+      )`,
+    ],
+    down: ['drop table chunk'],
+  },
+];

@@ -1,0 +1,28 @@
+import type { ExtractedBlock } from '@docqa/plugin-api';
+
+/**
+ * Turns parsed rows into table_row blocks: the first row is the header, and each later row becomes
+ * `Header: value; Header2: value2` with empty cells left out. A row whose cell count differs from the
+ * header's, or that the parser reported a problem in, still gives what it has and counts as a warning.
+ */
+export class CsvRowBlocks {
+  readonly blocks: ExtractedBlock[] = [];
+  warnings = 0;
+  private headers: string[] | null = null;
+
+  addRow(cells: readonly string[], hadParseError: boolean): void {
+    if (this.headers === null) {
+      // A header cell left empty still needs a label, or its values would lose their meaning.
+      this.headers = cells.map((cell, index) => cell.trim() || `Column ${index + 1}`);
+      if (hadParseError) this.warnings += 1;
+      return;
+    }
+    if (hadParseError || cells.length !== this.headers.length) this.warnings += 1;
+    const text = cells
+      .map((cell, index) => ({ header: this.headers![index] ?? `Column ${index + 1}`, value: cell.trim() }))
+      .filter(({ value }) => value !== '')
+      .map(({ header, value }) => `${header}: ${value}`)
+      .join('; ');
+    if (text) this.blocks.push({ kind: 'table_row', text });
+  }
+}

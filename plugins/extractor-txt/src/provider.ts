@@ -1,0 +1,12 @@
+import type { ExtractorProvider } from '@docqa/plugin-api';
+import { extract } from './extract.js';
+
+/** The provider the plugin registers; tests use it directly. It holds no state, so one serves every instance. */
+export const txtExtractorProvider: ExtractorProvider = {
+  // The pipeline's worker threads import this module, not this file, so a crash stays in the worker.
+  workerModule: new URL('./extract.js', import.meta.url).href,
+  mediaTypes: ['text/plain'],
+  extensions: ['.txt', '.text', '.log'],
+  capabilities: { tables: false, ocr: false },
+  extract: (input, signal) => extract(input, signal),
+};

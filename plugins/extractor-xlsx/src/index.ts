@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { definePlugin } from '@docqa/plugin-api';
+import type { ExtractorProvider } from '@docqa/plugin-api';
+import { extract } from './extract.js';
+
+export const xlsxMediaType = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** Nothing to configure; strict so that a misspelt option stops start-up instead of being ignored. */
+export const xlsxExtractorOptionsSchema = z.strictObject({});
+
+/** Excel workbooks: each sheet a heading, each row a "Header: value; …" block (exceljs, streamed). */
+export default definePlugin({
+  apiVersion: 1,
+  kind: 'extractor',
+  id: 'extractor-xlsx',
+  description: 'Extracts Excel (.xlsx) workbooks row by row, with the first row as headers.',
+  configSchema: xlsxExtractorOptionsSchema,
+  deps: {},
+  init: () => createXlsxExtractorProvider(),
+});
+
+export function createXlsxExtractorProvider(): ExtractorProvider {
+  return {
+    // The pipeline's extraction worker threads import this module and call its `extract`.
+    workerModule: new URL('./extract.js', import.meta.url).href,
+    mediaTypes: [xlsxMediaType],
+    extensions: ['.xlsx'],
+    // Spreadsheets are a paid-plan file type.
+    requiredPlan: 'PRO',
+    capabilities: { tables: true, ocr: false },
+    extract: (input, signal) => extract(input, signal),
+  };
+}
