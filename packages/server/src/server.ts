@@ -14,6 +14,7 @@ import { groupMigrations } from './identity/groups-schema.js';
 import { documentMigrations } from './documents/schema.js';
 import { ingestQueue, type IngestJobData } from './documents/document-service.js';
 import { IngestPipeline } from './documents/ingest.js';
+import { rebuildQueue } from './documents/index-service.js';
 
 export interface RunningServer {
   kernel: Kernel;
@@ -45,6 +46,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await kernel.jobs.createQueue(ingestQueue, { retryLimit: 2, retryDelaySeconds: 10, expireInSeconds: 3600, heartbeatSeconds: 30 });
     const ingest = new IngestPipeline(kernel, services.documents);
     await kernel.jobs.work<IngestJobData>(ingestQueue, (job) => ingest.run(job), { concurrency: 2 });
+    await kernel.jobs.createQueue(rebuildQueue, { retryLimit: 0, expireInSeconds: 24 * 3600, heartbeatSeconds: 30 });
+    await kernel.jobs.work<{ requestedBy: string }>(rebuildQueue, (job) => services.index.rebuild(job, ingest));
     await services.documents.requeueOrphans();
     let document: Record<string, unknown> | null = null;
     const app = createApp({

@@ -125,4 +125,32 @@ describe('ingestion pipeline (end to end)', function () {
     expect(byName.get('broken.pdf')?.error).to.include('broken.pdf');
     expect(byName.get('healthy.txt')?.status).to.equal('indexed');
   });
+
+  it('reports index statistics and rebuilds the index as a job', async () => {
+    const get = async (route: string) => (await (await fetch(server.url + route, { headers: { authorization: `Bearer ${admin}` } })).json()) as Json;
+    const before = await get('/api/index/stats');
+    const { rows } = await server.kernel.db.query<{ n: string }>(`select count(*) as n from chunk`);
+    expect(before.chunks).to.equal(Number(rows[0]?.n));
+    expect(before.documents.indexed).to.be.at.least(8);
+    expect(before.documents.failed).to.equal(1);
+    expect(before.embedded_chunks).to.equal(before.chunks);
+    expect(before.embedding_spaces).to.deep.equal([{ model: 'tiny-embedder', dimensions: 32, count: before.chunks }]);
+    expect(before.index_size_bytes).to.be.greaterThan(0);
+    expect(Date.parse(before.last_update)).to.be.greaterThan(0);
+
+    const started = await fetch(`${server.url}/api/index/rebuild`, { method: 'POST', headers: { authorization: `Bearer ${admin}` } });
+    expect(started.status).to.equal(202);
+    const jobId = ((await started.json()) as Json).job_id as string;
+    const deadline = Date.now() + 60_000;
+    let job = await server.kernel.jobs.get('rebuild', jobId);
+    while (job?.state !== 'succeeded' && job?.state !== 'failed' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      job = await server.kernel.jobs.get('rebuild', jobId);
+    }
+    expect(job?.state).to.equal('succeeded');
+    expect(job?.output).to.deep.equal({ reindexed: before.documents.indexed, failed: 1 });
+    const after = await get('/api/index/stats');
+    expect(after.chunks).to.equal(before.chunks);
+    expect(after.embedded_chunks).to.equal(before.embedded_chunks);
+  });
 });

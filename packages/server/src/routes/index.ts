@@ -1,6 +1,7 @@
 import type { AnyRoute } from '../http/route.js';
 import { authRoutes } from './auth.js';
 import { documentRoutes } from './documents.js';
+import { indexRoutes } from './index-admin.js';
 import { groupRoutes } from './groups.js';
 import { mfaRoutes } from './mfa.js';
 import { oidcRoutes } from './oidc.js';
@@ -9,4 +10,4 @@ import { userRoutes } from './users.js';
 import { systemRoutes } from './system.js';
 
 /** The route table: every endpoint DocQA serves, with its access level and plan gate. */
-export const routes: readonly AnyRoute[] = [...systemRoutes, ...authRoutes, ...mfaRoutes, ...oidcRoutes, ...userRoutes, ...groupRoutes, ...documentRoutes, ...settingsRoutes];
+export const routes: readonly AnyRoute[] = [...systemRoutes, ...authRoutes, ...mfaRoutes, ...oidcRoutes, ...userRoutes, ...groupRoutes, ...documentRoutes, ...indexRoutes, ...settingsRoutes];
