@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { PgBoss, type Db as IDatabase, type JobWithMetadata } from 'pg-boss';
-import { DocqaError, type JobContext, type JobInfo, type JobState, type JobsService, type Logger, type QueueOptions, type SendOptions, type SqlExecutor, type WorkOptions } from '@docqa/plugin-api';
+import { DocqaError, type JobContext, type JobInfo, type JobListFilter, type JobState, type JobsService, type Logger, type QueueOptions, type SendOptions, type SqlExecutor, type WorkOptions } from '@docqa/plugin-api';
 import type { DatabaseConnection } from '../db/pool.js';
 
 /**
@@ -112,8 +112,37 @@ export class PgBossJobs implements JobsService {
   }
 
   async get<D = unknown>(queue: string, id: string): Promise<JobInfo<D> | null> {
-    const [job] = await this.#boss.findJobs<D>(queue, { id });
-    return job ? toJobInfo(job as JobWithMetadata<D>) : null;
+    return this.find<D>([queue], id);
+  }
+
+  async find<D = unknown>(queues: readonly string[], id: string): Promise<JobInfo<D> | null> {
+    if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+    const { items } = await this.#query<D>({ queues, limit: 1, offset: 0 }, id);
+    return items[0] ?? null;
+  }
+
+  async list<D = unknown>(filter: JobListFilter): Promise<{ items: JobInfo<D>[]; total: number }> {
+    return this.#query<D>(filter, null);
+  }
+
+  /**
+   * Reads pg-boss's job table directly: listing across queues with filters is not in its API, and
+   * this facade is the one place that knows pg-boss's schema.
+   */
+  async #query<D>(filter: JobListFilter, id: string | null): Promise<{ items: JobInfo<D>[]; total: number }> {
+    const states = filter.states?.flatMap((state) => statesOf[state]) ?? null;
+    const { rows } = await this.#pool.query<JobRow>({
+      text: `select j.id, j.name, j.state, j.data, j.output, j.retry_count, j.created_on, j.started_on, j.completed_on,
+                    p.done, p.total, count(*) over () as total_rows
+               from pgboss.job j left join job_progress p on p.job_id = j.id
+              where j.name = any($1::text[]) and ($2::uuid is null or j.id = $2::uuid)
+                and ($3::text[] is null or j.state::text = any($3::text[]))
+                and ($4::jsonb is null or j.data @> $4::jsonb)
+              order by j.created_on desc, j.id limit $5 offset $6`,
+      values: [filter.queues, id, states, filter.data ? JSON.stringify(filter.data) : null, filter.limit, filter.offset],
+      types: defaultParsers as unknown as pg.CustomTypesConfig,
+    });
+    return { items: rows.map((row) => rowToJobInfo<D>(row)), total: rows[0] ? Number(rows[0].total_rows) : 0 };
   }
 
   async cancel(queue: string, id: string): Promise<void> {
@@ -144,6 +173,45 @@ export class PgBossJobs implements JobsService {
   }
 }
 
+interface JobRow {
+  id: string;
+  name: string;
+  state: JobWithMetadata['state'];
+  data: unknown;
+  output: unknown;
+  retry_count: number;
+  created_on: Date;
+  started_on: Date | null;
+  completed_on: Date | null;
+  done: number | null;
+  total: number | null;
+  total_rows: string;
+}
+
+const statesOf: Record<JobState, string[]> = {
+  queued: ['created', 'retry'],
+  running: ['active'],
+  succeeded: ['completed'],
+  failed: ['failed'],
+  cancelled: ['cancelled'],
+};
+
+function rowToJobInfo<D>(row: JobRow): JobInfo<D> {
+  const state = stateNames[row.state];
+  return {
+    id: row.id,
+    queue: row.name,
+    state,
+    data: row.data as D,
+    output: row.output ?? null,
+    retryCount: row.retry_count,
+    createdAt: row.created_on,
+    startedAt: state === 'queued' ? null : row.started_on,
+    finishedAt: row.completed_on,
+    progress: row.done === null ? null : { done: row.done, total: row.total },
+  };
+}
+
 const stateNames: Record<JobWithMetadata['state'], JobState> = {
   created: 'queued',
   retry: 'queued',
@@ -153,19 +221,6 @@ const stateNames: Record<JobWithMetadata['state'], JobState> = {
   cancelled: 'cancelled',
 };
 
-function toJobInfo<D>(job: JobWithMetadata<D>): JobInfo<D> {
-  return {
-    id: job.id,
-    queue: job.name,
-    state: stateNames[job.state],
-    data: job.data,
-    output: job.output ?? null,
-    retryCount: job.retryCount,
-    createdAt: new Date(job.createdOn),
-    startedAt: job.state === 'created' || job.state === 'retry' ? null : new Date(job.startedOn),
-    finishedAt: job.completedOn ? new Date(job.completedOn) : null,
-  };
-}
 
 /**
  * pg-boss expects node-postgres' default parsing (Dates), while the application pool keeps

@@ -23,3 +23,5 @@ export {
 export { RuleRunner, type MatchOutcome } from './rules/rule-runner.js';
 export { ExtractionPool } from './extraction/extraction-pool.js';
 export { startModuleWorker } from './workers/module-worker.js';
+export { analyzeEnglish, termFrequencies, tokenizeWords, englishStopWords } from './lexical/analyzer.js';
+export { porterStem } from './lexical/porter-stemmer.js';

@@ -95,6 +95,17 @@ export interface JobInfo<D = unknown> {
   createdAt: Date;
   startedAt: Date | null;
   finishedAt: Date | null;
+  /** Last reported progress of a running or finished job. */
+  progress: { done: number; total: number | null } | null;
+}
+
+export interface JobListFilter {
+  queues: readonly string[];
+  states?: readonly JobState[];
+  /** Jobs whose data has these top-level string values, such as `{ sourceId }`. */
+  data?: Record<string, string>;
+  limit: number;
+  offset: number;
 }
 
 /** Background jobs and cron schedules, stored in the database (pg-boss behind this facade). */
@@ -103,6 +114,10 @@ export interface JobsService {
   send<D extends object>(queue: string, data: D, options?: SendOptions): Promise<string>;
   work<D extends object>(queue: string, handler: (job: JobContext<D>) => Promise<unknown>, options?: WorkOptions): Promise<void>;
   get<D = unknown>(queue: string, id: string): Promise<JobInfo<D> | null>;
+  /** A job of any of `queues` by id. */
+  find<D = unknown>(queues: readonly string[], id: string): Promise<JobInfo<D> | null>;
+  /** Jobs of `queues`, newest first. */
+  list<D = unknown>(filter: JobListFilter): Promise<{ items: JobInfo<D>[]; total: number }>;
   cancel(queue: string, id: string): Promise<void>;
   /** Sends `data` to `queue` on every tick of `cron` (UTC); `key` names the schedule within the queue. */
   schedule(queue: string, key: string, cron: string, data?: object): Promise<void>;

@@ -12,9 +12,12 @@ import { createServices, type AppServices } from './services.js';
 import { identityMigrations } from './identity/schema.js';
 import { groupMigrations } from './identity/groups-schema.js';
 import { documentMigrations } from './documents/schema.js';
+import { searchMigrations } from './search/schema.js';
 import { ingestQueue, type IngestJobData } from './documents/document-service.js';
 import { IngestPipeline } from './documents/ingest.js';
 import { rebuildQueue } from './documents/index-service.js';
+import { sourceMigrations } from './sources/schema.js';
+import { SourceSync, syncQueue, type SyncJobData } from './sources/sync.js';
 
 export interface RunningServer {
   kernel: Kernel;
@@ -38,7 +41,7 @@ export interface ServerOptions extends Partial<KernelOptions> {
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const { port, host, extraRoutes = [], ...kernelOptions } = options;
-  const kernel = await Kernel.start({ presets, ...kernelOptions, migrations: [...identityMigrations, ...groupMigrations, ...documentMigrations, ...(kernelOptions.migrations ?? [])] });
+  const kernel = await Kernel.start({ presets, ...kernelOptions, migrations: [...identityMigrations, ...groupMigrations, ...documentMigrations, ...searchMigrations, ...sourceMigrations, ...(kernelOptions.migrations ?? [])] });
   try {
     const values = kernel.config.values;
     const services = createServices(kernel);
@@ -48,6 +51,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await kernel.jobs.work<IngestJobData>(ingestQueue, (job) => ingest.run(job), { concurrency: 2 });
     await kernel.jobs.createQueue(rebuildQueue, { retryLimit: 0, expireInSeconds: 24 * 3600, heartbeatSeconds: 30 });
     await kernel.jobs.work<{ requestedBy: string }>(rebuildQueue, (job) => services.index.rebuild(job, ingest));
+    await kernel.jobs.createQueue(syncQueue, { retryLimit: 1, retryDelaySeconds: 30, expireInSeconds: 6 * 3600, heartbeatSeconds: 30 });
+    const sync = new SourceSync(kernel, services.sources, services.documents);
+    await kernel.jobs.work<SyncJobData>(syncQueue, (job) => sync.run(job), { concurrency: 2 });
     await services.documents.requeueOrphans();
     let document: Record<string, unknown> | null = null;
     const app = createApp({

@@ -4,7 +4,10 @@ import { MfaService } from './identity/mfa-service.js';
 import { OidcService } from './identity/oidc-service.js';
 import { GroupsService } from './identity/groups-service.js';
 import { DocumentService } from './documents/document-service.js';
+import { SearchService } from './search/search-service.js';
 import { IndexService } from './documents/index-service.js';
+import { SourceService } from './sources/source-service.js';
+import { SyncService } from './sources/sync-service.js';
 import { currentPlan } from './http/access.js';
 
 /** The application services routes work with, built once per server from the kernel. */
@@ -14,7 +17,10 @@ export interface AppServices {
   groups: GroupsService;
   oidc: OidcService;
   documents: DocumentService;
+  search: SearchService;
   index: IndexService;
+  sources: SourceService;
+  syncs: SyncService;
 }
 
 export function createServices(kernel: Kernel): AppServices {
@@ -23,5 +29,7 @@ export function createServices(kernel: Kernel): AppServices {
   const groups = new GroupsService(kernel.db, () => currentPlan(kernel));
   const documents = new DocumentService(kernel, groups);
   const index = new IndexService(kernel);
-  return { identity, mfa, groups, documents, index, oidc: new OidcService(kernel, identity) };
+  const sources = new SourceService(kernel);
+  const syncs = new SyncService(kernel, sources, documents);
+  return { identity, mfa, groups, documents, index, sources, syncs, search: new SearchService(kernel, groups), oidc: new OidcService(kernel, identity) };
 }

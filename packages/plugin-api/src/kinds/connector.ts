@@ -22,6 +22,11 @@ export interface ConnectorDocument {
   /** Hash of the content when the source knows it cheaply; lets the pipeline skip unchanged bytes. */
   contentHash?: string;
   acl?: { groups: string[] };
+  /**
+   * The externalId this document had before, when the source knows it moved (same content, new
+   * place): the pipeline updates the stored document in place and keeps its chunks.
+   */
+  movedFrom?: string;
   metadata?: Record<string, string>;
   open(signal?: AbortSignal): Promise<AsyncIterable<Uint8Array>>;
 }

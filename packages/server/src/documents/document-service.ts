@@ -46,7 +46,7 @@ export class DocumentService {
    * arrive; only when all parts are accepted are they stored and queued. A refusal leaves nothing.
    */
   async upload(req: Request, principal: Principal, connectorId: string | undefined): Promise<Array<ReturnType<typeof publicDocument> & { duplicate: boolean }>> {
-    if (connectorId) throw new DocqaError('not_found', `Connector ${connectorId} was not found.`);
+    if (connectorId) await this.#refuseConnectorTarget(connectorId);
     if (!req.is('multipart/form-data')) throw new DocqaError('bad_request', 'Send the files as multipart/form-data, each in a part named "file".');
     const staged = await this.#stageParts(req);
     try {
@@ -172,6 +172,18 @@ export class DocumentService {
     });
   }
 
+  /**
+   * Writing into a connector's own storage (a filesystem connector's directory) is not built yet:
+   * say so clearly rather than storing the file somewhere the connector would not see it.
+   */
+  async #refuseConnectorTarget(connectorId: string): Promise<never> {
+    const { rowCount } = await this.kernel.db.query(`select 1 from source where id = $1 and kind = 'connector'`, [connectorId]);
+    if (rowCount === 0) throw new DocqaError('not_found', `Connector ${connectorId} was not found.`);
+    throw new DocqaError('validation_failed', 'Uploading into or moving within a connector\'s storage is not supported yet; upload without connector_id, or put the file in the connector\'s directory and scan it.', {
+      errors: [{ field: 'query.connector_id', message: 'is not supported yet' }],
+    });
+  }
+
   async #queueIngest(documentId: string): Promise<DocumentRow> {
     const jobId = await this.#jobs.send<IngestJobData>(ingestQueue, { documentId }, { singletonKey: documentId });
     return this.repository.setJob(this.kernel.db, documentId, jobId);
@@ -204,7 +216,7 @@ export class DocumentService {
   }
 
   async move(documentId: string, targetPath: string, connectorId: string | undefined) {
-    if (connectorId) throw new DocqaError('not_found', `Connector ${connectorId} was not found.`);
+    if (connectorId) await this.#refuseConnectorTarget(connectorId);
     const moved = await this.repository.move(documentId, targetPath);
     if (!moved) throw new DocqaError('not_found', `Document ${documentId} was not found.`);
     return publicDocument(moved);

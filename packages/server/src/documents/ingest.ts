@@ -5,6 +5,7 @@ import type { Kernel } from '@docqa/kernel';
 import { chunkDocument, ExtractionPool, type Chunk } from '@docqa/core';
 import type { DocumentService, IngestJobData } from './document-service.js';
 import type { DocumentRow } from './document-repository.js';
+import { writeChunkTerms } from '../search/lexical-index.js';
 
 /** Tokens a chunk aims for; about a paragraph or two, what small embedding models handle well. */
 const targetTokens = 256;
@@ -60,7 +61,9 @@ export class IngestPipeline {
   async #index(document: DocumentRow, job: JobContext<IngestJobData>): Promise<number> {
     const v = this.kernel.config.values;
     const extension = path.extname(document.filename).toLowerCase();
-    const extractor = this.kernel.resolveAll(providerTokens.extractor).find((candidate) => candidate.extensions.includes(extension));
+    const extractors = this.kernel.resolveAll(providerTokens.extractor);
+    // By extension, else by the media type stored with the document (a source's path may have none).
+    const extractor = extractors.find((candidate) => candidate.extensions.includes(extension)) ?? extractors.find((candidate) => candidate.mediaTypes.includes(document.media_type));
     if (!extractor) throw new DocqaError('unsupported_media_type', `No extractor reads ${extension} files any more; ${document.filename} cannot be indexed.`);
     const extracted = await this.#pool.extract(
       extractor.workerModule,
@@ -83,6 +86,7 @@ export class IngestPipeline {
           [document.id, JSON.stringify(part.map((chunk) => toRow(document.id, chunk)))],
         );
       }
+      await writeChunkTerms(tx, document.id, chunks.map((chunk) => ({ id: chunkId(document.id, chunk.index), text: chunk.text })));
       await tx.query(
         `update document set status = 'indexed', error = null, chunk_count = $2, title = coalesce($3, title), metadata = $4::jsonb, indexed_at = now(), updated_at = now() where id = $1`,
         [document.id, chunks.length, extracted.title ?? null, JSON.stringify(extracted.metadata)],

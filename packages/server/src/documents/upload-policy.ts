@@ -12,10 +12,15 @@ export class UploadPolicy {
     return this.kernel.resolve(providerTokens.licenseGate).current().limits;
   }
 
-  /** The extractor for a file name, refused (415, or 403 by plan) before a byte is read. */
-  extractorFor(filename: string): ExtractorProvider {
+  /**
+   * The extractor for a file, by its extension or else the media type a source announced; refused
+   * (415, or 403 by plan) before a byte is read.
+   */
+  extractorFor(filename: string, mediaType?: string): ExtractorProvider {
     const extension = path.extname(filename).toLowerCase();
-    const extractor = this.kernel.resolveAll(providerTokens.extractor).find((candidate) => candidate.extensions.includes(extension));
+    const extractors = this.kernel.resolveAll(providerTokens.extractor);
+    const baseType = mediaType?.split(';')[0]?.trim().toLowerCase();
+    const extractor = extractors.find((candidate) => candidate.extensions.includes(extension)) ?? (baseType ? extractors.find((candidate) => candidate.mediaTypes.includes(baseType)) : undefined);
     if (!extractor) {
       const known = [...new Set(this.kernel.resolveAll(providerTokens.extractor).flatMap((candidate) => candidate.extensions))].sort();
       throw new DocqaError('unsupported_media_type', `${filename}: files of type "${extension || '(none)'}" cannot be indexed${known.length ? `; supported: ${known.join(', ')}` : '; no extractor is configured'}.`);

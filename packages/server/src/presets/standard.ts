@@ -2,10 +2,16 @@ import { definePreset } from '@docqa/plugin-api';
 import emailConsole from '@docqa/plugin-email-console';
 import emailSmtp, { smtpOptionsFromVariables } from '@docqa/plugin-email-smtp';
 import vectorstorePgvector from '@docqa/plugin-vectorstore-pgvector';
+import path from 'node:path';
+import connectorFilesystem from '@docqa/plugin-connector-filesystem';
+import integrationGit from '@docqa/plugin-integration-git';
+import integrationS3 from '@docqa/plugin-integration-s3';
+import integrationWeb from '@docqa/plugin-integration-web';
 import embedderLlamacpp from '@docqa/plugin-embedder-llamacpp';
 import extractorCsv from '@docqa/plugin-extractor-csv';
 import extractorDocx from '@docqa/plugin-extractor-docx';
 import extractorHtml from '@docqa/plugin-extractor-html';
+import extractorImage from '@docqa/plugin-extractor-image';
 import extractorMd from '@docqa/plugin-extractor-md';
 import extractorPdf from '@docqa/plugin-extractor-pdf';
 import extractorTxt from '@docqa/plugin-extractor-txt';
@@ -20,10 +26,19 @@ export const standardPreset = definePreset({
   description: 'Standard self-hosted DocQA: PostgreSQL with pgvector, every extractor, a local embedder when EMBEDDING_MODEL_PATH is set, email by EMAIL_PROVIDER.',
   plugins: ({ variable }) => [
     { plugin: vectorstorePgvector },
-    ...[extractorTxt, extractorMd, extractorHtml, extractorCsv, extractorDocx, extractorPdf, extractorXlsx].map((plugin) => ({ plugin })),
+    ...[extractorTxt, extractorMd, extractorHtml, extractorCsv, extractorDocx, extractorPdf, extractorXlsx, extractorImage].map((plugin) => ({ plugin })),
+    // Sync state of sources lives with the rest of DocQA's data, so it survives restarts and backups.
+    { plugin: connectorFilesystem, options: { allowedPaths: variable('CONNECTOR_ALLOWED_PATHS'), stateDir: stateDir(variable, 'filesystem') } },
+    { plugin: integrationS3, options: { stateDir: stateDir(variable, 's3') } },
+    { plugin: integrationWeb, options: { stateDir: stateDir(variable, 'web') } },
+    { plugin: integrationGit, options: { stateDir: stateDir(variable, 'git') } },
     ...(variable('EMBEDDING_MODEL_PATH') ? [{ plugin: embedderLlamacpp, options: { modelPath: variable('EMBEDDING_MODEL_PATH') } }] : []),
     variable('EMAIL_PROVIDER') === 'smtp' ? { plugin: emailSmtp, options: smtpOptionsFromVariables(variable) } : { plugin: emailConsole },
   ],
 });
+
+function stateDir(variable: (name: string) => unknown, kind: string): string {
+  return path.resolve(String(variable('DOCQA_DATA_DIR')), 'sources', kind);
+}
 
 export const presets = { standard: standardPreset };

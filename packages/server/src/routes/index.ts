@@ -2,12 +2,15 @@ import type { AnyRoute } from '../http/route.js';
 import { authRoutes } from './auth.js';
 import { documentRoutes } from './documents.js';
 import { indexRoutes } from './index-admin.js';
+import { jobRoutes } from './jobs.js';
+import { connectorRoutes, integrationRoutes } from './sources.js';
 import { groupRoutes } from './groups.js';
 import { mfaRoutes } from './mfa.js';
 import { oidcRoutes } from './oidc.js';
 import { settingsRoutes } from './settings.js';
+import { searchRoutes } from './search.js';
 import { userRoutes } from './users.js';
 import { systemRoutes } from './system.js';
 
 /** The route table: every endpoint DocQA serves, with its access level and plan gate. */
-export const routes: readonly AnyRoute[] = [...systemRoutes, ...authRoutes, ...mfaRoutes, ...oidcRoutes, ...userRoutes, ...groupRoutes, ...documentRoutes, ...indexRoutes, ...settingsRoutes];
+export const routes: readonly AnyRoute[] = [...systemRoutes, ...authRoutes, ...mfaRoutes, ...oidcRoutes, ...userRoutes, ...groupRoutes, ...documentRoutes, ...indexRoutes, ...connectorRoutes, ...integrationRoutes, ...jobRoutes, ...searchRoutes, ...settingsRoutes];

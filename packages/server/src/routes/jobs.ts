@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { DocqaError, type JobInfo, type JobState } from '@docqa/plugin-api';
+import type { Kernel } from '@docqa/kernel';
+import { defineRoute } from '../http/route.js';
+import { idParams, pageQuery } from './identity-schemas.js';
+
+/** The decisions file's job kinds, and the queue each lives in. */
+const kindQueues = { scan: 'sync', sync: 'sync', ingest: 'ingest', rebuild: 'rebuild' } as const;
+type JobKind = keyof typeof kindQueues;
+const allQueues = [...new Set(Object.values(kindQueues))];
+
+const jobSchema = z.object({
+  id: z.uuid(),
+  kind: z.enum(['scan', 'sync', 'sync_all', 'rebuild', 'metadata_refresh', 'ingest', 'retention_sweep']),
+  status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
+  source_type: z.enum(['connector', 'integration']).nullable(),
+  source_id: z.string().nullable(),
+  progress: z.object({ done: z.number().int(), total: z.number().int().nullable() }),
+  eta_seconds: z.number().int().nullable().describe('Estimated from the progress so far; null until there is some.'),
+  error: z.string().nullable(),
+  result: z.unknown().nullable(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+});
+
+function present(job: JobInfo<Record<string, unknown>>) {
+  const data = job.data ?? {};
+  const kind: JobKind = job.queue === 'sync' ? ((data.kind as JobKind | undefined) ?? 'sync') : (job.queue as JobKind);
+  const done = job.progress?.done ?? 0;
+  const total = job.progress?.total ?? null;
+  let eta: number | null = null;
+  if (job.state === 'running' && job.startedAt && total !== null && done > 0 && total >= done) {
+    eta = Math.round(((Date.now() - job.startedAt.getTime()) / 1000 / done) * (total - done));
+  }
+  const output = job.output as { message?: string } | null;
+  return {
+    id: job.id,
+    kind,
+    status: job.state,
+    source_type: (data.sourceType as 'connector' | 'integration' | undefined) ?? null,
+    source_id: (data.sourceId as string | undefined) ?? null,
+    progress: { done, total },
+    eta_seconds: eta,
+    error: job.state === 'failed' ? (output?.message ?? 'failed') : null,
+    result: job.state === 'succeeded' ? job.output : null,
+    created_at: job.createdAt.toISOString(),
+    started_at: job.startedAt?.toISOString() ?? null,
+    finished_at: job.finishedAt?.toISOString() ?? null,
+  };
+}
+
+async function findJob(kernel: Kernel, id: string) {
+  const job = await kernel.jobs.find<Record<string, unknown>>(allQueues, id);
+  if (!job) throw new DocqaError('not_found', `Job ${id} was not found.`);
+  return job;
+}
+
+export const jobRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/api/jobs',
+    access: 'required',
+    tag: 'Jobs',
+    operationId: 'listJobs',
+    summary: 'Background jobs, newest first',
+    request: {
+      query: pageQuery.extend({
+        kind: z.enum(['scan', 'sync', 'ingest', 'rebuild']).optional(),
+        status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']).optional(),
+        source_id: z.uuid().optional(),
+      }),
+    },
+    responses: { 200: { description: 'A page of jobs.', schema: z.object({ items: z.array(jobSchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() }) } },
+    async handler({ kernel, query }) {
+      const data: Record<string, string> = {};
+      if (query.source_id) data.sourceId = query.source_id;
+      if (query.kind === 'scan' || query.kind === 'sync') data.kind = query.kind;
+      const { items, total } = await kernel.jobs.list<Record<string, unknown>>({
+        queues: query.kind ? [kindQueues[query.kind]] : allQueues,
+        ...(query.status ? { states: [query.status as JobState] } : {}),
+        ...(Object.keys(data).length ? { data } : {}),
+        limit: query.limit,
+        offset: query.offset,
+      });
+      return { status: 200, body: { items: items.map(present), total, limit: query.limit, offset: query.offset } };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/jobs/{id}',
+    access: 'required',
+    tag: 'Jobs',
+    operationId: 'getJob',
+    summary: 'One job with its progress and ETA',
+    request: { params: idParams },
+    responses: { 200: { description: 'The job.', schema: jobSchema } },
+    handler: async ({ kernel, params }) => ({ status: 200, body: present(await findJob(kernel, params.id)) }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/jobs/{id}/cancel',
+    access: 'editor',
+    tag: 'Jobs',
+    operationId: 'cancelJob',
+    summary: 'Cancel a queued or running job',
+    description: 'The job ends `cancelled`; running work is stopped through its abort signal on whichever replica runs it. A finished job answers 409.',
+    request: { params: idParams },
+    responses: { 202: { description: 'Cancelled.', schema: jobSchema } },
+    async handler({ kernel, params }) {
+      const job = await findJob(kernel, params.id);
+      await kernel.jobs.cancel(job.queue, job.id);
+      return { status: 202, body: present(await findJob(kernel, params.id)) };
+    },
+  }),
+];

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { defineRoute } from '../http/route.js';
+
+const maxQueryLength = 8000;
+
+const searchBody = z.strictObject({
+  query: z
+    .string()
+    .max(maxQueryLength)
+    .refine((value) => value.trim().length > 0, 'must not be empty'),
+  top_k: z.number().int().min(1).max(100).default(10),
+  filters: z
+    .strictObject({
+      document_ids: z.array(z.uuid()).max(1000).optional(),
+      metadata: z.record(z.string(), z.string()).optional().describe('Every key must have this value on the chunk or on its document.'),
+    })
+    .optional(),
+});
+
+const filtersSchema = z.object({ document_ids: z.array(z.uuid()).optional(), metadata: z.record(z.string(), z.string()).optional() });
+
+const searchResponse = z.object({
+  items: z.array(
+    z.object({
+      chunk_id: z.uuid(),
+      document_id: z.uuid(),
+      title: z.string().describe('The document title, or its file name when it has none.'),
+      path: z.string(),
+      text: z.string(),
+      score: z.number().describe('BM25 in lexical mode, cosine similarity in dense mode, the reciprocal rank fusion score in hybrid mode.'),
+      metadata: z.record(z.string(), z.unknown()),
+    }),
+  ),
+  retrieval_settings: z.object({ mode: z.enum(['lexical', 'dense', 'hybrid']), top_k: z.number().int(), filters: filtersSchema, rewritten_query: z.string().nullable() }),
+  timing: z.object({ retrieve: z.number().describe('Milliseconds.'), total: z.number().describe('Milliseconds.') }),
+});
+
+export const searchRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/api/search',
+    access: 'required',
+    tag: 'Search',
+    operationId: 'search',
+    summary: 'Retrieve the chunks that best match a query',
+    description:
+      'BM25 over an English analyzer, fused by reciprocal rank with embedding search when an embedder is configured. Only chunks of indexed documents the caller may see are searched.',
+    request: { body: searchBody },
+    responses: { 200: { description: 'The best chunks, best first.', schema: searchResponse } },
+    handler: async ({ services, principal, body }) => ({
+      status: 200,
+      body: await services.search.search(principal!, { query: body.query, topK: body.top_k, ...(body.filters ? { filters: body.filters } : {}) }),
+    }),
+  }),
+];

@@ -1,0 +1,51 @@
+import { documentAccessPredicate } from '../identity/groups-service.js';
+
+export interface SearchFilters {
+  document_ids?: string[];
+  metadata?: Record<string, string>;
+}
+
+/** Who may see what (null: everything) and what the caller narrowed the search to. */
+export interface SearchScope {
+  visibleToGroups: string[] | null;
+  filters?: SearchFilters;
+}
+
+/** Collects positional parameters while SQL is assembled, so fragments can be combined freely. */
+export class SqlParams {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/** Conditions on a document (alias `doc`): indexed, visible to the groups, among the requested ids. */
+export function documentConditions(doc: string, scope: SearchScope, params: SqlParams): string[] {
+  const conditions = [`${doc}.status = 'indexed'`];
+  if (scope.filters?.document_ids) conditions.push(`${doc}.id = any(${params.add(scope.filters.document_ids)}::uuid[])`);
+  if (scope.visibleToGroups) conditions.push(documentAccessPredicate(doc, params.add(scope.visibleToGroups)));
+  return conditions;
+}
+
+/**
+ * Conditions on a chunk (alias `chunk`) of a document (alias `doc`): every requested metadata key
+ * has the requested value on the chunk or on its document (chunk-level values are often absent).
+ * Null when no metadata filter is asked for, so callers can skip joining chunk rows.
+ */
+export function metadataCondition(doc: string, chunk: string, scope: SearchScope, params: SqlParams): string | null {
+  const entries = Object.entries(scope.filters?.metadata ?? {});
+  if (entries.length === 0) return null;
+  return entries
+    .map(([key, value]) => {
+      const keySql = params.add(key);
+      const valueSql = params.add(value);
+      return `(${chunk}.metadata ->> ${keySql} = ${valueSql} or ${doc}.metadata ->> ${keySql} = ${valueSql})`;
+    })
+    .join(' and ');
+}
+
+/** Whether anything narrows the search beyond "indexed documents": dense search must then be told which documents. */
+export function isNarrowed(scope: SearchScope): boolean {
+  return scope.visibleToGroups !== null || scope.filters?.document_ids !== undefined || Object.keys(scope.filters?.metadata ?? {}).length > 0;
+}

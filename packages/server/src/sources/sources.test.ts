@@ -1,0 +1,124 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { definePreset } from '@docqa/plugin-api';
+import { createTemporaryDatabase, testSecrets } from '@docqa/kernel/testing';
+import connectorTemplate from '@docqa/example-connector-template';
+import { startServer, type RunningServer } from '../server.js';
+import { standardPreset } from '../presets/standard.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
+
+const record = (id: string, body: string, updated: string, extra: Json = {}) => JSON.stringify({ id, title: `Title ${id}`, body, updated_at: updated, ...extra });
+
+describe('connectors, integrations and jobs (through HTTP)', function () {
+  let server: RunningServer;
+  let dataDir: string;
+  let drop: (() => Promise<void>) | undefined;
+  let admin: string;
+  let viewer: string;
+  let feed: string;
+
+  const call = async (method: string, route: string, body?: unknown, token = admin) => {
+    const res = await fetch(server.url + route, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: body === undefined ? null : JSON.stringify(body) });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : {}) as Json };
+  };
+  const waitForJob = async (id: string) => {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const job = (await call('GET', `/api/jobs/${id}`)).body;
+      if (['succeeded', 'failed', 'cancelled'].includes(job.status) || Date.now() > deadline) return job;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  const waitIndexed = async () => {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const items = (await call('GET', '/api/docs?limit=100')).body.items as Json[];
+      if (items.every((d) => d.status === 'indexed' || d.status === 'failed') || Date.now() > deadline) return items;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+
+  before(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-sources-'));
+    feed = path.join(dataDir, 'feed.jsonl');
+    fs.writeFileSync(feed, [record('a', 'Alpha body text that is long enough to be a chunk of its own.', '2026-01-01T00:00:00Z'), record('b', 'Beta body text that is long enough to be a chunk of its own.', '2026-01-02T00:00:00Z')].join('\n'));
+    const database = process.env.TEST_DATABASE_URL ? await createTemporaryDatabase(process.env.TEST_DATABASE_URL) : null;
+    drop = database?.drop;
+    server = await startServer({
+      env: { ...testSecrets, DOCQA_DATA_DIR: dataDir, DOCQA_SECRETS_DIR: dataDir, LOG_LEVEL: 'ERROR', DEFAULT_ADMIN_PASSWORD: 'admin-password-1', RAG_MIN_CHUNK_LENGTH: '10', ...(database ? { DATABASE_URL: database.url } : {}) },
+      cwd: dataDir,
+      inMemoryDatabase: database === null,
+      presets: { standard: definePreset({ id: 'standard', description: 'standard + template', plugins: (context) => [...standardPreset.plugins(context), { plugin: connectorTemplate }] }) },
+      port: 0,
+      host: '127.0.0.1',
+    });
+    const login = async (username: string, password: string) => ((await (await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) })).json()) as Json).access_token as string;
+    admin = await login('admin', 'admin-password-1');
+    await call('POST', '/api/auth/users', { username: 'vic', password: 'vic-password-1' });
+    viewer = await login('vic', 'vic-password-1');
+  });
+  after(async () => {
+    await server?.stop();
+    await drop?.();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('creates an integration with a validated config; viewers read but do not write', async () => {
+    const bad = await call('POST', '/api/integrations', { name: 'Feed', type: 'json-feed', config: { path: 'relative.jsonl' } });
+    expect([bad.status, bad.body.code]).to.deep.equal([422, 'validation_failed']);
+    expect(bad.body.errors[0].field).to.match(/^body\.config\.path/);
+    const unknownType = await call('POST', '/api/integrations', { name: 'Feed', type: 'nope', config: {} });
+    expect(unknownType.status).to.equal(422);
+    expect((await call('POST', '/api/integrations', { name: 'Feed', type: 'json-feed', config: { path: feed } }, viewer)).status).to.equal(403);
+    const created = await call('POST', '/api/integrations', { name: 'Feed', type: 'json-feed', config: { path: feed } });
+    expect(created.status).to.equal(201);
+    expect(created.body).to.include({ name: 'Feed', type: 'json-feed', enabled: true, document_count: 0 });
+    expect((await call('POST', '/api/integrations', { name: 'feed', type: 'json-feed', config: { path: feed } })).status).to.equal(409);
+    const list = await call('GET', '/api/integrations', undefined, viewer);
+    expect(list.body.items.map((i: Json) => i.name)).to.deep.equal(['Feed']);
+    expect((await call('GET', '/api/connectors', undefined, viewer)).body.total).to.equal(0);
+  });
+
+  it('syncs as a job with progress: documents arrive, get indexed, change and go', async () => {
+    const integration = (await call('GET', '/api/integrations')).body.items[0];
+    const started = await call('POST', `/api/integrations/${integration.id}/sync`, undefined, viewer);
+    expect(started.status, 'viewers may not start syncs').to.equal(403);
+    const { job_id } = (await call('POST', `/api/integrations/${integration.id}/sync`)).body;
+    const job = await waitForJob(job_id);
+    expect(job).to.include({ kind: 'sync', status: 'succeeded', source_type: 'integration', source_id: integration.id });
+    expect(job.result).to.deep.include({ upserted: 2, deleted: 0 });
+    let docs = await waitIndexed();
+    expect(docs.map((d) => [d.path, d.status, d.source_type])).to.have.deep.members([['a', 'indexed', 'integration'], ['b', 'indexed', 'integration']]);
+
+    fs.writeFileSync(feed, [record('a', 'Alpha body text, changed, still long enough to be a chunk.', '2026-02-01T00:00:00Z'), record('b', '', '2026-02-02T00:00:00Z', { deleted: true }), record('c', 'Gamma body text that is long enough to be a chunk of its own.', '2026-02-03T00:00:00Z')].join('\n'));
+    const second = await waitForJob((await call('POST', `/api/integrations/${integration.id}/sync`)).body.job_id);
+    expect(second.result).to.deep.include({ upserted: 2, deleted: 1 });
+    docs = await waitIndexed();
+    expect(docs.map((d) => d.path).sort()).to.deep.equal(['a', 'c']);
+    const jobs = await call('GET', `/api/jobs?kind=sync&source_id=${integration.id}`);
+    expect(jobs.body.total).to.equal(2);
+    expect(jobs.body.items[0].progress.done).to.be.a('number');
+    const ingestJobs = await call('GET', '/api/jobs?kind=ingest&status=succeeded');
+    expect(ingestJobs.body.total).to.be.at.least(4);
+    const cancelFinished = await call('POST', `/api/jobs/${job_id}/cancel`);
+    expect([cancelFinished.status, cancelFinished.body.code]).to.deep.equal([409, 'conflict']);
+    expect((await call('GET', '/api/jobs/00000000-0000-4000-8000-000000000000')).status).to.equal(404);
+  });
+
+  it('sync-all starts one job per enabled source and deleting a source removes its documents', async () => {
+    const all = await call('POST', '/api/connectors/sync-all');
+    expect(all.status).to.equal(202);
+    expect(all.body.job_ids).to.have.length(1);
+    await waitForJob(all.body.job_ids[0]);
+    const integration = (await call('GET', '/api/integrations')).body.items[0];
+    expect(integration.last_sync_status).to.equal('succeeded');
+    expect((await call('DELETE', `/api/integrations/${integration.id}`)).status).to.equal(204);
+    expect((await call('GET', '/api/docs')).body.total).to.equal(0);
+    expect((await call('GET', `/api/integrations/${integration.id}`)).status).to.equal(404);
+  });
+});

@@ -1,0 +1,142 @@
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { DocqaError, providerTokens, type ConnectorDocument, type JobContext, type Logger } from '@docqa/plugin-api';
+import type { Kernel } from '@docqa/kernel';
+import type { DocumentService } from '../documents/document-service.js';
+import { UploadPolicy } from '../documents/upload-policy.js';
+import type { SourceRow, SourceService } from './source-service.js';
+
+export const syncQueue = 'sync';
+
+export interface SyncJobData {
+  sourceId: string;
+  sourceType: 'connector' | 'integration';
+  /** `scan` for connectors, `sync` for integrations: the job kinds of the decisions file. */
+  kind: 'scan' | 'sync';
+}
+
+export interface SyncOutcome {
+  upserted: number;
+  unchanged: number;
+  moved: number;
+  deleted: number;
+  /** Files DocQA cannot index (type, plan gate, size): left out, the sync goes on. */
+  skipped: number;
+}
+
+/**
+ * One sync of a source: pull its changes since the stored cursor, store new and changed bytes,
+ * queue them for indexing, apply moves and deletions, and keep the cursor at every checkpoint so
+ * an interrupted sync resumes where its last checkpoint left it.
+ */
+export class SourceSync {
+  readonly #logger: Logger;
+  readonly #policy: UploadPolicy;
+
+  constructor(
+    private readonly kernel: Kernel,
+    private readonly sources: SourceService,
+    private readonly documents: DocumentService,
+  ) {
+    this.#logger = kernel.logger.child({ component: 'sync' });
+    this.#policy = new UploadPolicy(kernel);
+  }
+
+  async run(job: JobContext<SyncJobData>): Promise<SyncOutcome> {
+    const { rows } = await this.kernel.db.query<SourceRow>('select * from source where id = $1', [job.data.sourceId]);
+    const row = rows[0];
+    if (!row) throw new DocqaError('not_found', `Source ${job.data.sourceId} no longer exists.`);
+    const outcome: SyncOutcome = { upserted: 0, unchanged: 0, moved: 0, deleted: 0, skipped: 0 };
+    try {
+      const provider = this.sources.provider(row.kind, row.type);
+      const source = await provider.open(provider.sourceConfigSchema.parse(this.sources.fullConfig(row)), { sourceId: row.id });
+      try {
+        for await (const event of source.sync(row.cursor, job.signal)) {
+          if (event.type === 'upsert') await this.#upsertOrSkip(row, event.document, outcome, job.signal);
+          else if (event.type === 'delete') outcome.deleted += await this.#delete(row, event.externalId);
+          else if (event.type === 'checkpoint') await this.kernel.db.query('update source set cursor = $2 where id = $1', [row.id, event.cursor]);
+          else await job.progress(event.done, event.total);
+        }
+      } finally {
+        await source.close?.();
+      }
+      await this.#finish(row.id, 'succeeded', null);
+      this.#logger.info({ source_id: row.id, ...outcome }, 'sync finished');
+      return outcome;
+    } catch (error) {
+      await this.#finish(row.id, job.signal.aborted ? 'cancelled' : 'failed', job.signal.aborted ? 'The sync was cancelled.' : (error as Error).message);
+      throw error;
+    }
+  }
+
+  async #upsertOrSkip(row: SourceRow, document: ConnectorDocument, outcome: SyncOutcome, signal: AbortSignal): Promise<void> {
+    try {
+      await this.#upsert(row, document, outcome, signal);
+    } catch (error) {
+      if (!DocqaError.is(error) || !['unsupported_media_type', 'plan_required', 'file_too_large'].includes(error.code)) throw error;
+      outcome.skipped++;
+      this.#logger.info({ source_id: row.id, path: document.path, code: error.code }, `skipped: ${error.message}`);
+    }
+  }
+
+  async #upsert(row: SourceRow, document: ConnectorDocument, outcome: SyncOutcome, signal: AbortSignal): Promise<void> {
+    const db = this.kernel.db;
+    if (document.movedFrom) {
+      const moved = await db.query(`update document set external_id = $4, path = $5, filename = $6, updated_at = now() where source_type = $1 and source_id = $2 and external_id = $3`, [row.kind, row.id, document.movedFrom, document.externalId, document.path, path.posix.basename(document.path)]);
+      if (moved.rowCount > 0) {
+        outcome.moved++;
+        return;
+      }
+    }
+    const { rows } = await db.query<{ id: string; content_hash: string; status: string }>('select id, content_hash, status from document where source_type = $1 and source_id = $2 and external_id = $3', [row.kind, row.id, document.externalId]);
+    const existing = rows[0];
+    const filename = path.posix.basename(document.path) || document.externalId;
+    const extractor = this.#policy.extractorFor(filename, document.mediaType);
+    const limits = this.#policy.limits();
+    const totals = await this.documents.repository.totals();
+    if (!existing && limits.documents !== null && totals.documents >= limits.documents) {
+      throw new DocqaError('plan_limit', `This plan holds at most ${limits.documents} documents; the sync stopped there.`, { extra: { limit: limits.documents, current: totals.documents } });
+    }
+    const staged = await this.documents.blobs.stage(Readable.from(await document.open(signal)), (bytes) => {
+      if (limits.fileSizeBytes !== null && bytes > limits.fileSizeBytes) this.#policy.refuseTooLarge(filename, limits);
+      if (limits.storageBytes !== null && totals.bytes + bytes > limits.storageBytes) {
+        throw new DocqaError('plan_limit', `Storing ${filename} would pass this plan's storage; the sync stopped there.`, { extra: { limit: limits.storageBytes, current: totals.bytes } });
+      }
+    });
+    if (existing && existing.content_hash === staged.sha256 && existing.status !== 'failed') {
+      await this.documents.blobs.discard(staged);
+      outcome.unchanged++;
+      return;
+    }
+    await this.documents.blobs.commit(staged);
+    const mediaType = document.mediaType && extractor.mediaTypes.includes(document.mediaType) ? document.mediaType : (extractor.mediaTypes[0] as string);
+    const values = [row.kind, row.id, document.externalId, document.path, filename, mediaType, staged.sizeBytes, staged.sha256, document.title ?? null];
+    const { rows: saved } = existing
+      ? await db.query<{ id: string }>(`update document set path = $4, filename = $5, media_type = $6, size_bytes = $7, content_hash = $8, title = coalesce($9, title), status = 'pending', error = null, updated_at = now() where source_type = $1 and source_id = $2 and external_id = $3 returning id`, values)
+      : await db.query<{ id: string }>(`insert into document (id, source_type, source_id, external_id, path, filename, media_type, size_bytes, content_hash, title, status) values ($10, $1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending') returning id`, [...values, crypto.randomUUID()]);
+    const documentId = (saved[0] as { id: string }).id;
+    const jobId = await this.kernel.jobs.send('ingest', { documentId });
+    await db.query('update document set job_id = $2 where id = $1', [documentId, jobId]);
+    outcome.upserted++;
+  }
+
+  async #delete(row: SourceRow, externalId: string): Promise<number> {
+    const { rows } = await this.kernel.db.query<{ id: string }>('select id from document where source_type = $1 and source_id = $2 and external_id = $3', [row.kind, row.id, externalId]);
+    if (rows.length === 0) return 0;
+    const { deleted } = await this.documents.delete(rows.map((r) => r.id));
+    return deleted.length;
+  }
+
+  async #finish(id: string, status: string, error: string | null): Promise<void> {
+    await this.kernel.db.query('update source set last_sync_at = now(), last_sync_status = $2, last_error = $3, updated_at = now() where id = $1', [id, status, error]);
+  }
+}
+
+/** Removes a source's documents (and their vectors and unshared bytes) when the source is deleted. */
+export async function deleteSourceDocuments(kernel: Kernel, documents: DocumentService, sourceId: string): Promise<number> {
+  const { rows } = await kernel.db.query<{ id: string }>('select id from document where source_id = $1', [sourceId]);
+  if (rows.length === 0) return 0;
+  if (kernel.container.has(providerTokens.vectorStore)) await kernel.resolve(providerTokens.vectorStore).deleteDocuments(rows.map((r) => r.id));
+  return (await documents.delete(rows.map((r) => r.id))).deleted.length;
+}
