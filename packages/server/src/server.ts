@@ -17,6 +17,8 @@ import { ingestQueue, type IngestJobData } from './documents/document-service.js
 import { IngestPipeline } from './documents/ingest.js';
 import { rebuildQueue } from './documents/index-service.js';
 import { sourceMigrations } from './sources/schema.js';
+import { ruleMigrations } from './rules/schema.js';
+import { metadataRefreshQueue, refreshMetadata, type MetadataRefreshData } from './rules/refresh.js';
 import { SourceSync, syncQueue, type SyncJobData } from './sources/sync.js';
 
 export interface RunningServer {
@@ -41,19 +43,21 @@ export interface ServerOptions extends Partial<KernelOptions> {
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const { port, host, extraRoutes = [], ...kernelOptions } = options;
-  const kernel = await Kernel.start({ presets, ...kernelOptions, migrations: [...identityMigrations, ...groupMigrations, ...documentMigrations, ...searchMigrations, ...sourceMigrations, ...(kernelOptions.migrations ?? [])] });
+  const kernel = await Kernel.start({ presets, ...kernelOptions, migrations: [...identityMigrations, ...groupMigrations, ...documentMigrations, ...searchMigrations, ...sourceMigrations, ...ruleMigrations, ...(kernelOptions.migrations ?? [])] });
   try {
     const values = kernel.config.values;
     const services = createServices(kernel);
     await services.identity.ensureDefaultAdmin();
     await kernel.jobs.createQueue(ingestQueue, { retryLimit: 2, retryDelaySeconds: 10, expireInSeconds: 3600, heartbeatSeconds: 30 });
-    const ingest = new IngestPipeline(kernel, services.documents);
+    const ingest = new IngestPipeline(kernel, services.documents, services.rules);
     await kernel.jobs.work<IngestJobData>(ingestQueue, (job) => ingest.run(job), { concurrency: 2 });
     await kernel.jobs.createQueue(rebuildQueue, { retryLimit: 0, expireInSeconds: 24 * 3600, heartbeatSeconds: 30 });
     await kernel.jobs.work<{ requestedBy: string }>(rebuildQueue, (job) => services.index.rebuild(job, ingest));
     await kernel.jobs.createQueue(syncQueue, { retryLimit: 1, retryDelaySeconds: 30, expireInSeconds: 6 * 3600, heartbeatSeconds: 30 });
     const sync = new SourceSync(kernel, services.sources, services.documents);
     await kernel.jobs.work<SyncJobData>(syncQueue, (job) => sync.run(job), { concurrency: 2 });
+    await kernel.jobs.createQueue(metadataRefreshQueue, { retryLimit: 1, expireInSeconds: 6 * 3600, heartbeatSeconds: 30 });
+    await kernel.jobs.work<MetadataRefreshData>(metadataRefreshQueue, (job) => refreshMetadata(kernel, services.rules, job));
     await services.documents.requeueOrphans();
     let document: Record<string, unknown> | null = null;
     const app = createApp({
@@ -75,7 +79,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const url = `http://${shownHost}:${address.port}`;
     kernel.logger.info({ url }, `DocQA is listening on ${url}`);
     let stopping: Promise<void> | null = null;
-    const stop = () => (stopping ??= drainAndStop(server, kernel, values.SHUTDOWN_TIMEOUT_SECONDS * 1000).then(() => ingest.close()));
+    const stop = () => (stopping ??= drainAndStop(server, kernel, values.SHUTDOWN_TIMEOUT_SECONDS * 1000).then(() => Promise.all([ingest.close(), services.rules.close()])).then(() => undefined));
     return { kernel, services, server, url, stop };
   } catch (error) {
     await kernel.stop();

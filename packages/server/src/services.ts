@@ -8,6 +8,7 @@ import { SearchService } from './search/search-service.js';
 import { IndexService } from './documents/index-service.js';
 import { SourceService } from './sources/source-service.js';
 import { SyncService } from './sources/sync-service.js';
+import { RuleService } from './rules/rule-service.js';
 import { currentPlan } from './http/access.js';
 
 /** The application services routes work with, built once per server from the kernel. */
@@ -21,6 +22,7 @@ export interface AppServices {
   index: IndexService;
   sources: SourceService;
   syncs: SyncService;
+  rules: RuleService;
 }
 
 export function createServices(kernel: Kernel): AppServices {
@@ -31,5 +33,6 @@ export function createServices(kernel: Kernel): AppServices {
   const index = new IndexService(kernel);
   const sources = new SourceService(kernel);
   const syncs = new SyncService(kernel, sources, documents);
-  return { identity, mfa, groups, documents, index, sources, syncs, search: new SearchService(kernel, groups), oidc: new OidcService(kernel, identity) };
+  const rules = new RuleService(kernel.db);
+  return { identity, mfa, groups, documents, index, sources, syncs, rules, search: new SearchService(kernel, groups), oidc: new OidcService(kernel, identity) };
 }

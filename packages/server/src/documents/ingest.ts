@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { DocqaError, providerTokens, type JobContext, type Logger } from '@docqa/plugin-api';
+import { DocqaError, providerTokens, type ExtractedDocument, type JobContext, type Logger } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
-import { chunkDocument, ExtractionPool, type Chunk } from '@docqa/core';
+import { applyRules, chunkDocument, documentText, ExtractionPool, type Chunk } from '@docqa/core';
+import type { RuleService } from '../rules/rule-service.js';
 import type { DocumentService, IngestJobData } from './document-service.js';
 import type { DocumentRow } from './document-repository.js';
 import { writeChunkTerms } from '../search/lexical-index.js';
@@ -29,6 +30,7 @@ export class IngestPipeline {
   constructor(
     private readonly kernel: Kernel,
     private readonly documents: DocumentService,
+    private readonly rules: RuleService,
   ) {
     this.#pool = new ExtractionPool(kernel.config.values.INDEX_EXTRACTION_WORKERS);
     this.#logger = kernel.logger.child({ component: 'ingest' });
@@ -71,7 +73,7 @@ export class IngestPipeline {
       job.signal,
     );
     const minChunkLength = Number(this.kernel.settings.get('RAG_MIN_CHUNK_LENGTH'));
-    const chunks = chunkDocument(extracted, { targetTokens, minChunkLength });
+    const { chunks, chunkMetadata, documentMetadata } = await this.#chunkWithRules(document, extracted, minChunkLength);
     await job.progress(0, chunks.length);
     await this.#writeVectors(document.id, chunks, job);
     await this.kernel.db.transaction(async (tx) => {
@@ -80,21 +82,45 @@ export class IngestPipeline {
       for (let start = 0; start < chunks.length; start += batch) {
         const part = chunks.slice(start, start + batch);
         await tx.query(
-          `insert into chunk (id, document_id, position, text, heading_path, kind, page_start, page_end, char_start, char_end, token_count)
-           select u.id, $1, u.position, u.text, coalesce((select array_agg(x) from jsonb_array_elements_text(u.heading_path) x), '{}'), u.kind, u.page_start, u.page_end, u.char_start, u.char_end, u.token_count
-           from jsonb_to_recordset($2::jsonb) as u(id uuid, position int, text text, heading_path jsonb, kind text, page_start int, page_end int, char_start int, char_end int, token_count int)`,
-          [document.id, JSON.stringify(part.map((chunk) => toRow(document.id, chunk)))],
+          `insert into chunk (id, document_id, position, text, heading_path, kind, page_start, page_end, char_start, char_end, token_count, metadata)
+           select u.id, $1, u.position, u.text, coalesce((select array_agg(x) from jsonb_array_elements_text(u.heading_path) x), '{}'), u.kind, u.page_start, u.page_end, u.char_start, u.char_end, u.token_count, u.metadata
+           from jsonb_to_recordset($2::jsonb) as u(id uuid, position int, text text, heading_path jsonb, kind text, page_start int, page_end int, char_start int, char_end int, token_count int, metadata jsonb)`,
+          [document.id, JSON.stringify(part.map((chunk) => ({ ...toRow(document.id, chunk), metadata: chunkMetadata[chunk.index] ?? {} })))],
         );
       }
       await writeChunkTerms(tx, document.id, chunks.map((chunk) => ({ id: chunkId(document.id, chunk.index), text: chunk.text })));
       await tx.query(
         `update document set status = 'indexed', error = null, chunk_count = $2, title = coalesce($3, title), metadata = $4::jsonb, indexed_at = now(), updated_at = now() where id = $1`,
-        [document.id, chunks.length, extracted.title ?? null, JSON.stringify(extracted.metadata)],
+        [document.id, chunks.length, extracted.title ?? null, JSON.stringify(documentMetadata)],
       );
     });
     await job.progress(chunks.length, chunks.length);
     this.#logger.info({ document_id: document.id, chunks: chunks.length }, 'document indexed');
     return chunks.length;
+  }
+
+  /**
+   * The source's metadata rules (spec 2.4) shape and tag the chunks: chunk_boundary matches become
+   * split points before chunking, then every rule fills document and chunk values, chunk-level ones
+   * inherited by later chunks. A rule that fails (bad pattern, time budget) is logged and skipped.
+   */
+  async #chunkWithRules(document: DocumentRow, extracted: ExtractedDocument, minChunkLength: number) {
+    const rules = document.source_id ? await this.rules.rulesOf(document.source_id) : [];
+    if (rules.length === 0) {
+      const chunks = chunkDocument(extracted, { targetTokens, minChunkLength });
+      return { chunks, chunkMetadata: [] as Array<Record<string, string>>, documentMetadata: extracted.metadata };
+    }
+    const text = documentText(extracted);
+    const boundaryRules = rules.filter((rule) => rule.chunk_boundary);
+    const { boundaries } = boundaryRules.length ? await applyRules(boundaryRules, { filename: document.filename, text, chunks: [] }, { runner: this.rules.runner }) : { boundaries: [] };
+    const chunks = chunkDocument(extracted, { targetTokens, minChunkLength, boundaries });
+    const applied = await applyRules(rules, { filename: document.filename, text, chunks }, { runner: this.rules.runner });
+    for (const failure of applied.failures) this.#logger.warn({ document_id: document.id, rule_id: failure.ruleId }, `metadata rule skipped: ${failure.error}`);
+    return {
+      chunks,
+      chunkMetadata: chunks.map((chunk) => ({ ...applied.document, ...(applied.chunks[chunk.index]?.values ?? {}) })),
+      documentMetadata: { ...extracted.metadata, ...applied.document },
+    };
   }
 
   /** Embeds and stores vectors batch by batch (bounded memory); without an embedder, lexical only. */

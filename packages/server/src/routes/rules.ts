@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { defineRoute } from '../http/route.js';
+import { metadataRefreshQueue, type MetadataRefreshData } from '../rules/refresh.js';
+
+const sourceParams = z.object({ source_id: z.uuid().describe('A connector or integration id.') });
+const ruleParams = sourceParams.extend({ rule_id: z.uuid() });
+const ruleSchema = z.object({
+  id: z.uuid(),
+  field_name: z.string(),
+  pattern: z.string(),
+  query_pattern: z.string().nullable(),
+  scope: z.enum(['full', 'header', 'filename']),
+  level: z.enum(['document', 'chunk']),
+  chunk_boundary: z.boolean(),
+  priority: z.number().int(),
+  source_id: z.uuid(),
+  source_type: z.enum(['connector', 'integration']),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+// Checked in full by the rule engine (Python regex syntax, exactly one capture group); bounded here.
+const ruleBody = z.object({
+  field_name: z.string().max(64),
+  pattern: z.string().max(2000),
+  query_pattern: z.string().max(2000).nullable().optional(),
+  scope: z.string().max(16),
+  level: z.string().max(16),
+  chunk_boundary: z.boolean().optional(),
+  priority: z.number().optional(),
+});
+
+export const ruleRoutes = [
+  defineRoute({
+    method: 'get', path: '/api/metadata/{source_id}/rules', access: 'required', plan: 'PRO', tag: 'Metadata rules', operationId: 'listMetadataRules',
+    summary: 'Rules of a source, highest priority first', request: { params: sourceParams },
+    responses: { 200: { description: 'The rules.', schema: z.object({ items: z.array(ruleSchema) }) } },
+    handler: async ({ services, params }) => ({ status: 200, body: { items: await services.rules.list(params.source_id) } }),
+  }),
+  defineRoute({
+    method: 'post', path: '/api/metadata/{source_id}/rules', access: 'editor', plan: 'PRO', tag: 'Metadata rules', operationId: 'createMetadataRule',
+    summary: 'Create a rule', description: '`pattern` (and `query_pattern`) use Python regular expression syntax and must hold exactly one capture group; a bad one answers 422 naming the field.',
+    request: { params: sourceParams, body: ruleBody },
+    responses: { 201: { description: 'Created.', schema: ruleSchema } },
+    handler: async ({ services, params, body }) => ({ status: 201, body: await services.rules.create(params.source_id, body) }),
+  }),
+  defineRoute({
+    method: 'put', path: '/api/metadata/{source_id}/rules/{rule_id}', access: 'editor', plan: 'PRO', tag: 'Metadata rules', operationId: 'updateMetadataRule',
+    summary: 'Replace a rule', request: { params: ruleParams, body: ruleBody },
+    responses: { 200: { description: 'The rule.', schema: ruleSchema } },
+    handler: async ({ services, params, body }) => ({ status: 200, body: await services.rules.update(params.source_id, params.rule_id, body) }),
+  }),
+  defineRoute({
+    method: 'delete', path: '/api/metadata/{source_id}/rules/{rule_id}', access: 'editor', plan: 'PRO', tag: 'Metadata rules', operationId: 'deleteMetadataRule',
+    summary: 'Delete a rule', request: { params: ruleParams },
+    responses: { 204: { description: 'Deleted.' } },
+    async handler({ services, params }) {
+      await services.rules.delete(params.source_id, params.rule_id);
+      return { status: 204 };
+    },
+  }),
+  defineRoute({
+    method: 'post', path: '/api/metadata/{source_id}/test-rule', access: 'editor', plan: 'PRO', tag: 'Metadata rules', operationId: 'testMetadataRule',
+    summary: 'Try a rule on sample text without saving it',
+    request: { params: sourceParams, body: z.strictObject({ rule: ruleBody, sample_text: z.string().max(100_000), filename: z.string().max(255).default('sample.txt') }) },
+    responses: { 200: { description: 'What the rule would extract.', schema: z.object({ document: z.record(z.string(), z.string()), chunks: z.array(z.object({ text: z.string(), values: z.record(z.string(), z.string()), origin: z.record(z.string(), z.enum(['self', 'inherited'])) })), boundaries: z.array(z.number().int()), error: z.string().nullable() }) } },
+    handler: async ({ services, params, body }) => ({ status: 200, body: await services.rules.test(params.source_id, body) }),
+  }),
+  defineRoute({
+    method: 'post', path: '/api/metadata/{source_id}/refresh', access: 'editor', plan: 'PRO', tag: 'Metadata rules', operationId: 'refreshMetadata',
+    summary: 'Re-apply the rules to indexed chunks as a job', request: { params: sourceParams },
+    responses: { 202: { description: 'The job.', schema: z.object({ job_id: z.uuid() }) } },
+    async handler({ kernel, services, params }) {
+      await services.rules.list(params.source_id);
+      const { rows } = await kernel.db.query<{ kind: 'connector' | 'integration' }>('select kind from source where id = $1', [params.source_id]);
+      const jobId = await kernel.jobs.send<MetadataRefreshData>(metadataRefreshQueue, { sourceId: params.source_id, sourceType: rows[0]!.kind, kind: 'metadata_refresh' });
+      return { status: 202, body: { job_id: jobId } };
+    },
+  }),
+];
