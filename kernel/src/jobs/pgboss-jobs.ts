@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { PgBoss, type Db as IDatabase, type JobWithMetadata } from 'pg-boss';
+import { PgBoss, type Db as IDatabase, type Job, type JobResult, type JobWithMetadata } from 'pg-boss';
 import { DocqaError, type JobContext, type JobInfo, type JobListFilter, type JobState, type JobsService, type Logger, type QueueOptions, type SendOptions, type SqlExecutor, type WorkOptions } from '@docqa/plugin-api';
 import type { DatabaseConnection } from '../db/pool.js';
 
@@ -92,23 +92,36 @@ export class PgBossJobs implements JobsService {
   }
 
   async work<D extends object>(queue: string, handler: (job: JobContext<D>) => Promise<unknown>, options: WorkOptions = {}): Promise<void> {
-    await this.#boss.work<D>(queue, { batchSize: 1, localConcurrency: options.concurrency ?? 1, pollingIntervalSeconds: 1 }, async ([job]) => {
-      if (!job) return;
-      // A job's signal aborts on cancel (seen by pg-boss's heartbeat on any replica) and on shutdown.
-      const signal = AbortSignal.any([job.signal, this.#shutdown.signal]);
-      const controller = new AbortController();
-      this.#running.set(job.id, controller);
-      try {
-        return await handler({
-          id: job.id,
-          data: job.data,
-          signal: AbortSignal.any([signal, controller.signal]),
-          progress: (done, total) => this.#recordProgress(job.id, done, total),
-        });
-      } finally {
-        this.#running.delete(job.id);
-      }
-    });
+    const concurrency = options.concurrency ?? 1;
+    // One worker fetches up to `concurrency` jobs at once and runs them side by side; while batches
+    // come back full it fetches again at once (burst) instead of after the polling interval, which
+    // would cap a queue at one batch per second. Each job settles on its own (perJobResults).
+    await this.#boss.work<D>(
+      queue,
+      { batchSize: concurrency, localConcurrency: 1, pollingIntervalSeconds: 1, burstWhenBatchFull: concurrency > 1, perJobResults: true },
+      async (jobs: Array<Job<D>>) => Promise.all(jobs.map((job) => this.#runOne(job, handler))),
+    );
+  }
+
+  async #runOne<D>(job: Job<D>, handler: (job: JobContext<D>) => Promise<unknown>): Promise<JobResult> {
+    // A job's signal aborts on cancel (seen by pg-boss's heartbeat on any replica) and on shutdown.
+    const controller = new AbortController();
+    this.#running.set(job.id, controller);
+    try {
+      const output = await handler({
+        id: job.id,
+        data: job.data,
+        signal: AbortSignal.any([job.signal, this.#shutdown.signal, controller.signal]),
+        progress: (done, total) => this.#recordProgress(job.id, done, total),
+      });
+      return { id: job.id, status: 'completed', output: (output ?? undefined) as object | undefined };
+    } catch (error) {
+      const e = error as Error & { code?: unknown };
+      this.#logger.debug({ err: error, job_id: job.id }, 'job failed');
+      return { id: job.id, status: 'failed', output: { name: e?.name ?? 'Error', message: e?.message ?? String(error), ...(typeof e?.code === 'string' ? { code: e.code } : {}) } };
+    } finally {
+      this.#running.delete(job.id);
+    }
   }
 
   async get<D = unknown>(queue: string, id: string): Promise<JobInfo<D> | null> {

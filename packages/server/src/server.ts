@@ -18,6 +18,7 @@ import { IngestPipeline } from './documents/ingest.js';
 import { rebuildQueue } from './documents/index-service.js';
 import { sourceMigrations } from './sources/schema.js';
 import { ruleMigrations } from './rules/schema.js';
+import { scheduleMigrations } from './schedules/schema.js';
 import { metadataRefreshQueue, refreshMetadata, type MetadataRefreshData } from './rules/refresh.js';
 import { SourceSync, syncQueue, type SyncJobData } from './sources/sync.js';
 
@@ -43,7 +44,7 @@ export interface ServerOptions extends Partial<KernelOptions> {
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const { port, host, extraRoutes = [], ...kernelOptions } = options;
-  const kernel = await Kernel.start({ presets, ...kernelOptions, migrations: [...identityMigrations, ...groupMigrations, ...documentMigrations, ...searchMigrations, ...sourceMigrations, ...ruleMigrations, ...(kernelOptions.migrations ?? [])] });
+  const kernel = await Kernel.start({ presets, ...kernelOptions, migrations: [...identityMigrations, ...groupMigrations, ...documentMigrations, ...searchMigrations, ...sourceMigrations, ...ruleMigrations, ...scheduleMigrations, ...(kernelOptions.migrations ?? [])] });
   try {
     const values = kernel.config.values;
     const services = createServices(kernel);

@@ -9,6 +9,7 @@ import { IndexService } from './documents/index-service.js';
 import { SourceService } from './sources/source-service.js';
 import { SyncService } from './sources/sync-service.js';
 import { RuleService } from './rules/rule-service.js';
+import { ScheduleService } from './schedules/schedule-service.js';
 import { currentPlan } from './http/access.js';
 
 /** The application services routes work with, built once per server from the kernel. */
@@ -23,6 +24,7 @@ export interface AppServices {
   sources: SourceService;
   syncs: SyncService;
   rules: RuleService;
+  schedules: ScheduleService;
 }
 
 export function createServices(kernel: Kernel): AppServices {
@@ -34,5 +36,6 @@ export function createServices(kernel: Kernel): AppServices {
   const sources = new SourceService(kernel);
   const syncs = new SyncService(kernel, sources, documents);
   const rules = new RuleService(kernel.db);
-  return { identity, mfa, groups, documents, index, sources, syncs, rules, search: new SearchService(kernel, groups), oidc: new OidcService(kernel, identity) };
+  const schedules = new ScheduleService(kernel);
+  return { identity, mfa, groups, documents, index, sources, syncs, rules, schedules, search: new SearchService(kernel, groups), oidc: new OidcService(kernel, identity) };
 }

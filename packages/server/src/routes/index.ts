@@ -4,6 +4,7 @@ import { documentRoutes } from './documents.js';
 import { indexRoutes } from './index-admin.js';
 import { jobRoutes } from './jobs.js';
 import { ruleRoutes } from './rules.js';
+import { scheduleRoutes } from './schedules.js';
 import { connectorRoutes, integrationRoutes } from './sources.js';
 import { groupRoutes } from './groups.js';
 import { mfaRoutes } from './mfa.js';
@@ -14,4 +15,4 @@ import { userRoutes } from './users.js';
 import { systemRoutes } from './system.js';
 
 /** The route table: every endpoint DocQA serves, with its access level and plan gate. */
-export const routes: readonly AnyRoute[] = [...systemRoutes, ...authRoutes, ...mfaRoutes, ...oidcRoutes, ...userRoutes, ...groupRoutes, ...documentRoutes, ...indexRoutes, ...connectorRoutes, ...integrationRoutes, ...jobRoutes, ...ruleRoutes, ...searchRoutes, ...settingsRoutes];
+export const routes: readonly AnyRoute[] = [...systemRoutes, ...authRoutes, ...mfaRoutes, ...oidcRoutes, ...userRoutes, ...groupRoutes, ...documentRoutes, ...indexRoutes, ...connectorRoutes, ...integrationRoutes, ...jobRoutes, ...ruleRoutes, ...scheduleRoutes, ...searchRoutes, ...settingsRoutes];

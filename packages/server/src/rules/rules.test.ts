@@ -129,6 +129,32 @@ describe('metadata rules (spec 2.4) through ingestion', function () {
     expect(chunks.find((c) => c.text.includes('ARTICLE 3'))?.metadata).to.include({ clause: '9' }).and.not.have.property('section');
   });
 
+  it('schedules a source\'s sync in UTC cron, keeps pg-boss in step, and needs PRO', async () => {
+    const bad = await call('POST', '/api/schedules', { source_type: 'integration', source_id: sourceId, cron: '61 * * * *' });
+    expect([bad.status, bad.body.errors?.[0]?.field]).to.deep.equal([422, 'body.cron']);
+    const wrongKind = await call('POST', '/api/schedules', { source_type: 'connector', source_id: sourceId, cron: '0 3 * * *' });
+    expect(wrongKind.status).to.equal(422);
+    const created = await call('POST', '/api/schedules', { source_type: 'integration', source_id: sourceId, cron: '0 3 * * *' });
+    expect(created.status).to.equal(201);
+    expect(created.body).to.include({ cron: '0 3 * * *', enabled: true, last_run: null });
+    const next = new Date(created.body.next_run);
+    expect([next.getUTCHours(), next.getUTCMinutes()]).to.deep.equal([3, 0]);
+    expect(next.getTime() - Date.now()).to.be.within(0, 24 * 3600 * 1000);
+    const inBoss = async () => (await server.kernel.db.query<{ cron: string; timezone: string; data: Json }>(`select cron, timezone, data from pgboss.schedule where name = 'sync' and key = $1`, [created.body.id])).rows;
+    expect(await inBoss()).to.deep.equal([{ cron: '0 3 * * *', timezone: 'UTC', data: { sourceId, sourceType: 'integration', kind: 'sync', scheduleId: created.body.id } }]);
+    const disabled = await call('PUT', `/api/schedules/${created.body.id}`, { enabled: false, cron: '30 4 * * 1' });
+    expect(disabled.body).to.include({ enabled: false, cron: '30 4 * * 1', next_run: null });
+    expect(await inBoss()).to.deep.equal([]);
+    await call('PUT', `/api/schedules/${created.body.id}`, { enabled: true });
+    expect((await inBoss())[0]?.cron).to.equal('30 4 * * 1');
+    expect((await call('GET', '/api/schedules')).body.total).to.equal(1);
+    plan = 'FREE';
+    expect((await call('GET', '/api/schedules')).status).to.equal(403);
+    plan = 'PRO';
+    expect((await call('DELETE', `/api/schedules/${created.body.id}`)).status).to.equal(204);
+    expect(await inBoss()).to.deep.equal([]);
+  });
+
   it('rules need PRO', async () => {
     plan = 'FREE';
     const res = await call('GET', `/api/metadata/${sourceId}/rules`);

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { defineRoute } from '../http/route.js';
+import { idParams, pageQuery } from './identity-schemas.js';
+
+const scheduleSchema = z.object({
+  id: z.uuid(),
+  source_type: z.enum(['connector', 'integration']),
+  source_id: z.uuid(),
+  cron: z.string().describe('Five-field cron expression; the clock is UTC.'),
+  enabled: z.boolean(),
+  last_run: z.string().nullable(),
+  next_run: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+const cron = z.string().trim().min(9).max(120);
+
+export const scheduleRoutes = [
+  defineRoute({
+    method: 'get', path: '/api/schedules', access: 'admin', plan: 'PRO', tag: 'Schedules', operationId: 'listSchedules', summary: 'Sync schedules',
+    request: { query: pageQuery },
+    responses: { 200: { description: 'A page of schedules.', schema: z.object({ items: z.array(scheduleSchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() }) } },
+    handler: async ({ services, query }) => ({ status: 200, body: await services.schedules.list(query.limit, query.offset) }),
+  }),
+  defineRoute({
+    method: 'post', path: '/api/schedules', access: 'admin', plan: 'PRO', tag: 'Schedules', operationId: 'createSchedule', summary: 'Schedule a source\'s sync',
+    request: { body: z.strictObject({ source_type: z.enum(['connector', 'integration']), source_id: z.uuid(), cron, enabled: z.boolean().default(true) }) },
+    responses: { 201: { description: 'Created.', schema: scheduleSchema } },
+    handler: async ({ services, body }) => ({ status: 201, body: await services.schedules.create(body) }),
+  }),
+  defineRoute({
+    method: 'get', path: '/api/schedules/{id}', access: 'admin', plan: 'PRO', tag: 'Schedules', operationId: 'getSchedule', summary: 'One schedule',
+    request: { params: idParams },
+    responses: { 200: { description: 'The schedule.', schema: scheduleSchema } },
+    handler: async ({ services, params }) => ({ status: 200, body: await services.schedules.get(params.id) }),
+  }),
+  defineRoute({
+    method: 'put', path: '/api/schedules/{id}', access: 'admin', plan: 'PRO', tag: 'Schedules', operationId: 'updateSchedule', summary: 'Change the cron expression or enable/disable',
+    request: { params: idParams, body: z.strictObject({ cron: cron.optional(), enabled: z.boolean().optional() }).refine((b) => b.cron !== undefined || b.enabled !== undefined, 'send cron or enabled') },
+    responses: { 200: { description: 'The schedule.', schema: scheduleSchema } },
+    handler: async ({ services, params, body }) => ({ status: 200, body: await services.schedules.update(params.id, body) }),
+  }),
+  defineRoute({
+    method: 'delete', path: '/api/schedules/{id}', access: 'admin', plan: 'PRO', tag: 'Schedules', operationId: 'deleteSchedule', summary: 'Delete a schedule',
+    request: { params: idParams },
+    responses: { 204: { description: 'Deleted.' } },
+    async handler({ services, params }) {
+      await services.schedules.delete(params.id);
+      return { status: 204 };
+    },
+  }),
+];
