@@ -10,11 +10,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { z } from 'zod';
-import { definePlugin, definePreset, type LicenseState } from '@docqa/plugin-api';
+import { definePreset } from '@docqa/plugin-api';
 import { testSecrets } from '@docqa/kernel/testing';
 import { standardPreset } from '../src/presets/standard.js';
 import { startServer } from '../src/server.js';
+import { licenseStandIn } from '../src/testing/license-stand-in.js';
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const scifact = path.resolve(repositoryRoot, '../shared/data/beir/scifact');
@@ -22,19 +22,7 @@ const referenceNdcg = 0.665;
 const filesPerUpload = 20;
 
 // The free plan holds 100 documents; a license stand-in with room for the whole corpus.
-const benchLicense = definePlugin({
-  apiVersion: 1,
-  kind: 'licenseGate',
-  id: 'license-bench',
-  configSchema: z.object({}),
-  deps: {},
-  init: () => ({
-    current: (): LicenseState => ({ plan: 'PRO', limits: { documents: null, fileSizeBytes: null, storageBytes: null }, licensee: 'bench', licenseId: 'bench', expiresAt: null, lapsed: false }),
-    apply: async () => {
-      throw new Error('not in this benchmark');
-    },
-  }),
-});
+const benchLicense = licenseStandIn(() => ({ plan: 'PRO', limits: { documents: null, fileSizeBytes: null, storageBytes: null } }));
 
 const readJsonLines = <T>(file: string): T[] => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as T);
 

@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { z } from 'zod';
-import { definePlugin, definePreset, type ExtractorProvider, type LicenseState, type Plan, type PlanLimits } from '@docqa/plugin-api';
+import { definePlugin, definePreset, type ExtractorProvider, type Plan, type PlanLimits } from '@docqa/plugin-api';
 import { createTemporaryDatabase, testSecrets } from '@docqa/kernel/testing';
+import { licenseStandIn } from '../testing/license-stand-in.js';
 import { startServer, type RunningServer } from '../server.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -30,19 +31,7 @@ const extractor = (id: string, extension: string, requiredPlan?: Plan) =>
 
 let plan: Plan = 'FREE';
 let limits: PlanLimits = { documents: 100, fileSizeBytes: 10 * 1024 * 1024, storageBytes: 1024 ** 3 };
-const license = definePlugin({
-  apiVersion: 1,
-  kind: 'licenseGate',
-  id: 'license-test',
-  configSchema: z.object({}),
-  deps: {},
-  init: () => ({
-    current: (): LicenseState => ({ plan, limits, licensee: null, licenseId: null, expiresAt: null, lapsed: false }),
-    apply: async () => {
-      throw new Error('unused');
-    },
-  }),
-});
+const license = licenseStandIn(() => ({ plan, limits }));
 
 describe('documents API', function () {
   let server: RunningServer;

@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { z } from 'zod';
 import ExcelJS from 'exceljs';
 import { Document, HeadingLevel, Packer, Paragraph } from 'docx';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { definePlugin, definePreset, providerTokens, type LicenseState } from '@docqa/plugin-api';
+import { definePreset, providerTokens } from '@docqa/plugin-api';
 import { createTemporaryDatabase, testSecrets } from '@docqa/kernel/testing';
+import { licenseStandIn } from '../testing/license-stand-in.js';
 import { writeTinyBertEmbeddingModel } from '@docqa/plugin-testkit';
 import { startServer, type RunningServer } from '../server.js';
 import { standardPreset } from '../presets/standard.js';
@@ -15,19 +15,7 @@ import { standardPreset } from '../presets/standard.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
-const proLicense = definePlugin({
-  apiVersion: 1,
-  kind: 'licenseGate',
-  id: 'license-pro-test',
-  configSchema: z.object({}),
-  deps: {},
-  init: () => ({
-    current: (): LicenseState => ({ plan: 'PRO', limits: { documents: 10_000, fileSizeBytes: 100 * 1024 * 1024, storageBytes: 1024 ** 3 }, licensee: null, licenseId: null, expiresAt: null, lapsed: false }),
-    apply: async () => {
-      throw new Error('unused');
-    },
-  }),
-});
+const proLicense = licenseStandIn(() => ({ plan: 'PRO', limits: { documents: 10_000, fileSizeBytes: 100 * 1024 * 1024, storageBytes: 1024 ** 3 } }));
 
 const paragraph = 'Photosynthesis converts light energy into chemical energy stored in glucose molecules inside plant cells.';
 

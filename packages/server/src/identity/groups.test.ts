@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { z } from 'zod';
-import { definePlugin, definePreset, type LicenseState, type Plan } from '@docqa/plugin-api';
+import { definePreset, type Plan } from '@docqa/plugin-api';
 import { createTemporaryDatabase, testSecrets } from '@docqa/kernel/testing';
+import { licenseStandIn } from '../testing/license-stand-in.js';
 import { startServer, type RunningServer } from '../server.js';
 import { everyoneGroupId } from './groups-schema.js';
 
@@ -13,19 +13,7 @@ type Json = Record<string, any>;
 
 // A license gate whose plan the test switches, standing in for a signed license.
 let plan: Plan = 'ENTERPRISE';
-const switchableLicense = definePlugin({
-  apiVersion: 1,
-  kind: 'licenseGate',
-  id: 'license-switchable',
-  configSchema: z.object({}),
-  deps: {},
-  init: () => ({
-    current: (): LicenseState => ({ plan, limits: { documents: null, fileSizeBytes: null, storageBytes: null }, licensee: 'test', licenseId: 'test', expiresAt: null, lapsed: false }),
-    apply: async () => {
-      throw new Error('not in this test');
-    },
-  }),
-});
+const switchableLicense = licenseStandIn(() => ({ plan }));
 
 describe('groups and resource access', function () {
   let server: RunningServer;

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { z } from 'zod';
-import { definePlugin, definePreset, type LicenseState, type Plan } from '@docqa/plugin-api';
+import { definePreset, type Plan } from '@docqa/plugin-api';
 import { createTemporaryDatabase, testSecrets } from '@docqa/kernel/testing';
+import { licenseStandIn } from '../testing/license-stand-in.js';
 import connectorTemplate from '@docqa/example-connector-template';
 import { startServer, type RunningServer } from '../server.js';
 import { standardPreset } from '../presets/standard.js';
@@ -13,13 +13,7 @@ import { standardPreset } from '../presets/standard.js';
 type Json = Record<string, any>;
 
 let plan: Plan = 'PRO';
-const license = definePlugin({
-  apiVersion: 1, kind: 'licenseGate', id: 'license-switch', configSchema: z.object({}), deps: {},
-  init: () => ({
-    current: (): LicenseState => ({ plan, limits: { documents: null, fileSizeBytes: null, storageBytes: null }, licensee: null, licenseId: null, expiresAt: null, lapsed: false }),
-    apply: async () => { throw new Error('unused'); },
-  }),
-});
+const license = licenseStandIn(() => ({ plan, limits: { documents: null, fileSizeBytes: null, storageBytes: null } }));
 
 const filler = 'Plain words without any of the markers the rules look for, repeated to push text past the header. '.repeat(25);
 const body = ['Department: Finance', 'ARTICLE 1', 'Section 7 applies to travel costs.', 'ARTICLE 2', filler, 'ARTICLE 3', 'Section 9 applies to meals and Lorem ipsum.'].join('\n\n');

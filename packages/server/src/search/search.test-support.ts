@@ -1,31 +1,19 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { z } from 'zod';
-import { definePlugin, definePreset, type LicenseState, type Plan } from '@docqa/plugin-api';
+import { definePreset, type Plan } from '@docqa/plugin-api';
 import { createTemporaryDatabase, testSecrets } from '@docqa/kernel/testing';
 import { writeTinyBertEmbeddingModel } from '@docqa/plugin-testkit';
 import { startServer, type RunningServer } from '../server.js';
 import { standardPreset } from '../presets/standard.js';
+import { licenseStandIn } from '../testing/license-stand-in.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = Record<string, any>;
 
 /** A license gate of a fixed plan, standing in for a signed license. */
 function licenseOf(plan: Plan) {
-  return definePlugin({
-    apiVersion: 1,
-    kind: 'licenseGate',
-    id: `license-${plan.toLowerCase()}-test`,
-    configSchema: z.object({}),
-    deps: {},
-    init: () => ({
-      current: (): LicenseState => ({ plan, limits: { documents: null, fileSizeBytes: null, storageBytes: null }, licensee: 'test', licenseId: 'test', expiresAt: null, lapsed: false }),
-      apply: async () => {
-        throw new Error('not in this test');
-      },
-    }),
-  });
+  return licenseStandIn(() => ({ plan, limits: { documents: null, fileSizeBytes: null, storageBytes: null } }));
 }
 
 export interface SearchTestServer {
