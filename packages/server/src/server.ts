@@ -9,18 +9,14 @@ import type { AnyRoute } from './http/route.js';
 import { presets } from './presets/standard.js';
 import { readBuildInfo } from './build-info.js';
 import { createServices, type AppServices } from './services.js';
+import { startWorkers } from './workers.js';
 import { identityMigrations } from './identity/schema.js';
 import { groupMigrations } from './identity/groups-schema.js';
 import { documentMigrations } from './documents/schema.js';
 import { searchMigrations } from './search/schema.js';
-import { ingestQueue, type IngestJobData } from './documents/document-service.js';
-import { IngestPipeline } from './documents/ingest.js';
-import { rebuildQueue } from './documents/index-service.js';
 import { sourceMigrations } from './sources/schema.js';
 import { ruleMigrations } from './rules/schema.js';
 import { scheduleMigrations } from './schedules/schema.js';
-import { metadataRefreshQueue, refreshMetadata, type MetadataRefreshData } from './rules/refresh.js';
-import { SourceSync, syncQueue, type SyncJobData } from './sources/sync.js';
 
 export interface RunningServer {
   kernel: Kernel;
@@ -49,17 +45,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const values = kernel.config.values;
     const services = createServices(kernel);
     await services.identity.ensureDefaultAdmin();
-    await kernel.jobs.createQueue(ingestQueue, { retryLimit: 2, retryDelaySeconds: 10, expireInSeconds: 3600, heartbeatSeconds: 30 });
-    const ingest = new IngestPipeline(kernel, services.documents, services.rules);
-    await kernel.jobs.work<IngestJobData>(ingestQueue, (job) => ingest.run(job), { concurrency: 2 });
-    await kernel.jobs.createQueue(rebuildQueue, { retryLimit: 0, expireInSeconds: 24 * 3600, heartbeatSeconds: 30 });
-    await kernel.jobs.work<{ requestedBy: string }>(rebuildQueue, (job) => services.index.rebuild(job, ingest));
-    await kernel.jobs.createQueue(syncQueue, { retryLimit: 1, retryDelaySeconds: 30, expireInSeconds: 6 * 3600, heartbeatSeconds: 30 });
-    const sync = new SourceSync(kernel, services.sources, services.documents);
-    await kernel.jobs.work<SyncJobData>(syncQueue, (job) => sync.run(job), { concurrency: 2 });
-    await kernel.jobs.createQueue(metadataRefreshQueue, { retryLimit: 1, expireInSeconds: 6 * 3600, heartbeatSeconds: 30 });
-    await kernel.jobs.work<MetadataRefreshData>(metadataRefreshQueue, (job) => refreshMetadata(kernel, services.rules, job));
-    await services.documents.requeueOrphans();
+    const workers = await startWorkers(kernel, services);
     let document: Record<string, unknown> | null = null;
     const app = createApp({
       kernel,
@@ -80,7 +66,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const url = `http://${shownHost}:${address.port}`;
     kernel.logger.info({ url }, `DocQA is listening on ${url}`);
     let stopping: Promise<void> | null = null;
-    const stop = () => (stopping ??= drainAndStop(server, kernel, values.SHUTDOWN_TIMEOUT_SECONDS * 1000).then(() => Promise.all([ingest.close(), services.rules.close()])).then(() => undefined));
+    const stop = () => (stopping ??= drainAndStop(server, kernel, values.SHUTDOWN_TIMEOUT_SECONDS * 1000).then(() => workers.close()));
     return { kernel, services, server, url, stop };
   } catch (error) {
     await kernel.stop();
