@@ -11,3 +11,4 @@ export * from './kinds/llm.js';
 export * from './kinds/email.js';
 export * from './kinds/license-gate.js';
 export * from './preset.js';
+export { decodeTextFile, readTextLines } from './text/read-text.js';

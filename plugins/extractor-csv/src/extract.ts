@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import Papa from 'papaparse';
 import type { ExtractedDocument, ExtractorInput } from '@docqa/plugin-api';
 import { CsvRowBlocks } from './csv-row-blocks.js';
-import { decodeTextFile } from './decode-text.js';
+import { decodeTextFile } from '@docqa/plugin-api';
 
 function isTabSeparated(input: ExtractorInput): boolean {
   return input.mediaType === 'text/tab-separated-values' || input.filename.toLowerCase().endsWith('.tsv');

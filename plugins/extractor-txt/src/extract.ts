@@ -1,7 +1,7 @@
 // Runs inside the ingestion pipeline's extraction worker threads: import nothing that needs the kernel.
 import type { ExtractedDocument, ExtractorInput } from '@docqa/plugin-api';
 import { PlainTextBlocks } from './plain-text-blocks.js';
-import { readTextLines } from './text-lines.js';
+import { readTextLines } from '@docqa/plugin-api';
 
 /** Extracts a plain text file as paragraphs and page breaks, reading it as a stream. */
 export async function extract(input: ExtractorInput, signal?: AbortSignal): Promise<ExtractedDocument> {

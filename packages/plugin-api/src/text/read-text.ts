@@ -1,8 +1,10 @@
+/**
+ * Reading text files for extractors: the shared way to decode bytes (UTF-8, or UTF-16 with a BOM)
+ * and refuse binary or invalid files with a clear 415, streamed so big files stay in bounded memory.
+ */
 import { createReadStream } from 'node:fs';
 import { TextDecoder } from 'node:util';
-import { DocqaError } from '@docqa/plugin-api';
-
-// The same decoding as extractor-txt (plugins import only @docqa/plugin-api, so it is not shared).
+import { DocqaError } from '../errors.js';
 
 type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be';
 
@@ -53,4 +55,21 @@ export async function* decodeTextFile(path: string, filename: string, signal?: A
   } finally {
     stream.destroy();
   }
+}
+
+/**
+ * The lines of a text file without their line ends (LF, CRLF or a lone CR). A line is complete only
+ * once its LF arrived, so a CRLF split across two chunks is still one line end.
+ */
+export async function* readTextLines(path: string, filename: string, signal?: AbortSignal): AsyncGenerator<string> {
+  let pending = '';
+  for await (const text of decodeTextFile(path, filename, signal)) {
+    pending += text;
+    const lastLineEnd = pending.lastIndexOf('\n');
+    if (lastLineEnd < 0) continue;
+    const complete = pending.slice(0, lastLineEnd);
+    pending = pending.slice(lastLineEnd + 1);
+    yield* complete.replace(/\r\n?/g, '\n').split('\n');
+  }
+  if (pending) yield* pending.replace(/\r\n?/g, '\n').split('\n');
 }
