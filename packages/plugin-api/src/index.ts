@@ -12,3 +12,4 @@ export * from './kinds/email.js';
 export * from './kinds/license-gate.js';
 export * from './preset.js';
 export { decodeTextFile, readTextLines } from './text/read-text.js';
+export { formatTableRow, joinTableCells } from './text/table-row.js';

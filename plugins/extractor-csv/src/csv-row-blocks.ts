@@ -1,4 +1,4 @@
-import type { ExtractedBlock } from '@docqa/plugin-api';
+import { formatTableRow, type ExtractedBlock } from '@docqa/plugin-api';
 
 /**
  * Turns parsed rows into table_row blocks: the first row is the header, and each later row becomes
@@ -18,11 +18,7 @@ export class CsvRowBlocks {
       return;
     }
     if (hadParseError || cells.length !== this.headers.length) this.warnings += 1;
-    const text = cells
-      .map((cell, index) => ({ header: this.headers![index] ?? `Column ${index + 1}`, value: cell.trim() }))
-      .filter(({ value }) => value !== '')
-      .map(({ header, value }) => `${header}: ${value}`)
-      .join('; ');
+    const text = formatTableRow(this.headers, cells.map((cell) => cell.trim()));
     if (text) this.blocks.push({ kind: 'table_row', text });
   }
 }

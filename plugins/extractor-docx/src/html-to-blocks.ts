@@ -1,5 +1,5 @@
 import type { ExtractedBlock } from '@docqa/plugin-api';
-import { formatTableRow, joinCells } from './table-row.js';
+import { formatTableRow, joinTableCells as joinCells } from '@docqa/plugin-api';
 
 /**
  * Turns mammoth's HTML into blocks. mammoth writes a small, well-formed subset of HTML (headings,

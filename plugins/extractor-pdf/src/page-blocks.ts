@@ -1,5 +1,5 @@
 import type { ExtractedBlock } from '@docqa/plugin-api';
-import { formatTableRow } from './table-row.js';
+import { formatTableRow } from '@docqa/plugin-api';
 import type { LineCell, TextLine } from './text-lines.js';
 
 /** A line at least this much larger than the page's median font size is a heading candidate. */

@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import { DocqaError } from '@docqa/plugin-api';
 import type { ExtractedBlock, ExtractedDocument, ExtractorInput } from '@docqa/plugin-api';
 import { cellText } from './cell-text.js';
-import { formatTableRow, joinCells } from './table-row.js';
+import { formatTableRow, joinTableCells as joinCells } from '@docqa/plugin-api';
 
 /**
  * Extracts an .xlsx workbook with exceljs's streaming reader, one row at a time, so a workbook of a

@@ -14,6 +14,6 @@ export function formatTableRow(headers: readonly string[], cells: readonly strin
 }
 
 /** A row without headers (tables option off, or a one-row table): its non-empty cells in order. */
-export function joinCells(cells: readonly string[]): string {
+export function joinTableCells(cells: readonly string[]): string {
   return cells.filter((cell) => cell !== '').join(' | ');
 }
