@@ -119,6 +119,7 @@ function crossChecks(c: ConfigValues, production: boolean): string[] {
   if (c.LLM_BACKEND === 'hosted') {
     if (!c.HOSTED_API_KEY) problems.push('HOSTED_API_KEY is required when LLM_BACKEND=hosted.');
     if (!c.HOSTED_MODEL) problems.push('HOSTED_MODEL is required when LLM_BACKEND=hosted.');
+    if (c.HOSTED_PROVIDER === 'azure' && !c.HOSTED_BASE_URL) problems.push('HOSTED_BASE_URL (the Azure OpenAI resource endpoint) is required when HOSTED_PROVIDER=azure.');
   }
   if (c.EMAIL_PROVIDER === 'smtp') {
     for (const name of ['SMTP_HOST', 'SMTP_PORT', 'SMTP_FROM'] as const) {

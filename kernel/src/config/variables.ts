@@ -103,7 +103,8 @@ export const variables = {
   RAG_MIN_CHUNK_LENGTH: spec({ parse: p.int(0), default: '50', seed: true, group: 'ingestion', description: 'Shortest chunk indexed, in characters.' }),
 
   // --- Models and chat ---
-  LLM_BACKEND: spec({ parse: p.oneOf(['local', 'hosted']), default: 'local', group: 'llm', description: 'local (bundled inference) or hosted (compatible API).' }),
+  LLM_BACKEND: spec({ parse: p.oneOf(['local', 'hosted']), default: 'local', group: 'llm', description: 'local (in-process GGUF model, or extractive answers without one) or hosted (compatible API).' }),
+  LLM_MODEL_PATH: spec({ parse: p.absolutePath, group: 'llm', description: 'GGUF chat model for LLM_BACKEND=local; unset: extractive answers quoting the best passages.' }),
   N_CTX: spec({ parse: p.int(256, 1_048_576), default: '8192', group: 'llm', description: 'Requested context window in tokens.' }),
   N_THREADS: spec({ parse: p.int(1, 1024), default: '8', group: 'llm', description: 'CPU threads for inference.' }),
   N_GPU_LAYERS: spec({ parse: p.int(-1, 10_000), default: '0', group: 'llm', description: 'Layers offloaded to a CUDA GPU; -1 all.' }),
@@ -112,6 +113,8 @@ export const variables = {
   INFERENCE_TIMEOUT_SECONDS: spec({ parse: p.int(1, 3600), default: '120', seed: true, group: 'llm', description: 'Timeout of one inference call.' }),
   HOSTED_API_KEY: spec({ parse: p.nonEmpty(), secret: 'hosted_api_key', sensitive: true, group: 'llm', description: 'Hosted provider key; required when LLM_BACKEND=hosted.' }),
   HOSTED_BASE_URL: spec({ parse: p.url(['http', 'https']), group: 'llm', description: 'Overrides the hosted provider base URL.' }),
+  HOSTED_PROVIDER: spec({ parse: p.oneOf(['openai', 'azure']), default: 'openai', group: 'llm', description: 'openai: any OpenAI-compatible API at HOSTED_BASE_URL; azure: Azure OpenAI, HOSTED_BASE_URL is the resource endpoint and HOSTED_MODEL the deployment.' }),
+  HOSTED_API_VERSION: spec({ parse: p.nonEmpty('an API version'), default: '2024-10-21', group: 'llm', description: 'Azure OpenAI API version (HOSTED_PROVIDER=azure).' }),
   HOSTED_MODEL: spec({ parse: p.nonEmpty('a model name'), group: 'llm', description: 'Hosted chat model; required when LLM_BACKEND=hosted.' }),
   RAG_CLASSIFIER_LLM_ENABLED: spec({ ...bool(false), group: 'llm', description: 'Let the LLM disambiguate query classification.' }),
   RAG_CLASSIFIER_LLM_MAX_TOKENS: spec({ parse: p.int(1, 4096), default: '64', group: 'llm', description: 'Max tokens of the classifier response.' }),

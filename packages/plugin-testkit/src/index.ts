@@ -5,3 +5,4 @@ export { describeEmailConformance, type EmailConformanceSetup } from './conforma
 export { describeExtractorConformance, type ExtractorConformanceSetup } from './conformance/extractor.js';
 export { writeGguf, writeTinyBertEmbeddingModel } from './gguf/index.js';
 export { describeEmbedderConformance, type EmbedderConformanceSetup } from './conformance/embedder.js';
+export { describeLlmConformance, type LlmConformanceSetup } from './conformance/llm.js';
