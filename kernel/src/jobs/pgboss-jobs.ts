@@ -64,6 +64,9 @@ export class PgBossJobs implements JobsService {
       retryDelay: options.retryDelaySeconds ?? 5,
       retryBackoff: true,
       expireInSeconds: options.expireInSeconds ?? 3600,
+      // Job history is kept for JOB_HISTORY_RETENTION_DAYS and deleted by DocQA's retention sweep
+      // (purgeFinished), which RETENTION_SWEEPS_ENABLED can turn off; pg-boss must not delete it first.
+      deleteAfterSeconds: 0,
       ...(options.heartbeatSeconds ? { heartbeatSeconds: options.heartbeatSeconds } : {}),
     };
     if (existing) {
@@ -175,6 +178,15 @@ export class PgBossJobs implements JobsService {
 
   async unschedule(queue: string, key: string): Promise<void> {
     await this.#boss.unschedule(queue, key);
+  }
+
+  async purgeFinished(days: number): Promise<number> {
+    const { rows } = await this.#pool.query<{ id: string }>(
+      `delete from pgboss.job where state in ('completed', 'failed', 'cancelled') and completed_on < now() - make_interval(days => $1) returning id`,
+      [days],
+    );
+    if (rows.length > 0) await this.#pool.query('delete from job_progress where job_id = any($1::uuid[])', [rows.map((row) => row.id)]);
+    return rows.length;
   }
 
   async #recordProgress(jobId: string, done: number, total?: number): Promise<void> {

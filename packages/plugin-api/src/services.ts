@@ -122,6 +122,8 @@ export interface JobsService {
   /** Sends `data` to `queue` on every tick of `cron` (UTC); `key` names the schedule within the queue. */
   schedule(queue: string, key: string, cron: string, data?: object): Promise<void>;
   unschedule(queue: string, key: string): Promise<void>;
+  /** Deletes finished jobs (succeeded, failed, cancelled) that ended more than `days` ago; answers how many. */
+  purgeFinished(days: number): Promise<number>;
   /** Jobs of this process that are running now. */
   runningCount(): number;
 }

@@ -17,6 +17,7 @@ import { searchMigrations } from './search/schema.js';
 import { sourceMigrations } from './sources/schema.js';
 import { ruleMigrations } from './rules/schema.js';
 import { scheduleMigrations } from './schedules/schema.js';
+import { conversationMigrations } from './chat/schema.js';
 
 export interface RunningServer {
   kernel: Kernel;
@@ -40,7 +41,7 @@ export interface ServerOptions extends Partial<KernelOptions> {
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const { port, host, extraRoutes = [], ...kernelOptions } = options;
-  const kernel = await Kernel.start({ presets, ...kernelOptions, migrations: [...identityMigrations, ...groupMigrations, ...documentMigrations, ...searchMigrations, ...sourceMigrations, ...ruleMigrations, ...scheduleMigrations, ...(kernelOptions.migrations ?? [])] });
+  const kernel = await Kernel.start({ presets, ...kernelOptions, migrations: [...identityMigrations, ...groupMigrations, ...documentMigrations, ...searchMigrations, ...sourceMigrations, ...ruleMigrations, ...scheduleMigrations, ...conversationMigrations, ...(kernelOptions.migrations ?? [])] });
   try {
     const values = kernel.config.values;
     const services = createServices(kernel);

@@ -11,6 +11,7 @@ import { SyncService } from './sources/sync-service.js';
 import { RuleService } from './rules/rule-service.js';
 import { ScheduleService } from './schedules/schedule-service.js';
 import { currentPlan } from './http/access.js';
+import { ChatService } from './chat/chat-service.js';
 
 /** The application services routes work with, built once per server from the kernel. */
 export interface AppServices {
@@ -25,6 +26,7 @@ export interface AppServices {
   syncs: SyncService;
   rules: RuleService;
   schedules: ScheduleService;
+  chat: ChatService;
 }
 
 export function createServices(kernel: Kernel): AppServices {
@@ -37,5 +39,7 @@ export function createServices(kernel: Kernel): AppServices {
   const syncs = new SyncService(kernel, sources, documents);
   const rules = new RuleService(kernel.db);
   const schedules = new ScheduleService(kernel);
-  return { identity, mfa, groups, documents, index, sources, syncs, rules, schedules, search: new SearchService(kernel, groups), oidc: new OidcService(kernel, identity) };
+  const search = new SearchService(kernel, groups);
+  const chat = new ChatService(kernel, search, rules);
+  return { identity, mfa, groups, documents, index, sources, syncs, rules, schedules, search, chat, oidc: new OidcService(kernel, identity) };
 }

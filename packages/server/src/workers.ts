@@ -5,6 +5,7 @@ import { IngestPipeline } from './documents/ingest.js';
 import { rebuildQueue } from './documents/index-service.js';
 import { SourceSync, syncQueue, type SyncJobData } from './sources/sync.js';
 import { metadataRefreshQueue, refreshMetadata, type MetadataRefreshData } from './rules/refresh.js';
+import { RetentionSweep } from './retention/retention-sweep.js';
 
 /**
  * The background work of this process: every queue with its options and handler. Each replica
@@ -23,6 +24,7 @@ export async function startWorkers(kernel: Kernel, services: AppServices): Promi
   await jobs.work<SyncJobData>(syncQueue, (job) => sync.run(job), { concurrency: 2 });
   await jobs.createQueue(metadataRefreshQueue, { retryLimit: 1, expireInSeconds: 6 * 3600, heartbeatSeconds: 30 });
   await jobs.work<MetadataRefreshData>(metadataRefreshQueue, (job) => refreshMetadata(kernel, services.rules, job));
+  await new RetentionSweep(kernel, services.chat.conversations).start();
   // Documents accepted just before a crash, never queued: queue them now that the workers run.
   await services.documents.requeueOrphans();
 

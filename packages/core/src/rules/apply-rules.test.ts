@@ -77,7 +77,15 @@ describe('applyRules', () => {
     const ingested = await applyRules([byQuery], { ...target, text: 'art 9 and Article 3' }, { runner });
     expect(ingested.document.article).to.equal('3');
     const classified = await classifyQuery([byQuery, plain], 'what does art. 4 of Contract X-1 say?', { runner });
-    expect(classified).to.deep.equal({ filters: { article: '4', contract: 'X-1' }, failures: [] });
+    expect(classified).to.deep.equal({ filters: { article: '4', contract: 'X-1' }, candidates: { article: ['4'], contract: ['X-1'] }, failures: [] });
+  });
+
+  it('lists every value a query names for a field, best rule first, so ambiguity can be resolved', async () => {
+    const high = rule({ field_name: 'contract', pattern: 'Contract (\\S+)', priority: 10 });
+    const low = rule({ field_name: 'contract', pattern: 'agreement (\\S+)', priority: 1 });
+    const classified = await classifyQuery([low, high], 'does Contract A-1 or Contract B-2 override agreement C-3 or Contract A-1 again?', { runner });
+    expect(classified.filters).to.deep.equal({ contract: 'A-1' });
+    expect(classified.candidates).to.deep.equal({ contract: ['A-1', 'B-2', 'C-3'] });
   });
 
   it('reports a catastrophic pattern as timed out while the other rules still apply', async () => {

@@ -68,25 +68,33 @@ export async function applyRules(rules: readonly MetadataRule[], target: RuleTar
 
 /**
  * Query-time classification: metadata filters from `query_pattern ?? pattern` matched against the
- * query, the first match per field by rule priority. Guarded by the same worker and time budget.
+ * query, the first match per field by rule priority. `candidates` lists every distinct value the
+ * rules found per field, in priority order: more than one means the query is ambiguous for that
+ * field (a caller may ask a model to choose). Guarded by the same worker and time budget.
  */
 export async function classifyQuery(
   rules: readonly MetadataRule[],
   query: string,
   options: Pick<ApplyRulesOptions, 'runner' | 'timeBudgetMs'> = {},
-): Promise<{ filters: Record<string, string>; failures: RuleFailure[] }> {
+): Promise<{ filters: Record<string, string>; candidates: Record<string, string[]>; failures: RuleFailure[] }> {
   return withRunner(options.runner, async (runner) => {
-    const filters: Record<string, string> = {};
+    const candidates: Record<string, string[]> = {};
     const failures: RuleFailure[] = [];
     for (const rule of sortRules(rules)) {
-      if (rule.field_name in filters) continue;
-      const outcome = await matchRule(rule, rule.query_pattern ?? rule.pattern, query, false, (regex, text, all) =>
+      const outcome = await matchRule(rule, rule.query_pattern ?? rule.pattern, query, true, (regex, text, all) =>
         runner.match({ source: regex.source, flags: regex.flags, text, all }, options.timeBudgetMs ?? 50),
       );
-      if ('error' in outcome) failures.push({ ruleId: rule.id, error: outcome.error });
-      else if (outcome.matches[0]) filters[rule.field_name] = outcome.matches[0].value;
+      if ('error' in outcome) {
+        failures.push({ ruleId: rule.id, error: outcome.error });
+        continue;
+      }
+      for (const match of outcome.matches) {
+        const values = (candidates[rule.field_name] ??= []);
+        if (!values.includes(match.value)) values.push(match.value);
+      }
     }
-    return { filters, failures };
+    const filters = Object.fromEntries(Object.entries(candidates).flatMap(([field, values]) => (values[0] === undefined ? [] : [[field, values[0]]])));
+    return { filters, candidates, failures };
   });
 }
 

@@ -13,6 +13,9 @@ import { settingsRoutes } from './settings.js';
 import { searchRoutes } from './search.js';
 import { userRoutes } from './users.js';
 import { systemRoutes } from './system.js';
+import { chatRoutes } from './chat.js';
+import { conversationRoutes } from './conversations.js';
+import { modelRoutes } from './models.js';
 
 /** The route table: every endpoint DocQA serves, with its access level and plan gate. */
-export const routes: readonly AnyRoute[] = [...systemRoutes, ...authRoutes, ...mfaRoutes, ...oidcRoutes, ...userRoutes, ...groupRoutes, ...documentRoutes, ...indexRoutes, ...connectorRoutes, ...integrationRoutes, ...jobRoutes, ...ruleRoutes, ...scheduleRoutes, ...searchRoutes, ...settingsRoutes];
+export const routes: readonly AnyRoute[] = [...systemRoutes, ...authRoutes, ...mfaRoutes, ...oidcRoutes, ...userRoutes, ...groupRoutes, ...documentRoutes, ...indexRoutes, ...connectorRoutes, ...integrationRoutes, ...jobRoutes, ...ruleRoutes, ...scheduleRoutes, ...searchRoutes, ...chatRoutes, ...conversationRoutes, ...modelRoutes, ...settingsRoutes];

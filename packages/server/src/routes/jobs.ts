@@ -5,7 +5,7 @@ import { defineRoute } from '../http/route.js';
 import { idParams, pageQuery } from './identity-schemas.js';
 
 /** The decisions file's job kinds, and the queue each lives in. */
-const kindQueues = { scan: 'sync', sync: 'sync', ingest: 'ingest', rebuild: 'rebuild', metadata_refresh: 'metadata_refresh' } as const;
+const kindQueues = { scan: 'sync', sync: 'sync', ingest: 'ingest', rebuild: 'rebuild', metadata_refresh: 'metadata_refresh', retention_sweep: 'retention_sweep' } as const;
 type JobKind = keyof typeof kindQueues;
 const allQueues = [...new Set(Object.values(kindQueues))];
 
@@ -66,7 +66,7 @@ export const jobRoutes = [
     summary: 'Background jobs, newest first',
     request: {
       query: pageQuery.extend({
-        kind: z.enum(['scan', 'sync', 'ingest', 'rebuild', 'metadata_refresh']).optional(),
+        kind: z.enum(['scan', 'sync', 'ingest', 'rebuild', 'metadata_refresh', 'retention_sweep']).optional(),
         status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']).optional(),
         source_id: z.uuid().optional(),
       }),

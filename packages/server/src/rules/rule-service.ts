@@ -92,7 +92,13 @@ export class RuleService {
   /** The stored rules of a source, as the rule engine takes them. */
   async rulesOf(sourceId: string): Promise<MetadataRule[]> {
     const { rows } = await this.db.query<RuleRow>('select * from metadata_rule where source_id = $1', [sourceId]);
-    return rows.map((row) => ({ id: row.id, field_name: row.field_name, pattern: row.pattern, query_pattern: row.query_pattern ?? null, scope: row.scope, level: row.level, chunk_boundary: row.chunk_boundary, priority: row.priority }));
+    return rows.map(toMetadataRule);
+  }
+
+  /** Every stored rule of every source: query classification uses them all. */
+  async allRules(): Promise<MetadataRule[]> {
+    const { rows } = await this.db.query<RuleRow>('select * from metadata_rule');
+    return rows.map(toMetadataRule);
   }
 
   /**
@@ -117,4 +123,9 @@ export class RuleService {
   close(): Promise<void> {
     return this.runner.close();
   }
+}
+
+/** A stored rule as the rule engine takes it. */
+function toMetadataRule(row: RuleRow): MetadataRule {
+  return { id: row.id, field_name: row.field_name, pattern: row.pattern, query_pattern: row.query_pattern ?? null, scope: row.scope, level: row.level, chunk_boundary: row.chunk_boundary, priority: row.priority };
 }

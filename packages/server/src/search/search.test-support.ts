@@ -27,13 +27,20 @@ export interface SearchTestServer {
 }
 
 /** The standard preset with a license stand-in, with or without the tiny generated embedding model. */
-export async function startSearchServer(options: { plan: Plan; embedder: boolean }): Promise<SearchTestServer> {
+export interface SearchServerOptions {
+  plan: Plan;
+  embedder: boolean;
+  /** Variables on top of the test defaults (LLM_BACKEND, N_CTX, RAG_* …). */
+  env?: Record<string, string>;
+}
+
+export async function startSearchServer(options: SearchServerOptions): Promise<SearchTestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-search-'));
   const model = options.embedder ? await writeTinyBertEmbeddingModel(path.join(dataDir, 'tiny-embedder.gguf'), { dimensions: 32 }) : null;
   const database = process.env.TEST_DATABASE_URL ? await createTemporaryDatabase(process.env.TEST_DATABASE_URL) : null;
   const license = licenseOf(options.plan);
   const server = await startServer({
-    env: { ...testSecrets, DOCQA_DATA_DIR: dataDir, DOCQA_SECRETS_DIR: dataDir, LOG_LEVEL: 'ERROR', DEFAULT_ADMIN_PASSWORD: 'admin-password-1', RAG_MIN_CHUNK_LENGTH: '1', ...(model ? { EMBEDDING_MODEL_PATH: model.path } : {}), ...(database ? { DATABASE_URL: database.url } : {}) },
+    env: { ...testSecrets, DOCQA_DATA_DIR: dataDir, DOCQA_SECRETS_DIR: dataDir, LOG_LEVEL: 'ERROR', DEFAULT_ADMIN_PASSWORD: 'admin-password-1', RAG_MIN_CHUNK_LENGTH: '1', ...(model ? { EMBEDDING_MODEL_PATH: model.path } : {}), ...(database ? { DATABASE_URL: database.url } : {}), ...options.env },
     cwd: dataDir,
     inMemoryDatabase: database === null,
     presets: { standard: definePreset({ id: 'standard', description: 'standard + license stand-in', plugins: (context) => [...standardPreset.plugins(context), { plugin: license }] }) },

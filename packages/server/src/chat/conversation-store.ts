@@ -1,0 +1,157 @@
+import crypto from 'node:crypto';
+import { DocqaError, type Db } from '@docqa/plugin-api';
+
+/** One question and its answer, with what the answer was built from. */
+export interface ConversationTurn {
+  query: string;
+  rewritten_query: string | null;
+  answer: string;
+  sources: unknown[];
+  retrieval_settings: Record<string, unknown>;
+  token_budget: Record<string, unknown> | null;
+  timing: Record<string, number>;
+  created_at: string;
+}
+
+export interface ConversationSummary {
+  id: string;
+  title: string;
+  turns: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Conversation extends Omit<ConversationSummary, 'turns'> {
+  turns: ConversationTurn[];
+}
+
+/** Titles are the first question, cut at a word near this length. */
+const titleLength = 80;
+
+interface TurnRow {
+  query: string;
+  rewritten_query: string | null;
+  answer: string;
+  sources: unknown[];
+  retrieval_settings: Record<string, unknown>;
+  token_budget: Record<string, unknown> | null;
+  timing: Record<string, number>;
+  created_at: Date;
+}
+
+/**
+ * Conversations belong to one user: every read and write names the owner, so another user's id
+ * is indistinguishable from an unknown one (both 404).
+ */
+export class ConversationStore {
+  constructor(private readonly db: Db) {}
+
+  /** Throws not_found unless the conversation exists and belongs to `userId`. */
+  async assertOwned(userId: string, id: string): Promise<void> {
+    const { rowCount } = await this.db.query('select 1 from conversation where id = $1 and user_id = $2', [id, userId]);
+    if (rowCount === 0) throw new DocqaError('not_found', `Conversation ${id} was not found.`);
+  }
+
+  /** The newest `count` turns, oldest first (the order a prompt or a rewrite reads them in). */
+  async recentTurns(userId: string, id: string, count: number): Promise<ConversationTurn[]> {
+    if (count <= 0) return [];
+    const { rows } = await this.db.query<TurnRow>(
+      `select t.* from conversation_turn t join conversation c on c.id = t.conversation_id
+       where t.conversation_id = $1 and c.user_id = $2 order by t.position desc limit $3`,
+      [id, userId, count],
+    );
+    return rows.reverse().map(toTurn);
+  }
+
+  /**
+   * Appends a turn, creating the conversation when `id` is null, and keeps only the newest
+   * `maxTurns`. The conversation row is locked so two answers finishing together get distinct
+   * positions. A conversation deleted while its answer was generated is not brought back.
+   */
+  async appendTurn(userId: string, id: string | null, turn: Omit<ConversationTurn, 'created_at'>, maxTurns: number): Promise<string> {
+    return this.db.transaction(async (tx) => {
+      const conversationId = id ?? crypto.randomUUID();
+      if (id === null) {
+        await tx.query('insert into conversation (id, user_id, title) values ($1, $2, $3)', [conversationId, userId, titleOf(turn.query)]);
+      } else {
+        const { rowCount } = await tx.query('select 1 from conversation where id = $1 and user_id = $2 for update', [conversationId, userId]);
+        if (rowCount === 0) throw new DocqaError('not_found', `Conversation ${conversationId} was deleted while it was answered.`);
+      }
+      const { rows } = await tx.query<{ position: number }>(
+        `insert into conversation_turn (id, conversation_id, position, query, rewritten_query, answer, sources, retrieval_settings, token_budget, timing)
+         select $1, $2, coalesce(max(position), 0) + 1, $3, $4, $5, $6, $7, $8, $9 from conversation_turn where conversation_id = $2
+         returning position`,
+        [
+          crypto.randomUUID(),
+          conversationId,
+          turn.query,
+          turn.rewritten_query,
+          turn.answer,
+          JSON.stringify(turn.sources),
+          JSON.stringify(turn.retrieval_settings),
+          turn.token_budget === null ? null : JSON.stringify(turn.token_budget),
+          JSON.stringify(turn.timing),
+        ],
+      );
+      const position = rows[0]?.position ?? 1;
+      await tx.query('delete from conversation_turn where conversation_id = $1 and position <= $2', [conversationId, position - maxTurns]);
+      await tx.query('update conversation set updated_at = now() where id = $1', [conversationId]);
+      return conversationId;
+    });
+  }
+
+  async list(userId: string, limit: number, offset: number): Promise<{ items: ConversationSummary[]; total: number }> {
+    const [{ rows }, total] = await Promise.all([
+      this.db.query<{ id: string; title: string; turns: string; created_at: Date; updated_at: Date }>(
+        `select c.id, c.title, c.created_at, c.updated_at, (select count(*) from conversation_turn t where t.conversation_id = c.id) as turns
+         from conversation c where c.user_id = $1 order by c.updated_at desc, c.id limit $2 offset $3`,
+        [userId, limit, offset],
+      ),
+      this.db.query<{ count: string }>('select count(*) from conversation where user_id = $1', [userId]),
+    ]);
+    return {
+      items: rows.map((row) => ({ id: row.id, title: row.title, turns: Number(row.turns), created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() })),
+      total: Number(total.rows[0]?.count ?? 0),
+    };
+  }
+
+  async get(userId: string, id: string): Promise<Conversation> {
+    const { rows } = await this.db.query<{ id: string; title: string; created_at: Date; updated_at: Date }>('select * from conversation where id = $1 and user_id = $2', [id, userId]);
+    const row = rows[0];
+    if (!row) throw new DocqaError('not_found', `Conversation ${id} was not found.`);
+    const turns = await this.db.query<TurnRow>('select * from conversation_turn where conversation_id = $1 order by position', [id]);
+    return { id: row.id, title: row.title, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString(), turns: turns.rows.map(toTurn) };
+  }
+
+  async delete(userId: string, id: string): Promise<void> {
+    const { rowCount } = await this.db.query('delete from conversation where id = $1 and user_id = $2', [id, userId]);
+    if (rowCount === 0) throw new DocqaError('not_found', `Conversation ${id} was not found.`);
+  }
+
+  /** Deletes conversations without activity for `maxAgeDays`; answers how many went. */
+  async purgeOlderThan(maxAgeDays: number): Promise<number> {
+    const { rowCount } = await this.db.query(`delete from conversation where updated_at < now() - make_interval(days => $1)`, [maxAgeDays]);
+    return rowCount;
+  }
+}
+
+function toTurn(row: TurnRow): ConversationTurn {
+  return {
+    query: row.query,
+    rewritten_query: row.rewritten_query,
+    answer: row.answer,
+    sources: row.sources,
+    retrieval_settings: row.retrieval_settings,
+    token_budget: row.token_budget,
+    timing: row.timing,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+function titleOf(query: string): string {
+  const flat = query.replace(/\s+/g, ' ').trim();
+  if (flat.length <= titleLength) return flat;
+  const cut = flat.slice(0, titleLength);
+  const lastSpace = cut.lastIndexOf(' ');
+  return `${(lastSpace > titleLength / 2 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
+}

@@ -1,0 +1,142 @@
+import type { Response } from 'express';
+import { z } from 'zod';
+import { DocqaError } from '@docqa/plugin-api';
+import type { Logger } from '@docqa/plugin-api';
+import { defineRoute } from '../http/route.js';
+import { collectOutcome, type ChatEvent } from '../chat/chat-service.js';
+
+const maxQueryLength = 8000;
+/** Comment lines keep proxies from closing a stream that is quiet while retrieval or the model work. */
+const keepAliveMs = 15_000;
+
+const filtersSchema = z.object({ document_ids: z.array(z.uuid()).optional(), metadata: z.record(z.string(), z.string()).optional() });
+
+const chatBody = z.strictObject({
+  query: z
+    .string()
+    .max(maxQueryLength)
+    .refine((value) => value.trim().length > 0, 'must not be empty'),
+  conversation_id: z.uuid().nullable().optional().describe('Continue this conversation; a new one starts when left out.'),
+  top_k: z.number().int().min(1).max(50).default(6).describe('Passages retrieved before the token budget trims them.'),
+  filters: z
+    .strictObject({
+      document_ids: z.array(z.uuid()).max(1000).optional(),
+      metadata: z.record(z.string(), z.string()).optional(),
+    })
+    .optional(),
+});
+
+const sourceSchema = z.object({
+  index: z.number().int().describe('The number the answer cites as [n].'),
+  chunk_id: z.uuid(),
+  document_id: z.uuid(),
+  title: z.string(),
+  path: z.string(),
+  text: z.string(),
+  score: z.number(),
+  metadata: z.record(z.string(), z.unknown()),
+});
+
+const tokenBudgetSchema = z
+  .object({
+    limit: z.number().int(),
+    estimated_prompt: z.number().int(),
+    reserved_completion: z.number().int(),
+    chunks_dropped: z.number().int(),
+    history_turns_dropped: z.number().int().describe('Earlier turns left out of the prompt after every droppable chunk.'),
+  })
+  .nullable()
+  .describe('null when the prompt fit without trimming.');
+
+const retrievalSettingsSchema = z.object({
+  mode: z.enum(['lexical', 'dense', 'hybrid']),
+  top_k: z.number().int(),
+  filters: filtersSchema.describe('The filters retrieval used: the request\'s and the classifier\'s.'),
+  rewritten_query: z.string().nullable(),
+  classification: z.object({
+    filters: z.record(z.string(), z.string()).describe('Filters the metadata rules\' query patterns found in the question.'),
+    ambiguous: z.record(z.string(), z.object({ candidates: z.array(z.string()), chosen: z.string().nullable(), by: z.enum(['priority', 'llm']) })),
+  }),
+});
+
+const timingSchema = z.object({ classify: z.number(), retrieve: z.number(), generate: z.number(), total: z.number() }).describe('Milliseconds per stage.');
+
+const doneSchema = z.object({ conversation_id: z.uuid(), sources: z.array(sourceSchema), token_budget: tokenBudgetSchema, retrieval_settings: retrievalSettingsSchema, timing: timingSchema });
+const chatResponse = doneSchema.extend({ answer: z.string() });
+
+export const chatRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/api/chat',
+    access: 'required',
+    tag: 'Chat',
+    operationId: 'chat',
+    summary: 'Answer a question from the documents',
+    description: [
+      'Answers as JSON by default. With `Accept: text/event-stream` the answer streams as server-sent events: `delta` {text} pieces, then one `done` with the metadata of the JSON answer',
+      '(without `answer`), or one `error` {detail} if the pipeline fails after the stream started; the stream then closes. A client that disconnects stops generation, and nothing is saved.',
+      'The turn is saved to the conversation once the answer is complete. Unknown or another user\'s conversation_id answers 404 before any stream starts.',
+    ].join(' '),
+    request: { body: chatBody },
+    responses: {
+      200: { description: 'The answer (JSON), or an event stream (text/event-stream).', schema: chatResponse },
+      404: { description: 'The conversation does not exist or is not the caller\'s.' },
+      422: { description: 'Empty, over-long or non-string query; or a question too long for the model\'s context window.' },
+      503: { description: 'The model could not answer (JSON mode).' },
+    },
+    async handler({ services, principal, body, req, res, kernel }) {
+      const request = { query: body.query, conversationId: body.conversation_id ?? null, topK: body.top_k, clientIp: req.ip ?? null, ...(body.filters ? { filters: body.filters } : {}) };
+      await services.chat.prepare(principal!, request);
+      const controller = new AbortController();
+      // 'close' on the response fires when the client goes away before the answer is finished.
+      res.on('close', () => {
+        if (!res.writableFinished) controller.abort();
+      });
+      const events = services.chat.answer(principal!, request, controller.signal);
+      if (req.accepts(['application/json', 'text/event-stream']) === 'text/event-stream') {
+        await streamEvents(res, events, kernel.logger);
+        return 'handled';
+      }
+      const outcome = await collectOutcome(events);
+      if (!outcome) throw new DocqaError('bad_request', 'The request was aborted by the client.');
+      const { answer, ...rest } = outcome;
+      return { status: 200, body: { answer, ...rest } };
+    },
+  }),
+];
+
+/** Writes the pipeline's events as SSE; a failure after the headers went out becomes an `error` event. */
+async function streamEvents(res: Response, events: AsyncIterable<ChatEvent>, logger: Logger): Promise<void> {
+  res.writeHead(200, {
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-cache, no-transform',
+    Connection: 'keep-alive',
+    // nginx buffers proxied responses unless told not to.
+    'X-Accel-Buffering': 'no',
+  });
+  res.flushHeaders();
+  const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), keepAliveMs);
+  try {
+    for await (const event of events) {
+      if (event.type === 'delta') writeEvent(res, 'delta', { text: event.text });
+      else writeEvent(res, 'done', withoutAnswer(event.outcome));
+    }
+  } catch (error) {
+    const detail = DocqaError.is(error) ? error.message : 'The answer could not be completed because of an internal error.';
+    if (!DocqaError.is(error) || error.status >= 500) logger.error({ err: error }, 'chat stream failed');
+    writeEvent(res, 'error', { detail });
+  } finally {
+    clearInterval(keepAlive);
+    res.end();
+  }
+}
+
+function writeEvent(res: Response, type: string, payload: unknown): void {
+  if (res.writableEnded || res.destroyed) return;
+  res.write(`event: ${type}\ndata: ${JSON.stringify(payload)}\n\n`);
+}
+
+function withoutAnswer<T extends { answer: string }>(outcome: T): Omit<T, 'answer'> {
+  const { answer: _answer, ...rest } = outcome;
+  return rest;
+}

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { defineRoute } from '../http/route.js';
+import { idParams, pageQuery } from './identity-schemas.js';
+
+const summarySchema = z.object({ id: z.uuid(), title: z.string().describe('The first question, shortened.'), turns: z.number().int(), created_at: z.string(), updated_at: z.string() });
+
+const turnSchema = z.object({
+  query: z.string(),
+  rewritten_query: z.string().nullable(),
+  answer: z.string(),
+  sources: z.array(z.record(z.string(), z.unknown())).describe('As in the chat answer, without the chunk text.'),
+  retrieval_settings: z.record(z.string(), z.unknown()),
+  token_budget: z.record(z.string(), z.unknown()).nullable(),
+  timing: z.record(z.string(), z.number()),
+  created_at: z.string(),
+});
+
+export const conversationRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/api/conversations',
+    access: 'required',
+    tag: 'Chat',
+    operationId: 'listConversations',
+    summary: 'The caller\'s conversations, most recently active first',
+    description: 'Only the caller\'s own. Conversations without activity for RAG_CONVERSATION_MAX_AGE_DAYS are purged by the daily retention sweep.',
+    request: { query: pageQuery },
+    responses: { 200: { description: 'A page of conversations.', schema: z.object({ items: z.array(summarySchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() }) } },
+    handler: async ({ services, principal, query }) => {
+      const page = await services.chat.conversations.list(principal!.userId, query.limit, query.offset);
+      return { status: 200, body: { ...page, limit: query.limit, offset: query.offset } };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/conversations/{id}',
+    access: 'required',
+    tag: 'Chat',
+    operationId: 'getConversation',
+    summary: 'One of the caller\'s conversations with its turns, oldest first',
+    description: 'At most RAG_CONVERSATION_MAX_TURNS turns are kept. Another user\'s conversation answers 404, as an unknown one does.',
+    request: { params: idParams },
+    responses: { 200: { description: 'The conversation.', schema: summarySchema.omit({ turns: true }).extend({ turns: z.array(turnSchema) }) }, 404: { description: 'Unknown, or not the caller\'s.' } },
+    handler: async ({ services, principal, params }) => ({ status: 200, body: await services.chat.conversations.get(principal!.userId, params.id) }),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/api/conversations/{id}',
+    access: 'required',
+    tag: 'Chat',
+    operationId: 'deleteConversation',
+    summary: 'Delete one of the caller\'s conversations',
+    request: { params: idParams },
+    responses: { 204: { description: 'Deleted.' }, 404: { description: 'Unknown, or not the caller\'s.' } },
+    handler: async ({ services, principal, params }) => {
+      await services.chat.conversations.delete(principal!.userId, params.id);
+      return { status: 204 };
+    },
+  }),
+];

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { providerTokens } from '@docqa/plugin-api';
+import { defineRoute } from '../http/route.js';
+import { readHardware } from '../system/hardware.js';
+
+const modelInfoSchema = z.object({
+  backend: z.string().describe('local, hosted or extractive (no language model: answers quote the best-matching passages).'),
+  configured_backend: z.enum(['local', 'hosted']).describe('LLM_BACKEND.'),
+  model: z.string(),
+  generative: z.boolean().describe('false for the extractive backend.'),
+  streaming: z.boolean(),
+  exact_token_count: z.boolean().describe('The token budget counts with the model\'s own tokenizer; otherwise it estimates.'),
+  context_length: z.number().int().nullable().describe('The model\'s own limit, when known.'),
+  n_ctx: z.number().int().describe('N_CTX, as requested.'),
+  effective_n_ctx: z.number().int().describe('EFFECTIVE_N_CTX: the context window in effect.'),
+  gpu: z.boolean(),
+  file: z.string().optional(),
+  size_bytes: z.number().int().optional(),
+  quantization: z.string().optional(),
+  license: z.string().optional(),
+  endpoint: z.string().optional().describe('Where a hosted model is reached.'),
+  embedding: z.object({ model: z.string(), dimensions: z.number().int() }).nullable().describe('The embedding model of dense retrieval; null: lexical retrieval only.'),
+  note: z.string().optional(),
+});
+
+const hardwareSchema = z.object({
+  cpu: z.object({ model: z.string(), cores: z.number().int(), architecture: z.string(), load_average: z.array(z.number()) }),
+  memory: z.object({ total_bytes: z.number().int(), available_bytes: z.number().int(), process_rss_bytes: z.number().int() }),
+  gpus: z.array(z.object({ vendor: z.literal('nvidia'), name: z.string(), bus_id: z.string().nullable() })),
+  cuda_available: z.boolean(),
+  platform: z.string(),
+  node_version: z.string(),
+});
+
+export const modelRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/api/model-info',
+    access: 'required',
+    tag: 'System',
+    operationId: 'getModelInfo',
+    summary: 'The chat model in use, its context window, and the embedding model',
+    description: 'Answers at once from what was loaded at start-up: a hosted backend is not called.',
+    responses: { 200: { description: 'Model information.', schema: modelInfoSchema }, 503: { description: 'No LLM backend is configured.' } },
+    async handler({ kernel, services }) {
+      const backend = services.chat.backend();
+      const { backend: name, model, contextLength, gpu, file, sizeBytes, quantization, license, endpoint } = await backend.info();
+      const embedder = kernel.container.has(providerTokens.embedder) ? kernel.resolve(providerTokens.embedder).space : null;
+      const body = {
+        backend: name,
+        configured_backend: kernel.config.values.LLM_BACKEND,
+        model,
+        generative: backend.capabilities.generative,
+        streaming: backend.capabilities.streaming,
+        exact_token_count: backend.capabilities.tokenizer,
+        context_length: contextLength,
+        n_ctx: kernel.config.values.N_CTX,
+        effective_n_ctx: kernel.effectiveNCtx,
+        gpu,
+        ...(file === undefined ? {} : { file }),
+        ...(sizeBytes === undefined ? {} : { size_bytes: sizeBytes }),
+        ...(quantization === undefined ? {} : { quantization }),
+        ...(license === undefined ? {} : { license }),
+        ...(endpoint === undefined ? {} : { endpoint }),
+        embedding: embedder ? { model: embedder.model, dimensions: embedder.dimensions } : null,
+        ...(backend.capabilities.generative ? {} : { note: 'No chat model is configured (set LLM_MODEL_PATH, or LLM_BACKEND=hosted): answers quote the best-matching passages of the documents.' }),
+      };
+      return { status: 200, body };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/hardware',
+    access: 'required',
+    tag: 'System',
+    operationId: 'getHardware',
+    summary: 'CPU, memory and GPU of the machine DocQA runs on',
+    responses: { 200: { description: 'Hardware information.', schema: hardwareSchema } },
+    handler: async () => ({ status: 200, body: await readHardware() }),
+  }),
+];
