@@ -36,7 +36,8 @@ interface TurnRow {
   retrieval_settings: Record<string, unknown>;
   token_budget: Record<string, unknown> | null;
   timing: Record<string, number>;
-  created_at: Date;
+  /** timestamptz arrives as text from the kernel's database layer. */
+  created_at: string;
 }
 
 /**
@@ -102,7 +103,7 @@ export class ConversationStore {
 
   async list(userId: string, limit: number, offset: number): Promise<{ items: ConversationSummary[]; total: number }> {
     const [{ rows }, total] = await Promise.all([
-      this.db.query<{ id: string; title: string; turns: string; created_at: Date; updated_at: Date }>(
+      this.db.query<{ id: string; title: string; turns: string; created_at: string; updated_at: string }>(
         `select c.id, c.title, c.created_at, c.updated_at, (select count(*) from conversation_turn t where t.conversation_id = c.id) as turns
          from conversation c where c.user_id = $1 order by c.updated_at desc, c.id limit $2 offset $3`,
         [userId, limit, offset],
@@ -110,17 +111,17 @@ export class ConversationStore {
       this.db.query<{ count: string }>('select count(*) from conversation where user_id = $1', [userId]),
     ]);
     return {
-      items: rows.map((row) => ({ id: row.id, title: row.title, turns: Number(row.turns), created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() })),
+      items: rows.map((row) => ({ id: row.id, title: row.title, turns: Number(row.turns), created_at: iso(row.created_at), updated_at: iso(row.updated_at) })),
       total: Number(total.rows[0]?.count ?? 0),
     };
   }
 
   async get(userId: string, id: string): Promise<Conversation> {
-    const { rows } = await this.db.query<{ id: string; title: string; created_at: Date; updated_at: Date }>('select * from conversation where id = $1 and user_id = $2', [id, userId]);
+    const { rows } = await this.db.query<{ id: string; title: string; created_at: string; updated_at: string }>('select * from conversation where id = $1 and user_id = $2', [id, userId]);
     const row = rows[0];
     if (!row) throw new DocqaError('not_found', `Conversation ${id} was not found.`);
     const turns = await this.db.query<TurnRow>('select * from conversation_turn where conversation_id = $1 order by position', [id]);
-    return { id: row.id, title: row.title, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString(), turns: turns.rows.map(toTurn) };
+    return { id: row.id, title: row.title, created_at: iso(row.created_at), updated_at: iso(row.updated_at), turns: turns.rows.map(toTurn) };
   }
 
   async delete(userId: string, id: string): Promise<void> {
@@ -144,8 +145,12 @@ function toTurn(row: TurnRow): ConversationTurn {
     retrieval_settings: row.retrieval_settings,
     token_budget: row.token_budget,
     timing: row.timing,
-    created_at: row.created_at.toISOString(),
+    created_at: iso(row.created_at),
   };
+}
+
+function iso(timestamp: string): string {
+  return new Date(timestamp).toISOString();
 }
 
 function titleOf(query: string): string {

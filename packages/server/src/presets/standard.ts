@@ -16,6 +16,9 @@ import extractorMd from '@docqa/plugin-extractor-md';
 import extractorPdf from '@docqa/plugin-extractor-pdf';
 import extractorTxt from '@docqa/plugin-extractor-txt';
 import extractorXlsx from '@docqa/plugin-extractor-xlsx';
+import llmExtractive from '@docqa/plugin-llm-extractive';
+import llmLlamacpp, { llamaCppLlmOptionsFromVariables } from '@docqa/plugin-llm-llamacpp';
+import llmOpenai, { llmOpenAiOptionsFromVariables } from '@docqa/plugin-llm-openai';
 
 /**
  * The standard self-hosted edition. Plugins of other kinds join this list as they are built;
@@ -23,7 +26,7 @@ import extractorXlsx from '@docqa/plugin-extractor-xlsx';
  */
 export const standardPreset = definePreset({
   id: 'standard',
-  description: 'Standard self-hosted DocQA: PostgreSQL with pgvector, every extractor, a local embedder when EMBEDDING_MODEL_PATH is set, email by EMAIL_PROVIDER.',
+  description: 'Standard self-hosted DocQA: PostgreSQL with pgvector, every extractor, a local embedder when EMBEDDING_MODEL_PATH is set, the chat backend by LLM_BACKEND, email by EMAIL_PROVIDER.',
   plugins: ({ variable }) => [
     { plugin: vectorstorePgvector },
     ...[extractorTxt, extractorMd, extractorHtml, extractorCsv, extractorDocx, extractorPdf, extractorXlsx, extractorImage].map((plugin) => ({ plugin })),
@@ -33,9 +36,21 @@ export const standardPreset = definePreset({
     { plugin: integrationWeb, options: { stateDir: stateDir(variable, 'web') } },
     { plugin: integrationGit, options: { stateDir: stateDir(variable, 'git') } },
     ...(variable('EMBEDDING_MODEL_PATH') ? [{ plugin: embedderLlamacpp, options: { modelPath: variable('EMBEDDING_MODEL_PATH') } }] : []),
+    chatBackend(variable),
     variable('EMAIL_PROVIDER') === 'smtp' ? { plugin: emailSmtp, options: smtpOptionsFromVariables(variable) } : { plugin: emailConsole },
   ],
 });
+
+/**
+ * LLM_BACKEND picks the chat model: hosted → an OpenAI-compatible API; local → the GGUF file at
+ * LLM_MODEL_PATH, or, with no model file, extractive answers quoting the best passages, so a fresh
+ * install answers questions before anyone has chosen a model.
+ */
+function chatBackend(variable: (name: string) => unknown) {
+  if (variable('LLM_BACKEND') === 'hosted') return { plugin: llmOpenai, options: llmOpenAiOptionsFromVariables(variable) };
+  if (variable('LLM_MODEL_PATH')) return { plugin: llmLlamacpp, options: llamaCppLlmOptionsFromVariables(variable) };
+  return { plugin: llmExtractive };
+}
 
 function stateDir(variable: (name: string) => unknown, kind: string): string {
   return path.resolve(String(variable('DOCQA_DATA_DIR')), 'sources', kind);

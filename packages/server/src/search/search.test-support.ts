@@ -32,6 +32,8 @@ export interface SearchServerOptions {
   embedder: boolean;
   /** Variables on top of the test defaults (LLM_BACKEND, N_CTX, RAG_* …). */
   env?: Record<string, string>;
+  /** Plugins besides the standard preset's and the license stand-in (a test connector). */
+  plugins?: ReturnType<typeof standardPreset.plugins>;
 }
 
 export async function startSearchServer(options: SearchServerOptions): Promise<SearchTestServer> {
@@ -43,7 +45,7 @@ export async function startSearchServer(options: SearchServerOptions): Promise<S
     env: { ...testSecrets, DOCQA_DATA_DIR: dataDir, DOCQA_SECRETS_DIR: dataDir, LOG_LEVEL: 'ERROR', DEFAULT_ADMIN_PASSWORD: 'admin-password-1', RAG_MIN_CHUNK_LENGTH: '1', ...(model ? { EMBEDDING_MODEL_PATH: model.path } : {}), ...(database ? { DATABASE_URL: database.url } : {}), ...options.env },
     cwd: dataDir,
     inMemoryDatabase: database === null,
-    presets: { standard: definePreset({ id: 'standard', description: 'standard + license stand-in', plugins: (context) => [...standardPreset.plugins(context), { plugin: license }] }) },
+    presets: { standard: definePreset({ id: 'standard', description: 'standard + license stand-in', plugins: (context) => [...standardPreset.plugins(context), ...(options.plugins ?? []), { plugin: license }] }) },
     port: 0,
     host: '127.0.0.1',
   });
