@@ -6,3 +6,5 @@ export { describeExtractorConformance, type ExtractorConformanceSetup } from './
 export { writeGguf, writeTinyBertEmbeddingModel } from './gguf/index.js';
 export { describeEmbedderConformance, type EmbedderConformanceSetup } from './conformance/embedder.js';
 export { describeLlmConformance, type LlmConformanceSetup } from './conformance/llm.js';
+export { writeTinyLlamaChatModel, type TinyLlamaOptions, type TinyLlamaModel } from './gguf/index.js';
+export { startChatCompletionsServer, chatAnswerFor, answerPieces, type ChatCompletionsServer, type ChatCompletionsServerOptions, type ChatServerError, type ReceivedChatRequest } from './openai-chat-server/index.js';

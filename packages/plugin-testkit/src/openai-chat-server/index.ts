@@ -1,0 +1,3 @@
+export { startChatCompletionsServer } from './server.js';
+export { chatAnswerFor, answerPieces } from './answer.js';
+export type { ChatCompletionsServer, ChatCompletionsServerOptions, ChatServerError, ReceivedChatRequest } from './types.js';
