@@ -123,7 +123,9 @@ async function streamEvents(res: Response, events: AsyncIterable<ChatEvent>, log
     }
   } catch (error) {
     const detail = DocqaError.is(error) ? error.message : 'The answer could not be completed because of an internal error.';
-    if (!DocqaError.is(error) || error.status >= 500) logger.error({ err: error }, 'chat stream failed');
+    // A model that is down is an operations matter (warn); anything unexpected is a bug (error, with its stack).
+    if (!DocqaError.is(error)) logger.error({ err: error }, 'chat stream failed');
+    else if (error.status >= 500) logger.warn({ code: error.code, detail }, 'chat stream failed');
     writeEvent(res, 'error', { detail });
   } finally {
     clearInterval(keepAlive);
