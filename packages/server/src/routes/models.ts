@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { providerTokens } from '@docqa/plugin-api';
+import type { Kernel } from '@docqa/kernel';
 import { defineRoute } from '../http/route.js';
 import { readHardware } from '../system/hardware.js';
 
 const modelInfoSchema = z.object({
-  backend: z.string().describe('local, hosted or extractive (no language model: answers quote the best-matching passages).'),
+  backend: z.string().describe('local, hosted, extractive (no language model: answers quote the best-matching passages), or none (an edition without a chat backend: chat answers 503).'),
   configured_backend: z.enum(['local', 'hosted']).describe('LLM_BACKEND.'),
   model: z.string(),
   generative: z.boolean().describe('false for the extractive backend.'),
@@ -41,11 +42,12 @@ export const modelRoutes = [
     operationId: 'getModelInfo',
     summary: 'The chat model in use, its context window, and the embedding model',
     description: 'Answers at once from what was loaded at start-up: a hosted backend is not called.',
-    responses: { 200: { description: 'Model information.', schema: modelInfoSchema }, 503: { description: 'No LLM backend is configured.' } },
-    async handler({ kernel, services }) {
-      const backend = services.chat.backend();
-      const { backend: name, model, contextLength, gpu, file, sizeBytes, quantization, license, endpoint } = await backend.info();
+    responses: { 200: { description: 'Model information.', schema: modelInfoSchema } },
+    async handler({ kernel }) {
       const embedder = kernel.container.has(providerTokens.embedder) ? kernel.resolve(providerTokens.embedder).space : null;
+      if (!kernel.container.has(providerTokens.llm)) return { status: 200, body: withoutBackend(kernel, embedder) };
+      const backend = kernel.resolve(providerTokens.llm);
+      const { backend: name, model, contextLength, gpu, file, sizeBytes, quantization, license, endpoint } = await backend.info();
       const body = {
         backend: name,
         configured_backend: kernel.config.values.LLM_BACKEND,
@@ -79,3 +81,21 @@ export const modelRoutes = [
     handler: async () => ({ status: 200, body: await readHardware() }),
   }),
 ];
+
+/** An edition built without any chat backend still describes itself; chat answers 503 there. */
+function withoutBackend(kernel: Kernel, embedder: { model: string; dimensions: number } | null) {
+  return {
+    backend: 'none',
+    configured_backend: kernel.config.values.LLM_BACKEND,
+    model: 'none',
+    generative: false,
+    streaming: false,
+    exact_token_count: false,
+    context_length: null,
+    n_ctx: kernel.config.values.N_CTX,
+    effective_n_ctx: kernel.effectiveNCtx,
+    gpu: false,
+    embedding: embedder,
+    note: 'This edition has no chat backend plugin: chat is unavailable.',
+  };
+}
