@@ -8,6 +8,7 @@ import {
   type Db,
   type Preset,
   type AuditService,
+  type Logger,
   type Token,
 } from '@docqa/plugin-api';
 import { Container } from './container.js';
@@ -36,8 +37,11 @@ export interface KernelOptions {
   logDestination?: pino.DestinationStream;
   /** The application's own schema migrations, applied after the core's and before the plugins'. */
   migrations?: readonly SchemaMigration[];
-  /** Where audit events go; by default, the log. */
-  audit?: AuditService;
+  /**
+   * Where audit events go; by default, the log. A factory is called once the database is open and
+   * the container holds the core services (the application's audit store lives in the database).
+   */
+  audit?: AuditService | ((core: { db: Db; logger: Logger; container: Container }) => AuditService);
 }
 
 /**
@@ -116,7 +120,8 @@ export class Kernel {
       container.register(tokens.db, db);
       container.register(tokens.settings, settings);
       container.register(tokens.jobs, jobs);
-      container.register(tokens.audit, options.audit ?? logAuditService(logger));
+      const audit = typeof options.audit === 'function' ? options.audit({ db, logger, container }) : options.audit;
+      container.register(tokens.audit, audit ?? logAuditService(logger));
 
       const plugins = await startPlugins(plan, container, logger);
       cleanup.unshift(() => plugins.stop());

@@ -18,6 +18,9 @@ import { sourceMigrations } from './sources/schema.js';
 import { ruleMigrations } from './rules/schema.js';
 import { scheduleMigrations } from './schedules/schema.js';
 import { conversationMigrations } from './chat/schema.js';
+import { auditMigrations } from './audit/schema.js';
+import { AuditStore } from './audit/audit-store.js';
+import { providerTokens, type Db, type Logger, type Plan } from '@docqa/plugin-api';
 
 export interface RunningServer {
   kernel: Kernel;
@@ -39,9 +42,22 @@ export interface ServerOptions extends Partial<KernelOptions> {
   extraRoutes?: readonly AnyRoute[];
 }
 
+const applicationMigrations = [...identityMigrations, ...groupMigrations, ...documentMigrations, ...searchMigrations, ...sourceMigrations, ...ruleMigrations, ...scheduleMigrations, ...conversationMigrations, ...auditMigrations];
+
+/** Audit events go to the hash-chained log in the database, recorded while the plan is ENTERPRISE. */
+function databaseAuditLog({ db, logger, container }: { db: Db; logger: Logger; container: Kernel['container'] }): AuditStore {
+  const plan = (): Plan => (container.has(providerTokens.licenseGate) ? container.resolve(providerTokens.licenseGate).current().plan : 'FREE');
+  return new AuditStore(db, logger, plan);
+}
+
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const { port, host, extraRoutes = [], ...kernelOptions } = options;
-  const kernel = await Kernel.start({ presets, ...kernelOptions, migrations: [...identityMigrations, ...groupMigrations, ...documentMigrations, ...searchMigrations, ...sourceMigrations, ...ruleMigrations, ...scheduleMigrations, ...conversationMigrations, ...(kernelOptions.migrations ?? [])] });
+  const kernel = await Kernel.start({
+    presets,
+    ...kernelOptions,
+    migrations: [...applicationMigrations, ...(kernelOptions.migrations ?? [])],
+    audit: kernelOptions.audit ?? databaseAuditLog,
+  });
   try {
     const values = kernel.config.values;
     const services = createServices(kernel);

@@ -12,6 +12,7 @@ import { RuleService } from './rules/rule-service.js';
 import { ScheduleService } from './schedules/schedule-service.js';
 import { currentPlan } from './http/access.js';
 import { ChatService } from './chat/chat-service.js';
+import { AuditStore } from './audit/audit-store.js';
 
 /** The application services routes work with, built once per server from the kernel. */
 export interface AppServices {
@@ -27,6 +28,8 @@ export interface AppServices {
   rules: RuleService;
   schedules: ScheduleService;
   chat: ChatService;
+  /** Reads, verifies and purges the audit log; recording goes through tokens.audit. */
+  audit: AuditStore;
 }
 
 export function createServices(kernel: Kernel): AppServices {
@@ -41,5 +44,6 @@ export function createServices(kernel: Kernel): AppServices {
   const schedules = new ScheduleService(kernel);
   const search = new SearchService(kernel, groups);
   const chat = new ChatService(kernel, search, rules);
-  return { identity, mfa, groups, documents, index, sources, syncs, rules, schedules, search, chat, oidc: new OidcService(kernel, identity) };
+  const audit = new AuditStore(kernel.db, kernel.logger, () => currentPlan(kernel));
+  return { identity, mfa, groups, documents, index, sources, syncs, rules, schedules, search, chat, audit, oidc: new OidcService(kernel, identity) };
 }

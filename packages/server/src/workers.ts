@@ -24,7 +24,7 @@ export async function startWorkers(kernel: Kernel, services: AppServices): Promi
   await jobs.work<SyncJobData>(syncQueue, (job) => sync.run(job), { concurrency: 2 });
   await jobs.createQueue(metadataRefreshQueue, { retryLimit: 1, expireInSeconds: 6 * 3600, heartbeatSeconds: 30 });
   await jobs.work<MetadataRefreshData>(metadataRefreshQueue, (job) => refreshMetadata(kernel, services.rules, job));
-  await new RetentionSweep(kernel, services.chat.conversations).start();
+  await new RetentionSweep(kernel, services.chat.conversations, services.audit).start();
   // Documents accepted just before a crash, never queued: queue them now that the workers run.
   await services.documents.requeueOrphans();
 

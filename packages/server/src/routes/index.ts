@@ -16,6 +16,7 @@ import { systemRoutes } from './system.js';
 import { chatRoutes } from './chat.js';
 import { conversationRoutes } from './conversations.js';
 import { modelRoutes } from './models.js';
+import { auditRoutes } from './audit.js';
 
 /** The route table: every endpoint DocQA serves, with its access level and plan gate. */
-export const routes: readonly AnyRoute[] = [...systemRoutes, ...authRoutes, ...mfaRoutes, ...oidcRoutes, ...userRoutes, ...groupRoutes, ...documentRoutes, ...indexRoutes, ...connectorRoutes, ...integrationRoutes, ...jobRoutes, ...ruleRoutes, ...scheduleRoutes, ...searchRoutes, ...chatRoutes, ...conversationRoutes, ...modelRoutes, ...settingsRoutes];
+export const routes: readonly AnyRoute[] = [...systemRoutes, ...authRoutes, ...mfaRoutes, ...oidcRoutes, ...userRoutes, ...groupRoutes, ...documentRoutes, ...indexRoutes, ...connectorRoutes, ...integrationRoutes, ...jobRoutes, ...ruleRoutes, ...scheduleRoutes, ...searchRoutes, ...chatRoutes, ...conversationRoutes, ...modelRoutes, ...auditRoutes, ...settingsRoutes];

@@ -32,11 +32,12 @@ export const settingsRoutes = [
     tag: 'Administration',
     operationId: 'updateRuntimeSettings',
     summary: 'Change runtime settings without a restart',
-    description: 'Validates every change first; one invalid value answers 422 listing each bad field and changes nothing. Other replicas apply the change within 5 seconds.',
+    description: 'Validates every change first; one invalid value answers 422 listing each bad field and changes nothing. Other replicas apply the change within 5 seconds. Recorded as config.update.',
     request: { body: changeSchema },
     responses: { 200: { description: 'The settings after the change.', schema: settingsSchema } },
-    async handler({ kernel, body, principal }) {
+    async handler({ kernel, services, body, principal, req }) {
       await kernel.settings.set(body, principal?.username);
+      await services.identity.recordConfigUpdate(principal, req.ip, 'runtime.settings', { changed: body });
       return { status: 200, body: { settings: kernel.settings.all(), derived: { EFFECTIVE_N_CTX: kernel.effectiveNCtx } } };
     },
   }),
