@@ -19,6 +19,7 @@ import { ruleMigrations } from './rules/schema.js';
 import { scheduleMigrations } from './schedules/schema.js';
 import { conversationMigrations } from './chat/schema.js';
 import { auditMigrations } from './audit/schema.js';
+import { brandingMigrations } from './branding/schema.js';
 import { AuditStore } from './audit/audit-store.js';
 import { providerTokens, type Db, type Logger, type Plan } from '@docqa/plugin-api';
 
@@ -42,7 +43,7 @@ export interface ServerOptions extends Partial<KernelOptions> {
   extraRoutes?: readonly AnyRoute[];
 }
 
-const applicationMigrations = [...identityMigrations, ...groupMigrations, ...documentMigrations, ...searchMigrations, ...sourceMigrations, ...ruleMigrations, ...scheduleMigrations, ...conversationMigrations, ...auditMigrations];
+const applicationMigrations = [...identityMigrations, ...groupMigrations, ...documentMigrations, ...searchMigrations, ...sourceMigrations, ...ruleMigrations, ...scheduleMigrations, ...conversationMigrations, ...auditMigrations, ...brandingMigrations];
 
 /** Audit events go to the hash-chained log in the database, recorded while the plan is ENTERPRISE. */
 function databaseAuditLog({ db, logger, container }: { db: Db; logger: Logger; container: Kernel['container'] }): AuditStore {

@@ -13,6 +13,7 @@ import { ScheduleService } from './schedules/schedule-service.js';
 import { currentPlan } from './http/access.js';
 import { ChatService } from './chat/chat-service.js';
 import { AuditStore } from './audit/audit-store.js';
+import { BrandingService } from './branding/branding-service.js';
 
 /** The application services routes work with, built once per server from the kernel. */
 export interface AppServices {
@@ -30,6 +31,7 @@ export interface AppServices {
   chat: ChatService;
   /** Reads, verifies and purges the audit log; recording goes through tokens.audit. */
   audit: AuditStore;
+  branding: BrandingService;
 }
 
 export function createServices(kernel: Kernel): AppServices {
@@ -45,5 +47,5 @@ export function createServices(kernel: Kernel): AppServices {
   const search = new SearchService(kernel, groups);
   const chat = new ChatService(kernel, search, rules);
   const audit = new AuditStore(kernel.db, kernel.logger, () => currentPlan(kernel));
-  return { identity, mfa, groups, documents, index, sources, syncs, rules, schedules, search, chat, audit, oidc: new OidcService(kernel, identity) };
+  return { identity, mfa, groups, documents, index, sources, syncs, rules, schedules, search, chat, audit, branding: new BrandingService(kernel.db), oidc: new OidcService(kernel, identity) };
 }

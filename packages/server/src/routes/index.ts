@@ -17,6 +17,7 @@ import { chatRoutes } from './chat.js';
 import { conversationRoutes } from './conversations.js';
 import { modelRoutes } from './models.js';
 import { auditRoutes } from './audit.js';
+import { brandingRoutes } from './branding.js';
 
 /** The route table: every endpoint DocQA serves, with its access level and plan gate. */
-export const routes: readonly AnyRoute[] = [...systemRoutes, ...authRoutes, ...mfaRoutes, ...oidcRoutes, ...userRoutes, ...groupRoutes, ...documentRoutes, ...indexRoutes, ...connectorRoutes, ...integrationRoutes, ...jobRoutes, ...ruleRoutes, ...scheduleRoutes, ...searchRoutes, ...chatRoutes, ...conversationRoutes, ...modelRoutes, ...auditRoutes, ...settingsRoutes];
+export const routes: readonly AnyRoute[] = [...systemRoutes, ...authRoutes, ...mfaRoutes, ...oidcRoutes, ...userRoutes, ...groupRoutes, ...documentRoutes, ...indexRoutes, ...connectorRoutes, ...integrationRoutes, ...jobRoutes, ...ruleRoutes, ...scheduleRoutes, ...searchRoutes, ...chatRoutes, ...conversationRoutes, ...modelRoutes, ...auditRoutes, ...brandingRoutes, ...settingsRoutes];

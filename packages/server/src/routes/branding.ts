@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { defineRoute } from '../http/route.js';
+import { brandingSchema } from '../branding/branding-service.js';
+import { normaliseLogo } from '../branding/logo.js';
+import { readLogoUpload } from '../branding/read-logo-upload.js';
+
+const brandingResponse = z.object({
+  name: z.string(),
+  colors: z.object({ primary: z.string(), accent: z.string(), background: z.string(), text: z.string() }),
+  texts: z.object({ welcome: z.string(), chat_placeholder: z.string(), footer: z.string(), support_email: z.string() }),
+  logo_url: z.string().nullable().describe('Changes whenever the logo changes, so it can be cached for long.'),
+  updated_at: z.string().nullable(),
+});
+
+const logoResponse = z.object({ media_type: z.string(), width: z.number().int(), height: z.number().int(), sha256: z.string(), logo_url: z.string() });
+
+export const brandingRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/api/branding',
+    access: 'public',
+    tag: 'Branding',
+    operationId: 'getBranding',
+    summary: 'Name, colours, texts and logo address of this installation',
+    responses: { 200: { description: 'The branding (DocQA\'s defaults until an admin sets it).', schema: brandingResponse } },
+    handler: async ({ services }) => ({ status: 200, body: await services.branding.get(), headers: { 'Cache-Control': 'no-cache' } }),
+  }),
+  defineRoute({
+    method: 'put',
+    path: '/api/branding',
+    access: 'admin',
+    tag: 'Branding',
+    operationId: 'updateBranding',
+    summary: 'Replace the branding',
+    description: 'Fields left out take DocQA\'s defaults. Recorded as config.update.',
+    request: { body: brandingSchema },
+    responses: { 200: { description: 'The branding now in effect.', schema: brandingResponse } },
+    handler: async ({ services, principal, body, req }) => {
+      await services.branding.put(body);
+      await services.identity.recordConfigUpdate(principal, req.ip, 'branding', { name: body.name, colors: body.colors });
+      return { status: 200, body: await services.branding.get() };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/branding/logo',
+    access: 'public',
+    tag: 'Branding',
+    operationId: 'getBrandingLogo',
+    summary: 'The logo image',
+    description: 'PNG, JPEG or WebP as normalised at upload (SVG uploads are served as PNG). ETag and If-None-Match let browsers revalidate cheaply; 404 until a logo is uploaded.',
+    responses: { 200: { description: 'The image.', contentType: 'image/png' }, 304: { description: 'Unchanged since the ETag sent.' }, 404: { description: 'No logo yet.' } },
+    async handler({ services, req, res }) {
+      const logo = await services.branding.logo();
+      const etag = `"${logo.sha256}"`;
+      res.setHeader('ETag', etag);
+      res.setHeader('Last-Modified', new Date(logo.updatedAt).toUTCString());
+      // Revalidate after a short while: logo_url changes with the logo, but plain /api/branding/logo does not.
+      res.setHeader('Cache-Control', 'public, max-age=300, must-revalidate');
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      if (req.headers['if-none-match'] === etag) {
+        res.status(304).end();
+        return 'handled' as const;
+      }
+      res.status(200).type(logo.mediaType).send(logo.bytes);
+      return 'handled' as const;
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/branding/logo',
+    access: 'admin',
+    tag: 'Branding',
+    operationId: 'uploadBrandingLogo',
+    summary: 'Upload the logo',
+    description:
+      'multipart/form-data with a `file` field, or a raw image/* body; at most 2 MB. PNG, JPEG and WebP are re-encoded without metadata and scaled to 512 px at most; SVG must be self-contained (no entities, no outside references) and is rendered to PNG. A refused upload leaves the previous logo in place. Recorded as config.update.',
+    responses: {
+      201: { description: 'The stored logo.', schema: logoResponse },
+      413: { description: 'Larger than 2 MB.' },
+      415: { description: 'Not a PNG, JPEG, WebP or safe SVG image.' },
+    },
+    async handler({ services, principal, req }) {
+      const logo = await normaliseLogo(await readLogoUpload(req));
+      await services.branding.putLogo(logo);
+      await services.identity.recordConfigUpdate(principal, req.ip, 'branding.logo', { media_type: logo.mediaType, width: logo.width, height: logo.height, sha256: logo.sha256 });
+      const { logo_url } = await services.branding.get();
+      return { status: 201, body: { media_type: logo.mediaType, width: logo.width, height: logo.height, sha256: logo.sha256, logo_url: logo_url! } };
+    },
+  }),
+];
