@@ -8,3 +8,4 @@ export { describeEmbedderConformance, type EmbedderConformanceSetup } from './co
 export { describeLlmConformance, type LlmConformanceSetup } from './conformance/llm.js';
 export { writeTinyLlamaChatModel, type TinyLlamaOptions, type TinyLlamaModel } from './gguf/index.js';
 export { startChatCompletionsServer, chatAnswerFor, answerPieces, type ChatCompletionsServer, type ChatCompletionsServerOptions, type ChatServerError, type ReceivedChatRequest } from './openai-chat-server/index.js';
+export { describeLicenseGateConformance, type LicenseGateConformanceSetup, type LicenseClaimsForTest } from './conformance/license-gate.js';
