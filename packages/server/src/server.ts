@@ -18,6 +18,7 @@ import { sourceMigrations } from './sources/schema.js';
 import { ruleMigrations } from './rules/schema.js';
 import { scheduleMigrations } from './schedules/schema.js';
 import { conversationMigrations } from './chat/schema.js';
+import { analyticsMigrations } from './analytics/schema.js';
 import { auditMigrations } from './audit/schema.js';
 import { brandingMigrations } from './branding/schema.js';
 import { AuditStore } from './audit/audit-store.js';
@@ -43,7 +44,7 @@ export interface ServerOptions extends Partial<KernelOptions> {
   extraRoutes?: readonly AnyRoute[];
 }
 
-const applicationMigrations = [...identityMigrations, ...groupMigrations, ...documentMigrations, ...searchMigrations, ...sourceMigrations, ...ruleMigrations, ...scheduleMigrations, ...conversationMigrations, ...auditMigrations, ...brandingMigrations];
+const applicationMigrations = [...identityMigrations, ...groupMigrations, ...documentMigrations, ...searchMigrations, ...sourceMigrations, ...ruleMigrations, ...scheduleMigrations, ...conversationMigrations, ...analyticsMigrations, ...auditMigrations, ...brandingMigrations];
 
 /** Audit events go to the hash-chained log in the database, recorded while the plan is ENTERPRISE. */
 function databaseAuditLog({ db, logger, container }: { db: Db; logger: Logger; container: Kernel['container'] }): AuditStore {

@@ -7,6 +7,7 @@ import type { RuleService } from '../rules/rule-service.js';
 import type { DocumentService, IngestJobData } from './document-service.js';
 import type { DocumentRow } from './document-repository.js';
 import { writeChunkTerms } from '../search/lexical-index.js';
+import { ruleOutcomes, writeRuleOutcomes } from '../analytics/outcomes.js';
 
 /** Tokens a chunk aims for; about a paragraph or two, what small embedding models handle well. */
 const targetTokens = 256;
@@ -73,7 +74,7 @@ export class IngestPipeline {
       job.signal,
     );
     const minChunkLength = Number(this.kernel.settings.get('RAG_MIN_CHUNK_LENGTH'));
-    const { chunks, chunkMetadata, documentMetadata } = await this.#chunkWithRules(document, extracted, minChunkLength);
+    const { chunks, chunkMetadata, documentMetadata, outcomes } = await this.#chunkWithRules(document, extracted, minChunkLength);
     await job.progress(0, chunks.length);
     await this.#writeVectors(document.id, chunks, job);
     await this.kernel.db.transaction(async (tx) => {
@@ -89,6 +90,7 @@ export class IngestPipeline {
         );
       }
       await writeChunkTerms(tx, document.id, chunks.map((chunk) => ({ id: chunkId(document.id, chunk.index), text: chunk.text })));
+      await writeRuleOutcomes(tx, document.id, outcomes);
       await tx.query(
         `update document set status = 'indexed', error = null, chunk_count = $2, title = coalesce($3, title), metadata = $4::jsonb, indexed_at = now(), updated_at = now() where id = $1`,
         [document.id, chunks.length, extracted.title ?? null, JSON.stringify(documentMetadata)],
@@ -108,7 +110,7 @@ export class IngestPipeline {
     const rules = document.source_id ? await this.rules.rulesOf(document.source_id) : [];
     if (rules.length === 0) {
       const chunks = chunkDocument(extracted, { targetTokens, minChunkLength });
-      return { chunks, chunkMetadata: [] as Array<Record<string, string>>, documentMetadata: extracted.metadata };
+      return { chunks, chunkMetadata: [] as Array<Record<string, string>>, documentMetadata: extracted.metadata, outcomes: [] };
     }
     const text = documentText(extracted);
     const boundaryRules = rules.filter((rule) => rule.chunk_boundary);
@@ -120,6 +122,7 @@ export class IngestPipeline {
       chunks,
       chunkMetadata: chunks.map((chunk) => ({ ...applied.document, ...(applied.chunks[chunk.index]?.values ?? {}) })),
       documentMetadata: { ...extracted.metadata, ...applied.document },
+      outcomes: ruleOutcomes(rules, applied, chunks.length),
     };
   }
 

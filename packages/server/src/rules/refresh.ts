@@ -2,6 +2,7 @@ import { applyRules, type MetadataRule } from '@docqa/core';
 import type { JobContext } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import type { RuleService } from './rule-service.js';
+import { ruleOutcomes, writeRuleOutcomes } from '../analytics/outcomes.js';
 
 export const metadataRefreshQueue = 'metadata_refresh';
 
@@ -54,5 +55,7 @@ async function refreshDocument(kernel: Kernel, ruleList: MetadataRule[], rules: 
       await tx.query('update chunk set metadata = $2::jsonb where id = $1', [chunk.id, JSON.stringify({ ...applied.document, ...(applied.chunks[i]?.values ?? {}) })]);
     }
     await tx.query('update document set metadata = $2::jsonb, updated_at = now() where id = $1', [document.id, JSON.stringify({ ...kept, ...applied.document })]);
+    // What each rule did this time, for the analytics (spec 4.7), committed with the values it explains.
+    await writeRuleOutcomes(tx, document.id, ruleOutcomes(ruleList, applied, chunks.length));
   });
 }
