@@ -20,7 +20,6 @@ import { standardPreset } from '../src/presets/standard.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import { licenseStandIn } from '../src/testing/license-stand-in.js';
 import { analyticsRoutes } from '../src/routes/analytics.js';
-import { analyticsMigrations } from '../src/analytics/schema.js';
 import { loadCorpus } from './analytics-corpus.js';
 
 const { values: args } = parseArgs({ options: { chunks: { type: 'string', default: '100000' }, runs: { type: 'string', default: '5' } } });
@@ -90,8 +89,6 @@ async function main(): Promise<void> {
       env: { ...testSecrets, DOCQA_DATA_DIR: dataDir, DOCQA_SECRETS_DIR: dataDir, LOG_LEVEL: 'ERROR', DEFAULT_ADMIN_PASSWORD: 'admin-password-1', ...(database ? { DATABASE_URL: database.url } : {}) },
       cwd: dataDir,
       presets: { standard: definePreset({ id: 'standard', description: 'standard + json-feed + license stand-in', plugins: (context) => [...standardPreset.plugins(context), { plugin: connectorTemplate }, { plugin: license }] }) },
-      migrations: analyticsMigrations,
-      extraRoutes: analyticsRoutes,
       port: 0,
       host: '127.0.0.1',
     });

@@ -11,7 +11,6 @@ import { startServer, type RunningServer } from '../server.js';
 import { standardPreset } from '../presets/standard.js';
 import { analyticsRoutes } from '../routes/analytics.js';
 import { buildOpenApi } from '../http/openapi.js';
-import { analyticsMigrations } from './schema.js';
 import * as schemas from './schemas.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -116,8 +115,6 @@ describe('analytics (spec 4.7) on a known corpus', function () {
       cwd: dataDir,
       inMemoryDatabase: database === null,
       presets: { standard: definePreset({ id: 'standard', description: 'test', plugins: (context) => [...standardPreset.plugins(context), { plugin: connectorTemplate }, { plugin: license }] }) },
-      migrations: analyticsMigrations,
-      extraRoutes: analyticsRoutes,
       port: 0,
       host: '127.0.0.1',
     });
