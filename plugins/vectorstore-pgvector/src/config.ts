@@ -6,8 +6,13 @@ import { z } from 'zod';
  */
 export const pgvectorOptionsSchema = z
   .strictObject({
-    /** Candidates HNSW keeps while searching; raised to topK for larger queries. */
-    efSearch: z.number().int().min(1).max(1000).default(40),
+    /**
+     * Candidates HNSW keeps while searching; raised to topK for larger queries. 100, not pgvector's
+     * 40: on 100,000 clustered 384-d vectors (npm run bench:retrieval) recall@10 was 0.92–0.94 at
+     * 40, 0.97 at 64 and 0.99 at 100. The price: a top-10 query takes p50 ~9 ms instead of ~4 ms
+     * (measured on PostgreSQL 15, 2 cores), small beside the lexical half of a hybrid search.
+     */
+    efSearch: z.number().int().min(1).max(1000).default(100),
     /** Links per node in the HNSW graph. */
     m: z.number().int().min(2).max(100).default(16),
     /** Candidates HNSW keeps while building the graph. */
