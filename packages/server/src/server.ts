@@ -4,6 +4,7 @@ import { Kernel, type KernelOptions } from '@docqa/kernel';
 import { createApp } from './http/app.js';
 import { buildOpenApi } from './http/openapi.js';
 import { mountApiReference } from './routes/api-reference.js';
+import { mountWebUi } from './http/web-ui.js';
 import { routes } from './routes/index.js';
 import type { AnyRoute } from './http/route.js';
 import { presets } from './presets/standard.js';
@@ -70,7 +71,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       kernel,
       services,
       routes: [...routes, ...extraRoutes],
-      extras: [(expressApp) => mountApiReference(expressApp, () => (document ??= openApiDocument()), values.ENABLE_API_DOCS)],
+      extras: [(expressApp) => mountApiReference(expressApp, () => (document ??= openApiDocument()), values.ENABLE_API_DOCS), (expressApp) => mountWebUi(expressApp, kernel.logger)],
     });
     const server = http.createServer({ requestTimeout: 0, headersTimeout: 60_000, keepAliveTimeout: 5_000 }, app);
     await new Promise<void>((resolve, reject) => {
