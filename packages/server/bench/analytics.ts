@@ -17,6 +17,7 @@ import { definePreset } from '@docqa/plugin-api';
 import { createTemporaryDatabase, testSecrets } from '@docqa/kernel/testing';
 import connectorTemplate from '@docqa/example-connector-template';
 import { standardPreset } from '../src/presets/standard.js';
+import { withoutLicenseGate } from '../src/testing/standard-with-license.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import { licenseStandIn } from '../src/testing/license-stand-in.js';
 import { analyticsRoutes } from '../src/routes/analytics.js';
@@ -88,7 +89,7 @@ async function main(): Promise<void> {
     server = await startServer({
       env: { ...testSecrets, DOCQA_DATA_DIR: dataDir, DOCQA_SECRETS_DIR: dataDir, LOG_LEVEL: 'ERROR', DEFAULT_ADMIN_PASSWORD: 'admin-password-1', ...(database ? { DATABASE_URL: database.url } : {}) },
       cwd: dataDir,
-      presets: { standard: definePreset({ id: 'standard', description: 'standard + json-feed + license stand-in', plugins: (context) => [...standardPreset.plugins(context), { plugin: connectorTemplate }, { plugin: license }] }) },
+      presets: { standard: definePreset({ id: 'standard', description: 'standard + json-feed + license stand-in', plugins: (context) => [...withoutLicenseGate(standardPreset.plugins(context)), { plugin: connectorTemplate }, { plugin: license }] }) },
       port: 0,
       host: '127.0.0.1',
     });

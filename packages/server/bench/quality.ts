@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { definePreset } from '@docqa/plugin-api';
 import { testSecrets } from '@docqa/kernel/testing';
 import { standardPreset } from '../src/presets/standard.js';
+import { withoutLicenseGate } from '../src/testing/standard-with-license.js';
 import { startServer } from '../src/server.js';
 import { licenseStandIn } from '../src/testing/license-stand-in.js';
 
@@ -54,7 +55,7 @@ async function main(): Promise<void> {
     env: { ...testSecrets, DOCQA_DATA_DIR: dataDir, DOCQA_SECRETS_DIR: dataDir, LOG_LEVEL: 'ERROR', DEFAULT_ADMIN_PASSWORD: 'admin-password-1', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
     cwd: dataDir,
     inMemoryDatabase: !databaseUrl,
-    presets: { standard: definePreset({ id: 'standard', description: 'standard + license stand-in', plugins: (context) => [...standardPreset.plugins(context), { plugin: benchLicense }] }) },
+    presets: { standard: definePreset({ id: 'standard', description: 'standard + license stand-in', plugins: (context) => [...withoutLicenseGate(standardPreset.plugins(context)), { plugin: benchLicense }] }) },
     port: 0,
     host: '127.0.0.1',
   });

@@ -18,6 +18,7 @@ import { startChatCompletionsServer, writeTinyBertEmbeddingModel } from '@docqa/
 import embedderLlamacpp from '@docqa/plugin-embedder-llamacpp';
 import llmOpenai from '@docqa/plugin-llm-openai';
 import { standardPreset } from '../src/presets/standard.js';
+import { withoutLicenseGate } from '../src/testing/standard-with-license.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import { licenseStandIn } from '../src/testing/license-stand-in.js';
 import { lexicalQuery, seededRandom, stopWordQuery } from './retrieval/corpus.js';
@@ -91,7 +92,7 @@ async function main(): Promise<void> {
           HOSTED_BASE_URL: llm.baseUrl,
         },
         cwd: dataDir,
-        presets: { standard: definePreset({ id: 'standard', description: 'standard + bench embedder + license stand-in', plugins: (context) => [...standardPreset.plugins(context), ...embedder, { plugin: license }] }) },
+        presets: { standard: definePreset({ id: 'standard', description: 'standard + bench embedder + license stand-in', plugins: (context) => [...withoutLicenseGate(standardPreset.plugins(context)), ...embedder, { plugin: license }] }) },
         port: 0,
         host: '127.0.0.1',
       });

@@ -9,6 +9,7 @@ import connectorTemplate from '@docqa/example-connector-template';
 import { licenseStandIn } from '../testing/license-stand-in.js';
 import { startServer, type RunningServer } from '../server.js';
 import { standardPreset } from '../presets/standard.js';
+import { withoutLicenseGate } from '../testing/standard-with-license.js';
 import { analyticsRoutes } from '../routes/analytics.js';
 import { buildOpenApi } from '../http/openapi.js';
 import * as schemas from './schemas.js';
@@ -114,7 +115,7 @@ describe('analytics (spec 4.7) on a known corpus', function () {
       env: { ...testSecrets, DOCQA_DATA_DIR: dataDir, DOCQA_SECRETS_DIR: dataDir, LOG_LEVEL: 'ERROR', DEFAULT_ADMIN_PASSWORD: 'admin-password-1', RAG_MIN_CHUNK_LENGTH: '5', ...(database ? { DATABASE_URL: database.url } : {}) },
       cwd: dataDir,
       inMemoryDatabase: database === null,
-      presets: { standard: definePreset({ id: 'standard', description: 'test', plugins: (context) => [...standardPreset.plugins(context), { plugin: connectorTemplate }, { plugin: license }] }) },
+      presets: { standard: definePreset({ id: 'standard', description: 'test', plugins: (context) => [...withoutLicenseGate(standardPreset.plugins(context)), { plugin: connectorTemplate }, { plugin: license }] }) },
       port: 0,
       host: '127.0.0.1',
     });

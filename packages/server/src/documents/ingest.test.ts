@@ -11,6 +11,7 @@ import { licenseStandIn } from '../testing/license-stand-in.js';
 import { writeTinyBertEmbeddingModel } from '@docqa/plugin-testkit';
 import { startServer, type RunningServer } from '../server.js';
 import { standardPreset } from '../presets/standard.js';
+import { withoutLicenseGate } from '../testing/standard-with-license.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
@@ -56,7 +57,7 @@ describe('ingestion pipeline (end to end)', function () {
       env: { ...testSecrets, DOCQA_DATA_DIR: dataDir, DOCQA_SECRETS_DIR: dataDir, LOG_LEVEL: 'ERROR', DEFAULT_ADMIN_PASSWORD: 'admin-password-1', EMBEDDING_MODEL_PATH: model.path, INDEX_EXTRACTION_WORKERS: '2', RAG_MIN_CHUNK_LENGTH: '20', ...(database ? { DATABASE_URL: database.url } : {}) },
       cwd: dataDir,
       inMemoryDatabase: database === null,
-      presets: { standard: definePreset({ id: 'standard', description: 'standard + PRO license', plugins: (context) => [...standardPreset.plugins(context), { plugin: proLicense }] }) },
+      presets: { standard: definePreset({ id: 'standard', description: 'standard + PRO license', plugins: (context) => [...withoutLicenseGate(standardPreset.plugins(context)), { plugin: proLicense }] }) },
       port: 0,
       host: '127.0.0.1',
     });

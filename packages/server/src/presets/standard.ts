@@ -17,6 +17,7 @@ import extractorMd from '@docqa/plugin-extractor-md';
 import extractorPdf from '@docqa/plugin-extractor-pdf';
 import extractorTxt from '@docqa/plugin-extractor-txt';
 import extractorXlsx from '@docqa/plugin-extractor-xlsx';
+import licenseEd25519 from '@docqa/plugin-license-ed25519';
 import llmExtractive from '@docqa/plugin-llm-extractive';
 import llmLlamacpp, { llamaCppLlmOptionsFromVariables } from '@docqa/plugin-llm-llamacpp';
 import llmOpenai, { llmOpenAiOptionsFromVariables } from '@docqa/plugin-llm-openai';
@@ -27,7 +28,7 @@ import llmOpenai, { llmOpenAiOptionsFromVariables } from '@docqa/plugin-llm-open
  */
 export const standardPreset = definePreset({
   id: 'standard',
-  description: 'Standard self-hosted DocQA: PostgreSQL with pgvector, every extractor, a local embedder when EMBEDDING_MODEL_PATH is set, the chat backend by LLM_BACKEND, email by EMAIL_PROVIDER.',
+  description: 'Standard self-hosted DocQA: PostgreSQL with pgvector, every extractor, a local embedder when EMBEDDING_MODEL_PATH is set, the chat backend by LLM_BACKEND, the Ed25519 license gate, email by EMAIL_PROVIDER.',
   plugins: ({ variable }) => [
     { plugin: vectorstorePgvector },
     ...[extractorTxt, extractorMd, extractorHtml, extractorCsv, extractorDocx, extractorPdf, extractorXlsx, extractorImage].map((plugin) => ({ plugin })),
@@ -38,6 +39,8 @@ export const standardPreset = definePreset({
     { plugin: integrationGit, options: { stateDir: stateDir(variable, 'git') } },
     ...(variable('EMBEDDING_MODEL_PATH') ? [{ plugin: embedderLlamacpp, options: { modelPath: variable('EMBEDDING_MODEL_PATH'), threads: inferenceThreads(variable) } }] : []),
     chatBackend(variable),
+    // The plan comes from a signed license key: LICENSE_KEY at start, POST /api/license later; FREE without one.
+    { plugin: licenseEd25519, options: { ...(variable('LICENSE_PUBLIC_KEY') ? { publicKey: variable('LICENSE_PUBLIC_KEY') } : {}), ...(variable('LICENSE_KEY') ? { initialKey: variable('LICENSE_KEY') } : {}) } },
     variable('EMAIL_PROVIDER') === 'smtp' ? { plugin: emailSmtp, options: smtpOptionsFromVariables(variable) } : { plugin: emailConsole },
   ],
 });

@@ -8,6 +8,7 @@ import { licenseStandIn } from '../testing/license-stand-in.js';
 import connectorTemplate from '@docqa/example-connector-template';
 import { startServer, type RunningServer } from '../server.js';
 import { standardPreset } from '../presets/standard.js';
+import { withoutLicenseGate } from '../testing/standard-with-license.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
@@ -58,7 +59,7 @@ describe('metadata rules (spec 2.4) through ingestion', function () {
       env: { ...testSecrets, DOCQA_DATA_DIR: dataDir, DOCQA_SECRETS_DIR: dataDir, LOG_LEVEL: 'ERROR', DEFAULT_ADMIN_PASSWORD: 'admin-password-1', RAG_MIN_CHUNK_LENGTH: '5', ...(database ? { DATABASE_URL: database.url } : {}) },
       cwd: dataDir,
       inMemoryDatabase: database === null,
-      presets: { standard: definePreset({ id: 'standard', description: 'test', plugins: (context) => [...standardPreset.plugins(context), { plugin: connectorTemplate }, { plugin: license }] }) },
+      presets: { standard: definePreset({ id: 'standard', description: 'test', plugins: (context) => [...withoutLicenseGate(standardPreset.plugins(context)), { plugin: connectorTemplate }, { plugin: license }] }) },
       port: 0,
       host: '127.0.0.1',
     });
