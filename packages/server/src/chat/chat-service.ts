@@ -5,6 +5,7 @@ import type { Principal } from '../http/route.js';
 import type { SearchFilters } from '../search/filters.js';
 import type { SearchItem, SearchResult, SearchService } from '../search/search-service.js';
 import type { RuleService } from '../rules/rule-service.js';
+import { switchedChatBackend } from '../models/registry.js';
 import { QueryClassifier, type Classification } from './classify.js';
 import { ConversationStore } from './conversation-store.js';
 import { buildMessages, groundingOf } from './prompt.js';
@@ -63,8 +64,10 @@ export class ChatService {
     this.#audit = kernel.resolve(tokens.audit);
   }
 
-  /** The configured backend, or a 503 when the running edition has none. */
+  /** The model chosen with `docqa models use`, else the configured backend, or a 503 when the edition has none. */
   backend(): LlmBackend {
+    const switched = switchedChatBackend(this.kernel);
+    if (switched) return switched;
     if (!this.kernel.container.has(providerTokens.llm)) throw new DocqaError('unavailable', 'No LLM backend is configured in this edition.');
     return this.kernel.resolve(providerTokens.llm);
   }

@@ -1,6 +1,7 @@
 import { providerTokens, type JobContext } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import type { IngestPipeline } from './ingest.js';
+import { currentEmbedder } from '../models/registry.js';
 
 export const rebuildQueue = 'rebuild';
 
@@ -31,7 +32,7 @@ export class IndexService {
     );
     const store = this.kernel.container.has(providerTokens.vectorStore) ? this.kernel.resolve(providerTokens.vectorStore) : null;
     const spaces = store ? await store.spaces() : [];
-    const current = this.kernel.container.has(providerTokens.embedder) ? this.kernel.resolve(providerTokens.embedder).space : null;
+    const current = currentEmbedder(this.kernel)?.space ?? null;
     const embedded = current ? (spaces.find((space) => space.model === current.model && space.dimensions === current.dimensions)?.count ?? 0) : 0;
     return {
       documents: {

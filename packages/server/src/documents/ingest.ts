@@ -8,6 +8,7 @@ import type { DocumentService, IngestJobData } from './document-service.js';
 import type { DocumentRow } from './document-repository.js';
 import { writeChunkTerms } from '../search/lexical-index.js';
 import { ruleOutcomes, writeRuleOutcomes } from '../analytics/outcomes.js';
+import { currentEmbedder } from '../models/registry.js';
 
 /** Tokens a chunk aims for; about a paragraph or two, what small embedding models handle well. */
 const targetTokens = 256;
@@ -132,8 +133,9 @@ export class IngestPipeline {
     if (!container.has(providerTokens.vectorStore)) return;
     const store = this.kernel.resolve(providerTokens.vectorStore);
     await store.deleteDocuments([documentId]);
-    if (!container.has(providerTokens.embedder)) return;
-    const embedder = this.kernel.resolve(providerTokens.embedder);
+    // The embedder chosen with `docqa models use`, else the configured one; its space tags every vector.
+    const embedder = currentEmbedder(this.kernel);
+    if (!embedder) return;
     const batch = this.kernel.config.values.INDEX_UPSERT_BATCH_SIZE;
     for (let start = 0; start < chunks.length; start += batch) {
       job.signal.throwIfAborted();

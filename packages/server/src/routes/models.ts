@@ -2,7 +2,21 @@ import { z } from 'zod';
 import { providerTokens } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import { defineRoute } from '../http/route.js';
+import { currentEmbedder, modelRuntimeOf, switchedChatBackend } from '../models/registry.js';
 import { readHardware } from '../system/hardware.js';
+
+/** The file fields are there for a local GGUF embedder (the configured one or one chosen with docqa models use). */
+const embeddingSchema = z.object({
+  model: z.string(),
+  dimensions: z.number().int(),
+  source: z.enum(['switched', 'configured']).optional(),
+  file: z.string().optional(),
+  size_bytes: z.number().int().optional(),
+  quantization: z.string().optional(),
+  context_length: z.number().int().optional(),
+  license: z.string().optional(),
+  gpu: z.boolean().optional().describe('Local embedding models run on the CPU.'),
+});
 
 const modelInfoSchema = z.object({
   backend: z.string().describe('local, hosted, extractive (no language model: answers quote the best-matching passages), or none (an edition without a chat backend: chat answers 503).'),
@@ -20,7 +34,8 @@ const modelInfoSchema = z.object({
   quantization: z.string().optional(),
   license: z.string().optional(),
   endpoint: z.string().optional().describe('Where a hosted model is reached.'),
-  embedding: z.object({ model: z.string(), dimensions: z.number().int() }).nullable().describe('The embedding model of dense retrieval; null: lexical retrieval only.'),
+  switched: z.boolean().optional().describe('true: the chat model was chosen with docqa models use (POST /api/models/use) rather than by LLM_MODEL_PATH.'),
+  embedding: embeddingSchema.nullable().describe('The embedding model of dense retrieval; null: lexical retrieval only.'),
   note: z.string().optional(),
 });
 
@@ -44,10 +59,13 @@ export const modelRoutes = [
     description: 'Answers at once from what was loaded at start-up: a hosted backend is not called.',
     responses: { 200: { description: 'Model information.', schema: modelInfoSchema } },
     async handler({ kernel }) {
-      const embedder = kernel.container.has(providerTokens.embedder) ? kernel.resolve(providerTokens.embedder).space : null;
-      if (!kernel.container.has(providerTokens.llm)) return { status: 200, body: withoutBackend(kernel, embedder) };
-      const backend = kernel.resolve(providerTokens.llm);
-      const { backend: name, model, contextLength, gpu, file, sizeBytes, quantization, license, endpoint } = await backend.info();
+      const embedding = await describeEmbedding(kernel);
+      // A model chosen with `docqa models use` wins over the configured one, as in chat.
+      const switched = switchedChatBackend(kernel);
+      if (!switched && !kernel.container.has(providerTokens.llm)) return { status: 200, body: withoutBackend(kernel, embedding) };
+      const backend = switched ?? kernel.resolve(providerTokens.llm);
+      const { backend: name, model, contextLength, gpu, file, sizeBytes, quantization, endpoint, ...info } = await backend.info();
+      const license = info.license ?? (await modelRuntimeOf(kernel)?.details('chat'))?.license ?? undefined;
       const body = {
         backend: name,
         configured_backend: kernel.config.values.LLM_BACKEND,
@@ -64,8 +82,9 @@ export const modelRoutes = [
         ...(quantization === undefined ? {} : { quantization }),
         ...(license === undefined ? {} : { license }),
         ...(endpoint === undefined ? {} : { endpoint }),
-        embedding: embedder ? { model: embedder.model, dimensions: embedder.dimensions } : null,
-        ...(backend.capabilities.generative ? {} : { note: 'No chat model is configured (set LLM_MODEL_PATH, or LLM_BACKEND=hosted): answers quote the best-matching passages of the documents.' }),
+        ...(modelRuntimeOf(kernel) ? { switched: switched !== null } : {}),
+        embedding,
+        ...(backend.capabilities.generative ? {} : { note: 'No chat model is in use (docqa models pull and use, LLM_MODEL_PATH, or LLM_BACKEND=hosted): answers quote the best-matching passages of the documents.' }),
       };
       return { status: 200, body };
     },
@@ -83,7 +102,7 @@ export const modelRoutes = [
 ];
 
 /** An edition built without any chat backend still describes itself; chat answers 503 there. */
-function withoutBackend(kernel: Kernel, embedder: { model: string; dimensions: number } | null) {
+function withoutBackend(kernel: Kernel, embedder: z.infer<typeof embeddingSchema> | null) {
   return {
     backend: 'none',
     configured_backend: kernel.config.values.LLM_BACKEND,
@@ -97,5 +116,26 @@ function withoutBackend(kernel: Kernel, embedder: { model: string; dimensions: n
     gpu: false,
     embedding: embedder,
     note: 'This edition has no chat backend plugin: chat is unavailable.',
+  };
+}
+
+/** The embedder in effect, with its file's details when it is a local GGUF model DocQA knows the path of. */
+async function describeEmbedding(kernel: Kernel): Promise<z.infer<typeof embeddingSchema> | null> {
+  const embedder = currentEmbedder(kernel);
+  if (!embedder) return null;
+  const details = await modelRuntimeOf(kernel)?.details('embedding');
+  const base = { model: embedder.space.model, dimensions: embedder.space.dimensions };
+  if (!details) return base;
+  const { gguf } = details;
+  return {
+    ...base,
+    source: details.source,
+    file: details.file,
+    ...(gguf ? { size_bytes: gguf.sizeBytes } : {}),
+    ...(gguf?.quantization ? { quantization: gguf.quantization } : {}),
+    ...(gguf?.contextLength ? { context_length: gguf.contextLength } : {}),
+    ...(details.license ? { license: details.license } : {}),
+    // Both the standard preset and docqa models use load embedders with the plugin's gpu: false.
+    gpu: false,
   };
 }

@@ -5,6 +5,7 @@ import type { Principal } from '../http/route.js';
 import type { GroupsService } from '../identity/groups-service.js';
 import { lexicalSearch } from './lexical-index.js';
 import { documentConditions, isNarrowed, metadataCondition, SqlParams, type SearchFilters, type SearchScope } from './filters.js';
+import { currentEmbedder } from '../models/registry.js';
 
 /** Reciprocal rank fusion constant, as in Cormack et al. (2009): damps the weight of the very top ranks. */
 const rrfK = 60;
@@ -52,7 +53,7 @@ export class SearchService {
   }
 
   #denseAvailable(): boolean {
-    return this.kernel.container.has(providerTokens.embedder) && this.kernel.container.has(providerTokens.vectorStore);
+    return currentEmbedder(this.kernel) !== null && this.kernel.container.has(providerTokens.vectorStore);
   }
 
   async search(principal: Principal, request: SearchRequest): Promise<SearchResult> {
@@ -89,7 +90,8 @@ export class SearchService {
    * again in SQL (status, visibility, filters), since vectors can outlive or precede their chunks.
    */
   async #denseSearch(query: string, scope: SearchScope, depth: number): Promise<RankedHit[]> {
-    const embedder = this.kernel.resolve(providerTokens.embedder);
+    const embedder = currentEmbedder(this.kernel);
+    if (!embedder) return [];
     const store = this.kernel.resolve(providerTokens.vectorStore);
     const [embedding] = await embedder.embed([query]);
     if (!embedding) return [];

@@ -4,8 +4,9 @@ import path from 'node:path';
 import { definePreset, type Plan } from '@docqa/plugin-api';
 import { createTemporaryDatabase, testSecrets } from '@docqa/kernel/testing';
 import { writeTinyBertEmbeddingModel } from '@docqa/plugin-testkit';
-import { startServer, type RunningServer } from '../server.js';
+import { startServer, type RunningServer, type ServerOptions } from '../server.js';
 import { standardPreset } from '../presets/standard.js';
+import { withoutLicenseGate } from '../testing/standard-with-license.js';
 import { licenseStandIn } from '../testing/license-stand-in.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -34,6 +35,8 @@ export interface SearchServerOptions {
   env?: Record<string, string>;
   /** Plugins besides the standard preset's and the license stand-in (a test connector). */
   plugins?: ReturnType<typeof standardPreset.plugins>;
+  /** Routes, migrations and a log destination not (yet) in the product's own tables. */
+  server?: Pick<ServerOptions, 'extraRoutes' | 'migrations' | 'logDestination'>;
 }
 
 export async function startSearchServer(options: SearchServerOptions): Promise<SearchTestServer> {
@@ -45,9 +48,10 @@ export async function startSearchServer(options: SearchServerOptions): Promise<S
     env: { ...testSecrets, DOCQA_DATA_DIR: dataDir, DOCQA_SECRETS_DIR: dataDir, LOG_LEVEL: 'ERROR', DEFAULT_ADMIN_PASSWORD: 'admin-password-1', RAG_MIN_CHUNK_LENGTH: '1', ...(model ? { EMBEDDING_MODEL_PATH: model.path } : {}), ...(database ? { DATABASE_URL: database.url } : {}), ...options.env },
     cwd: dataDir,
     inMemoryDatabase: database === null,
-    presets: { standard: definePreset({ id: 'standard', description: 'standard + license stand-in', plugins: (context) => [...standardPreset.plugins(context), ...(options.plugins ?? []), { plugin: license }] }) },
+    presets: { standard: definePreset({ id: 'standard', description: 'standard + license stand-in', plugins: (context) => [...withoutLicenseGate(standardPreset.plugins(context)), ...(options.plugins ?? []), { plugin: license }] }) },
     port: 0,
     host: '127.0.0.1',
+    ...options.server,
   });
   const call = async (method: string, route: string, token: string | null, body?: unknown) => {
     const res = await fetch(server.url + route, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? null : JSON.stringify(body) });

@@ -1,0 +1,116 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { writeTinyBertEmbeddingModel, writeTinyLlamaChatModel } from '@docqa/plugin-testkit';
+import { modelAdminRoutes } from '../routes/model-admin.js';
+import { startSearchServer, type Json, type SearchTestServer } from '../search/search.test-support.js';
+import { sha256Of } from './download.js';
+import { startModelFileServer, type ModelFileServer } from './file-server.test-support.js';
+import { declareModelQueues, startModelPullWorker } from './pull-job.js';
+import { ModelRuntime } from './runtime.js';
+import { modelMigrations } from './schema.js';
+
+/** Generated GGUF files served from loopback, and a catalogue that points at them. */
+export interface ModelFixtures {
+  dir: string;
+  files: ModelFileServer;
+  cataloguePath: string;
+  /** Source files by catalogue name. */
+  sources: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/**
+ * tiny-chat-a (context 2048) and tiny-chat-b (1024) are chat models, tiny-bert-48 an embedding
+ * model (48 dimensions); tampered points at tiny-chat-a's bytes with a wrong SHA-256. The two
+ * recommended entries are what `docqa init` offers.
+ */
+export async function createModelFixtures(): Promise<ModelFixtures> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-models-'));
+  fs.mkdirSync(path.join(dir, 'source'));
+  const source = (name: string) => path.join(dir, 'source', `${name}.gguf`);
+  await writeTinyLlamaChatModel(source('tiny-chat-a'), { contextLength: 2048, name: 'docqa-tiny-chat-a' });
+  await writeTinyLlamaChatModel(source('tiny-chat-b'), { contextLength: 1024, name: 'docqa-tiny-chat-b', seed: 2 });
+  await writeTinyBertEmbeddingModel(source('tiny-bert-48'), { dimensions: 48 });
+  const files = await startModelFileServer();
+  const entry = async (name: string, purpose: 'chat' | 'embedding', extra: Json = {}) => ({
+    name,
+    purpose,
+    source: files.serve(`${name}.gguf`, source(name)),
+    file: `${name}.gguf`,
+    size_bytes: fs.statSync(source(name)).size,
+    quantization: 'F32',
+    license: 'Apache-2.0',
+    sha256: await sha256Of(source(name)),
+    verified: true,
+    ...extra,
+  });
+  const catalogue = {
+    version: 1,
+    models: [
+      await entry('tiny-chat-a', 'chat', { recommended: true, context_length: 2048, size: '0.5 MB' }),
+      await entry('tiny-chat-b', 'chat', { context_length: 1024, license: 'MIT' }),
+      await entry('tiny-bert-48', 'embedding', { recommended: true, dimensions: 48 }),
+      { ...(await entry('tiny-chat-a', 'chat')), name: 'tampered', file: 'tampered.gguf', sha256: '0'.repeat(64) },
+    ],
+  };
+  const cataloguePath = path.join(dir, 'catalogue.json');
+  fs.writeFileSync(cataloguePath, JSON.stringify(catalogue, null, 2));
+  return {
+    dir,
+    files,
+    cataloguePath,
+    sources: { 'tiny-chat-a': source('tiny-chat-a'), 'tiny-chat-b': source('tiny-chat-b'), 'tiny-bert-48': source('tiny-bert-48') },
+    async close() {
+      await files.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ModelsTestServer extends SearchTestServer {
+  modelsDir: string;
+  runtime: ModelRuntime;
+  logs: string[];
+  /** Polls a job until it has finished; answers it. */
+  waitForJob(id: string): Promise<Json>;
+}
+
+/**
+ * The standard server (extractive chat, the tiny 32-dimension embedder) with the model routes,
+ * the active_model table, the model_pull queue and worker, and the model runtime wired the way
+ * server.ts and workers.ts are asked to wire them.
+ */
+export async function startModelsServer(fixtures: ModelFixtures, env: Record<string, string> = {}): Promise<ModelsTestServer> {
+  const modelsDir = path.join(fixtures.dir, `models-${Date.now()}`);
+  const logs: string[] = [];
+  const t = await startSearchServer({
+    plan: 'FREE',
+    embedder: true,
+    env: { MODELS_DIR: modelsDir, MODELS_CATALOGUE: fixtures.cataloguePath, N_CTX: '8192', N_THREADS: '1', LOG_LEVEL: 'WARNING', ...env },
+    server: { extraRoutes: modelAdminRoutes, migrations: modelMigrations, logDestination: { write: (line: string) => void logs.push(line) } },
+  });
+  await declareModelQueues(t.server.kernel.jobs);
+  await startModelPullWorker(t.server.kernel);
+  const runtime = await ModelRuntime.start(t.server.kernel, { pollSeconds: 0.2, retireGraceMs: 50 });
+  const waitForJob = async (id: string) => {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const job = (await t.call('GET', `/api/jobs/${id}`, t.admin)).body;
+      if (['succeeded', 'failed', 'cancelled'].includes(job.status)) return job;
+      if (Date.now() > deadline) throw new Error(`job ${id} is still ${job.status}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  return {
+    ...t,
+    modelsDir,
+    runtime,
+    logs,
+    waitForJob,
+    async stop() {
+      await runtime.close();
+      await t.stop();
+    },
+  };
+}
