@@ -109,7 +109,8 @@ export class Kernel {
       applyLogSettings(logger, settings.all());
       settings.onChange(() => applyLogSettings(logger, settings.all()));
 
-      const jobs = new PgBossJobs(connection, logger, { poolSize: Math.max(2, Math.min(values.DB_POOL_SIZE, 5)) });
+      // An API-only process (DOCQA_ROLE=api) sends jobs; worker processes run them and the schedules.
+      const jobs = new PgBossJobs(connection, logger, { poolSize: Math.max(2, Math.min(values.DB_POOL_SIZE, 5)), runsJobs: values.DOCQA_ROLE !== 'api' });
       await jobs.start();
       cleanup.unshift(() => jobs.stop(values.SHUTDOWN_TIMEOUT_SECONDS * 1000));
 

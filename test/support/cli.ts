@@ -49,10 +49,10 @@ export interface ServingCli {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `docqa serve` and waits for its "listening" log line. */
-export function serveCli(options: { cwd: string; env: Record<string, string>; timeoutMs?: number }): Promise<ServingCli> {
+/** Starts `docqa serve` (with `args`, such as `--role worker`) and waits for its "listening" log line. */
+export function serveCli(options: { cwd: string; env: Record<string, string>; args?: string[]; timeoutMs?: number }): Promise<ServingCli> {
   return new Promise((resolve, reject) => {
-    const child = spawnCli(['serve'], options);
+    const child = spawnCli(['serve', ...(options.args ?? [])], options);
     let output = '';
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
     const timer = setTimeout(() => {

@@ -43,6 +43,7 @@ describe('configuration', () => {
       LOG_LEVEL: 'INFO',
       RAG_AUDIT_RETENTION_DAYS: 365,
       BACKEND_WORKERS: 1,
+      DOCQA_ROLE: 'all',
       STACK_PORT: 3000,
       INDEXING_OCR_ENABLED: false,
       INDEXING_TABLES_ENABLED: false,
@@ -91,6 +92,14 @@ describe('configuration', () => {
     const lines = message.split('\n');
     expect(lines).to.have.length(4);
     expect(message).to.include('N_THREADS').and.include('LOG_LEVEL').and.include('DATABASE_URL').and.include('ENABLE_API_DOCS');
+  });
+
+  it('refuses an api or worker role on the embedded database, which one process must serve', () => {
+    for (const role of ['api', 'worker']) {
+      expect(failure({ ...secrets, DOCQA_ROLE: role })).to.match(new RegExp(`^Configuration error: DOCQA_ROLE=${role} \\(docqa serve --role ${role}\\) needs DATABASE_URL`));
+      expect(loadConfig({ ...secrets, DOCQA_ROLE: role, DATABASE_URL: 'postgres://db/docqa' }, { cwd: '/tmp' }).values.DOCQA_ROLE).to.equal(role);
+    }
+    expect(failure({ ...secrets, DOCQA_ROLE: 'both' })).to.include('DOCQA_ROLE="both"');
   });
 
   it('never prints the value of a secret', () => {

@@ -128,6 +128,9 @@ function crossChecks(c: ConfigValues, production: boolean): string[] {
     if (c.SMTP_TLS && c.SMTP_STARTTLS) problems.push('SMTP_TLS and SMTP_STARTTLS exclude each other; set one.');
   }
   if (c.TLS_ENABLED && !c.SERVER_NAME) problems.push('SERVER_NAME is required when TLS_ENABLED=1.');
+  if (c.DOCQA_ROLE !== 'all' && !c.DATABASE_URL) {
+    problems.push(`DOCQA_ROLE=${c.DOCQA_ROLE} (docqa serve --role ${c.DOCQA_ROLE}) needs DATABASE_URL: the embedded database belongs to one process, which serves the API and runs the jobs; use role all, or a PostgreSQL server for separate api and worker processes.`);
+  }
   if (production) {
     if (c.DEFAULT_ADMIN_PASSWORD === 'changeme') {
       problems.push('DEFAULT_ADMIN_PASSWORD is the documented placeholder; production needs your own (docqa init generates one).');

@@ -38,6 +38,7 @@ export const variables = {
   PUBLIC_URL: spec({ parse: p.url(['http', 'https']), default: 'http://127.0.0.1:8000', group: 'process', description: 'Address users reach DocQA at; links in emails (password reset) and OIDC redirects start with it.' }),
   HOST: spec({ parse: p.nonEmpty('a host or address'), default: '127.0.0.1', group: 'process', description: 'Address the HTTP server listens on (0.0.0.0 in containers).' }),
   PORT: spec({ parse: p.int(0, 65535), default: '8000', group: 'process', description: 'Port the HTTP server listens on (0: any free port).' }),
+  DOCQA_ROLE: spec({ parse: p.oneOf(['all', 'api', 'worker']), default: 'all', group: 'process', description: 'What this process does (docqa serve --role): api serves HTTP and sends jobs; worker runs jobs and schedules, with only /api/health and /api/version over HTTP; all does both. api and worker need DATABASE_URL.' }),
   BACKEND_WORKERS: spec({ parse: p.int(1, 64), default: '1', group: 'process', description: 'Server worker processes (1 on the embedded database).' }),
   MAX_JSON_BODY: spec({ parse: p.byteSize, default: '1mb', group: 'process', description: 'Largest JSON request body.' }),
   SHUTDOWN_TIMEOUT_SECONDS: spec({ parse: p.int(1, 3600), default: '30', group: 'process', description: 'How long a graceful stop waits for requests and jobs to finish.' }),
@@ -83,7 +84,7 @@ export const variables = {
 
   // --- Jobs and retention ---
   JOB_STORE_BACKEND: spec({ parse: p.oneOf(['auto', 'cache', 'memory']), default: 'auto', group: 'jobs', description: 'Accepted for compatibility; job state is always kept in PostgreSQL, shared by all replicas.' }),
-  JOB_STATE_TTL_SECONDS: spec({ parse: p.int(60), default: '86400', group: 'jobs', description: 'How long terminal job snapshots stay visible in the job list cache.' }),
+  JOB_STATE_TTL_SECONDS: spec({ parse: p.int(60), default: '86400', group: 'jobs', description: 'How long finished jobs stay in GET /api/jobs; GET /api/jobs/{id} answers them until JOB_HISTORY_RETENTION_DAYS.' }),
   SCHEDULER_LEADER_LOCK_ENABLED: spec({ ...bool(true), group: 'jobs', description: 'Only one replica fires scheduled syncs per tick.' }),
   SCHEDULER_LEADER_LOCK_TTL_SECONDS: spec({ parse: p.int(3, 3600), default: '30', group: 'jobs', description: 'Leader lock TTL, renewed at a third of it.' }),
   RETENTION_SWEEPS_ENABLED: spec({ ...bool(true), group: 'jobs', description: 'Daily sweeps of job history and conversations.' }),
@@ -105,6 +106,8 @@ export const variables = {
   // --- Models and chat ---
   LLM_BACKEND: spec({ parse: p.oneOf(['local', 'hosted']), default: 'local', group: 'llm', description: 'local (in-process GGUF model, or extractive answers without one) or hosted (compatible API).' }),
   LLM_MODEL_PATH: spec({ parse: p.absolutePath, group: 'llm', description: 'GGUF chat model for LLM_BACKEND=local; unset: extractive answers quoting the best passages.' }),
+  MODELS_DIR: spec({ parse: p.nonEmpty('a directory'), group: 'llm', description: 'Where `docqa models pull` and `import` keep GGUF models (default: <DOCQA_DATA_DIR>/models); replicas should share it.' }),
+  MODELS_CATALOGUE: spec({ parse: p.nonEmpty('a JSON file'), group: 'llm', description: 'Catalogue of the models `docqa models pull` offers (default: the one shipped with DocQA); point it at a mirror for air-gapped installs.' }),
   N_CTX: spec({ parse: p.int(256, 1_048_576), default: '8192', group: 'llm', description: 'Requested context window in tokens.' }),
   N_THREADS: spec({ parse: p.int(1, 1024), default: '8', group: 'llm', description: 'CPU threads for inference.' }),
   N_GPU_LAYERS: spec({ parse: p.int(-1, 10_000), default: '0', group: 'llm', description: 'Layers offloaded to a CUDA GPU; -1 all.' }),

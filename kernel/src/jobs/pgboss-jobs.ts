@@ -6,6 +6,9 @@ import type { DatabaseConnection } from '../db/pool.js';
 /**
  * The JobsService facade: the only code in DocQA that imports pg-boss. pg-boss keeps its queues in
  * the `pgboss` schema of the same database, in both modes.
+ *
+ * With `runsJobs` off (an API-only process, DOCQA_ROLE=api) it sends, lists and cancels jobs and
+ * writes schedules, but runs no handlers, no maintenance and no cron clock: worker processes do.
  */
 export class PgBossJobs implements JobsService {
   readonly #boss: PgBoss;
@@ -15,12 +18,15 @@ export class PgBossJobs implements JobsService {
   readonly #shutdown = new AbortController();
   #started = false;
   readonly #embedded: boolean;
+  readonly #runsJobs: boolean;
 
-  constructor(connection: DatabaseConnection, logger: Logger, options: { poolSize: number }) {
+  constructor(connection: DatabaseConnection, logger: Logger, options: { poolSize: number; runsJobs: boolean }) {
     this.#pool = connection.pool;
     this.#embedded = connection.mode === 'embedded';
+    this.#runsJobs = options.runsJobs;
     this.#logger = logger.child({ component: 'jobs' });
-    const common = { schema: 'pgboss', migrate: true, supervise: true, schedule: true } as const;
+    // supervise: failing jobs whose worker died (heartbeat) or ran too long; schedule: the cron clock.
+    const common = { schema: 'pgboss', migrate: true, supervise: options.runsJobs, schedule: options.runsJobs };
     // On a server pg-boss keeps a pool of its own (and LISTEN/NOTIFY); the embedded database has
     // one connection, so pg-boss must queue behind everybody else on the application pool.
     this.#boss =
@@ -85,6 +91,7 @@ export class PgBossJobs implements JobsService {
     }
     const id = await this.#boss.send(queue, data, {
       ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
+      ...(options.group ? { group: { id: options.group } } : {}),
       ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
       ...(options.tx ? { db: executorAdapter(options.tx) } : {}),
     });
@@ -95,15 +102,36 @@ export class PgBossJobs implements JobsService {
   }
 
   async work<D extends object>(queue: string, handler: (job: JobContext<D>) => Promise<unknown>, options: WorkOptions = {}): Promise<void> {
-    const concurrency = options.concurrency ?? 1;
-    // One worker fetches up to `concurrency` jobs at once and runs them side by side; while batches
-    // come back full it fetches again at once (burst) instead of after the polling interval, which
-    // would cap a queue at one batch per second. Each job settles on its own (perJobResults).
-    await this.#boss.work<D>(
+    if (!this.#runsJobs) throw new DocqaError('internal', `This process only sends jobs (DOCQA_ROLE=api); it runs no ${queue} jobs.`);
+    let slots: string[] = [];
+    const workId = await this.#boss.work<D>(
       queue,
-      { batchSize: concurrency, localConcurrency: 1, pollingIntervalSeconds: 1, burstWhenBatchFull: concurrency > 1, perJobResults: true },
-      async (jobs: Array<Job<D>>) => Promise.all(jobs.map((job) => this.#runOne(job, handler))),
+      {
+        // One fetching worker per slot, one job per fetch: a slot that frees up fetches on its own
+        // and can take another group's job. (Batches would fill every slot with the oldest jobs,
+        // all of one source, and wait for the whole batch.)
+        localConcurrency: options.concurrency ?? 1,
+        batchSize: 1,
+        pollingIntervalSeconds: 1,
+        // A cancel from another replica reaches the handler at the next heartbeat refresh: every 2 s
+        // instead of pg-boss's half a heartbeat (15 s for our 30 s). No refresh on queues without one.
+        heartbeatRefreshSeconds: 2,
+        perJobResults: true,
+        // A group at its limit is left out of the fetch, so the slot takes another group's job.
+        // Counted in this process, which is exact; pg-boss's cluster-wide count is not (two
+        // replicas fetching at the same moment both see the group below its limit).
+        ...(options.groupConcurrency ? { localGroupConcurrency: options.groupConcurrency } : {}),
+      },
+      async ([job]: Array<Job<D>>) => {
+        const result = await this.#runOne(job as Job<D>, handler);
+        // Fetch again at once rather than after the polling interval, so a backlog runs back to
+        // back. pg-boss does not say which slot ran the job, so every slot of the queue is woken:
+        // a busy one skips its next pause, an idle one fetches once and, finding nothing, polls again.
+        for (const slot of slots) this.#boss.notifyWorker(slot);
+        return [result];
+      },
     );
+    slots = this.#boss.getWipData().filter((worker) => worker.workId === workId).map((worker) => worker.id);
   }
 
   async #runOne<D>(job: Job<D>, handler: (job: JobContext<D>) => Promise<unknown>): Promise<JobResult> {
@@ -154,8 +182,9 @@ export class PgBossJobs implements JobsService {
               where j.name = any($1::text[]) and ($2::uuid is null or j.id = $2::uuid)
                 and ($3::text[] is null or j.state::text = any($3::text[]))
                 and ($4::jsonb is null or j.data @> $4::jsonb)
+                and ($7::timestamptz is null or j.state not in ('completed', 'failed', 'cancelled') or j.completed_on >= $7::timestamptz)
               order by j.created_on desc, j.id limit $5 offset $6`,
-      values: [filter.queues, id, states, filter.data ? JSON.stringify(filter.data) : null, filter.limit, filter.offset],
+      values: [filter.queues, id, states, filter.data ? JSON.stringify(filter.data) : null, filter.limit, filter.offset, filter.finishedAfter?.toISOString() ?? null],
       types: defaultParsers as unknown as pg.CustomTypesConfig,
     });
     return { items: rows.map((row) => rowToJobInfo<D>(row)), total: rows[0] ? Number(rows[0].total_rows) : 0 };
@@ -172,8 +201,8 @@ export class PgBossJobs implements JobsService {
     this.#running.get(id)?.abort(new DocqaError('conflict', `Job ${id} was cancelled.`));
   }
 
-  async schedule(queue: string, key: string, cron: string, data: object = {}): Promise<void> {
-    await this.#boss.schedule(queue, cron, data, { key, tz: 'UTC' });
+  async schedule(queue: string, key: string, cron: string, data: object = {}, options: Pick<SendOptions, 'group'> = {}): Promise<void> {
+    await this.#boss.schedule(queue, cron, data, { key, tz: 'UTC', ...(options.group ? { group: { id: options.group } } : {}) });
   }
 
   async unschedule(queue: string, key: string): Promise<void> {

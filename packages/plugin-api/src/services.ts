@@ -70,12 +70,20 @@ export interface QueueOptions {
 export interface WorkOptions {
   /** Jobs of this queue running at once in this process. */
   concurrency?: number;
+  /**
+   * Jobs of one group (`SendOptions.group`) running at once in this process. Below `concurrency`,
+   * it keeps slots free for other groups, so one big source cannot hold every slot while another
+   * waits; left idle when only one group has work. Jobs without a group are not limited.
+   */
+  groupConcurrency?: number;
 }
 
 export interface SendOptions {
   /** Jobs with the same key are not queued twice while one is waiting. */
   singletonKey?: string;
   startAfterSeconds?: number;
+  /** The group the job counts against for `WorkOptions.groupConcurrency`, such as its source's id. */
+  group?: string;
   /**
    * Run the send inside this transaction so the job exists only if the transaction commits.
    * PostgreSQL server only: the embedded database's single connection is held by the transaction.
@@ -104,6 +112,8 @@ export interface JobListFilter {
   states?: readonly JobState[];
   /** Jobs whose data has these top-level string values, such as `{ sourceId }`. */
   data?: Record<string, string>;
+  /** Leaves out jobs that finished (succeeded, failed, cancelled) before this; queued and running ones stay. */
+  finishedAfter?: Date;
   limit: number;
   offset: number;
 }
@@ -120,7 +130,7 @@ export interface JobsService {
   list<D = unknown>(filter: JobListFilter): Promise<{ items: JobInfo<D>[]; total: number }>;
   cancel(queue: string, id: string): Promise<void>;
   /** Sends `data` to `queue` on every tick of `cron` (UTC); `key` names the schedule within the queue. */
-  schedule(queue: string, key: string, cron: string, data?: object): Promise<void>;
+  schedule(queue: string, key: string, cron: string, data?: object, options?: Pick<SendOptions, 'group'>): Promise<void>;
   unschedule(queue: string, key: string): Promise<void>;
   /** Deletes finished jobs (succeeded, failed, cancelled) that ended more than `days` ago; answers how many. */
   purgeFinished(days: number): Promise<number>;

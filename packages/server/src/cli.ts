@@ -2,27 +2,39 @@
 import { parseArgs } from 'node:util';
 import { loadConfig, readEnvironment, renderConfigurationReference, variables, type VariableSpec } from '@docqa/kernel';
 import { runInit } from './cli/init.js';
-import { describeStartupError, serve } from './cli/serve.js';
+import { runLicense } from './cli/license.js';
+import { runModelsCommand } from './cli/models.js';
+import { describeStartupError, serve, serveRoles } from './cli/serve.js';
 import { openApiDocument, startServer } from './server.js';
 
 const usage = `Usage: docqa <command>
 
-  serve              start the server (default)
-  init [--if-missing] [--force]
-                     write .env with generated secrets and an admin password
+  serve [--role api|worker|all]
+                     start the server (default); the role (DOCQA_ROLE, default all) says
+                     whether it serves the API, runs the jobs, or both
+  init [--if-missing] [--force] [--pull-models]
+                     write .env with generated secrets and an admin password; on a
+                     terminal, offer to download the recommended models (--pull-models: do)
   migrate            apply pending database migrations and exit
   config check       validate the configuration and print what is in effect
   config reference   print the reference of every variable (docs/configuration.md)
   openapi            print the OpenAPI document
+  license keygen|sign|inspect
+                     issue and check license keys (docqa license --help)
+  models list|pull|import|rm|use
+                     local GGUF models (docqa models --help)
 `;
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
 async function main(argv: string[]): Promise<number> {
+  // Its own options (--plan, --out, ...): parsed there, not by the table below.
+  if (argv[0] === 'license') return runLicense(argv.slice(1), { cwd: process.cwd(), env: process.env, out, err: (line) => process.stderr.write(`${line}\n`) });
+  if (argv[0] === 'models') return runModelsCommand(argv.slice(1));
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { 'if-missing': { type: 'boolean', default: false }, force: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+    options: { 'if-missing': { type: 'boolean', default: false }, force: { type: 'boolean', default: false }, 'pull-models': { type: 'boolean', default: false }, role: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } },
   });
   const [command = 'serve', sub] = positionals;
   if (values.help) {
@@ -31,9 +43,14 @@ async function main(argv: string[]): Promise<number> {
   }
   switch (command) {
     case 'serve':
-      return serve();
+      if (values.role !== undefined && !serveRoles.includes(values.role)) {
+        process.stderr.write(`--role must be one of ${serveRoles.join(', ')}, not "${values.role}".\n`);
+        return 2;
+      }
+      return serve(values.role);
     case 'init':
-      return runInit({ cwd: process.cwd(), ifMissing: values['if-missing'], force: values.force, out });
+      // Never a download in a non-interactive run unless asked: scripts pass --pull-models.
+      return runInit({ cwd: process.cwd(), ifMissing: values['if-missing'], force: values.force, out, pullModels: values['pull-models'] || (process.stdin.isTTY && process.stdout.isTTY ? 'ask' : false) });
     case 'migrate': {
       // Starting the kernel applies migrations (under a lock on a server); then stop again.
       const running = await startServer({ port: 0, host: '127.0.0.1' });

@@ -10,7 +10,8 @@ import type { AnyRoute } from './http/route.js';
 import { presets } from './presets/standard.js';
 import { readBuildInfo } from './build-info.js';
 import { createServices, type AppServices } from './services.js';
-import { startWorkers } from './workers.js';
+import { declareQueues, startWorkers } from './workers.js';
+import { systemRoutes } from './routes/system.js';
 import { identityMigrations } from './identity/schema.js';
 import { groupMigrations } from './identity/groups-schema.js';
 import { documentMigrations } from './documents/schema.js';
@@ -22,8 +23,10 @@ import { conversationMigrations } from './chat/schema.js';
 import { analyticsMigrations } from './analytics/schema.js';
 import { auditMigrations } from './audit/schema.js';
 import { brandingMigrations } from './branding/schema.js';
+import { modelMigrations } from './models/schema.js';
+import { ModelRuntime } from './models/runtime.js';
 import { AuditStore } from './audit/audit-store.js';
-import { providerTokens, type Db, type Logger, type Plan } from '@docqa/plugin-api';
+import { DocqaError, providerTokens, type Db, type Logger, type Plan } from '@docqa/plugin-api';
 
 export interface RunningServer {
   kernel: Kernel;
@@ -45,7 +48,7 @@ export interface ServerOptions extends Partial<KernelOptions> {
   extraRoutes?: readonly AnyRoute[];
 }
 
-const applicationMigrations = [...identityMigrations, ...groupMigrations, ...documentMigrations, ...searchMigrations, ...sourceMigrations, ...ruleMigrations, ...scheduleMigrations, ...conversationMigrations, ...analyticsMigrations, ...auditMigrations, ...brandingMigrations];
+const applicationMigrations = [...identityMigrations, ...groupMigrations, ...documentMigrations, ...searchMigrations, ...sourceMigrations, ...ruleMigrations, ...scheduleMigrations, ...conversationMigrations, ...analyticsMigrations, ...auditMigrations, ...brandingMigrations, ...modelMigrations];
 
 /** Audit events go to the hash-chained log in the database, recorded while the plan is ENTERPRISE. */
 function databaseAuditLog({ db, logger, container }: { db: Db; logger: Logger; container: Kernel['container'] }): AuditStore {
@@ -61,17 +64,27 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     migrations: [...applicationMigrations, ...(kernelOptions.migrations ?? [])],
     audit: kernelOptions.audit ?? databaseAuditLog,
   });
+  let models: ModelRuntime | null = null;
   try {
     const values = kernel.config.values;
+    const role = values.DOCQA_ROLE;
     const services = createServices(kernel);
-    await services.identity.ensureDefaultAdmin();
-    const workers = await startWorkers(kernel, services);
+    // Replicas started together race to create the default admin; the ones that lose find it made.
+    await services.identity.ensureDefaultAdmin().catch((error: unknown) => {
+      if (!DocqaError.is(error) || error.code !== 'conflict') throw error;
+    });
+    // Before any worker: the first ingest job must already use an embedder chosen with `models use`.
+    models = await ModelRuntime.start(kernel);
+    await declareQueues(kernel.jobs);
+    // DOCQA_ROLE: api sends jobs and runs none; worker and all run them, and the schedules.
+    const workers = role === 'api' ? null : await startWorkers(kernel, services);
     let document: Record<string, unknown> | null = null;
+    // A worker answers only health and version, for container health checks and probes.
     const app = createApp({
       kernel,
       services,
-      routes: [...routes, ...extraRoutes],
-      extras: [(expressApp) => mountApiReference(expressApp, () => (document ??= openApiDocument()), values.ENABLE_API_DOCS), (expressApp) => mountWebUi(expressApp, kernel.logger)],
+      routes: role === 'worker' ? systemRoutes : [...routes, ...extraRoutes],
+      extras: role === 'worker' ? [] : [(expressApp) => mountApiReference(expressApp, () => (document ??= openApiDocument()), values.ENABLE_API_DOCS), (expressApp) => mountWebUi(expressApp, kernel.logger)],
     });
     const server = http.createServer({ requestTimeout: 0, headersTimeout: 60_000, keepAliveTimeout: 5_000 }, app);
     await new Promise<void>((resolve, reject) => {
@@ -84,11 +97,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const address = server.address() as AddressInfo;
     const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const url = `http://${shownHost}:${address.port}`;
-    kernel.logger.info({ url }, `DocQA is listening on ${url}`);
+    kernel.logger.info({ url, role }, `DocQA is listening on ${url}${role === 'worker' ? ' (role worker: /api/health and /api/version only)' : ''}`);
     let stopping: Promise<void> | null = null;
-    const stop = () => (stopping ??= drainAndStop(server, kernel, values.SHUTDOWN_TIMEOUT_SECONDS * 1000).then(() => workers.close()));
+    const stop = () => (stopping ??= drainAndStop(server, kernel, values.SHUTDOWN_TIMEOUT_SECONDS * 1000).then(async () => {
+      await workers?.close();
+      await models?.close();
+    }));
     return { kernel, services, server, url, stop };
   } catch (error) {
+    await models?.close();
     await kernel.stop();
     throw error;
   }

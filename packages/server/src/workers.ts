@@ -1,4 +1,5 @@
 import type { Kernel } from '@docqa/kernel';
+import type { JobsService, QueueOptions } from '@docqa/plugin-api';
 import type { AppServices } from './services.js';
 import { ingestQueue, type IngestJobData } from './documents/document-service.js';
 import { IngestPipeline } from './documents/ingest.js';
@@ -6,24 +7,42 @@ import { rebuildQueue } from './documents/index-service.js';
 import { SourceSync, syncQueue, type SyncJobData } from './sources/sync.js';
 import { metadataRefreshQueue, refreshMetadata, type MetadataRefreshData } from './rules/refresh.js';
 import { RetentionSweep } from './retention/retention-sweep.js';
+import { modelPullQueue, modelPullQueueOptions, startModelPullWorker } from './models/pull-job.js';
+
+/** Every queue with its options, declared by every process: API processes send to them too. */
+const queues: Record<string, QueueOptions> = {
+  [ingestQueue]: { retryLimit: 2, retryDelaySeconds: 10, expireInSeconds: 3600, heartbeatSeconds: 30 },
+  [rebuildQueue]: { retryLimit: 0, expireInSeconds: 24 * 3600, heartbeatSeconds: 30 },
+  [syncQueue]: { retryLimit: 1, retryDelaySeconds: 30, expireInSeconds: 6 * 3600, heartbeatSeconds: 30 },
+  [metadataRefreshQueue]: { retryLimit: 1, expireInSeconds: 6 * 3600, heartbeatSeconds: 30 },
+  [modelPullQueue]: modelPullQueueOptions,
+};
+
+export async function declareQueues(jobs: JobsService): Promise<void> {
+  for (const [name, options] of Object.entries(queues)) await jobs.createQueue(name, options);
+}
 
 /**
- * The background work of this process: every queue with its options and handler. Each replica
- * runs these; pg-boss hands every job to exactly one of them.
+ * The background work of a worker process (DOCQA_ROLE worker or all): a handler for every queue,
+ * the retention sweep and the cron clock. pg-boss hands every job to exactly one process.
+ *
+ * Fairness: ingest and sync jobs carry their source's id as their group ("uploads" for uploads).
+ * A group may hold all ingest slots of a process but one, so the documents of a small source start
+ * beside a big sync instead of after it. There is one slot per extraction thread (at least two),
+ * so a lone source keeps every extraction thread busy, plus that one kept for the others.
  */
 export async function startWorkers(kernel: Kernel, services: AppServices): Promise<{ close(): Promise<void> }> {
   const jobs = kernel.jobs;
   const ingest = new IngestPipeline(kernel, services.documents, services.rules);
   const sync = new SourceSync(kernel, services.sources, services.documents);
+  const ingestSlots = Math.max(2, kernel.config.values.INDEX_EXTRACTION_WORKERS) + 1;
 
-  await jobs.createQueue(ingestQueue, { retryLimit: 2, retryDelaySeconds: 10, expireInSeconds: 3600, heartbeatSeconds: 30 });
-  await jobs.work<IngestJobData>(ingestQueue, (job) => ingest.run(job), { concurrency: 2 });
-  await jobs.createQueue(rebuildQueue, { retryLimit: 0, expireInSeconds: 24 * 3600, heartbeatSeconds: 30 });
+  await jobs.work<IngestJobData>(ingestQueue, (job) => ingest.run(job), { concurrency: ingestSlots, groupConcurrency: ingestSlots - 1 });
   await jobs.work<{ requestedBy: string }>(rebuildQueue, (job) => services.index.rebuild(job, ingest));
-  await jobs.createQueue(syncQueue, { retryLimit: 1, retryDelaySeconds: 30, expireInSeconds: 6 * 3600, heartbeatSeconds: 30 });
-  await jobs.work<SyncJobData>(syncQueue, (job) => sync.run(job), { concurrency: 2 });
-  await jobs.createQueue(metadataRefreshQueue, { retryLimit: 1, expireInSeconds: 6 * 3600, heartbeatSeconds: 30 });
+  // Two sources sync side by side; one source never twice at once (see SourceSync.run).
+  await jobs.work<SyncJobData>(syncQueue, (job) => sync.run(job), { concurrency: 2, groupConcurrency: 1 });
   await jobs.work<MetadataRefreshData>(metadataRefreshQueue, (job) => refreshMetadata(kernel, services.rules, job));
+  await startModelPullWorker(kernel);
   await new RetentionSweep(kernel, services.chat.conversations, services.audit).start();
   // Documents accepted just before a crash, never queued: queue them now that the workers run.
   await services.documents.requeueOrphans();

@@ -187,6 +187,9 @@ describe('chat: metadata classification and token budget (extractive backend, PR
     const job = (await t.call('POST', `/api/integrations/${source}/sync`, t.admin)).body.job_id as string;
     for (let i = 0; i < 300 && !['succeeded', 'failed'].includes((await t.call('GET', `/api/jobs/${job}`, t.admin)).body.status); i++) await new Promise((resolve) => setTimeout(resolve, 100));
     await t.uploadTexts(Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`notice-${i}.txt`, `Notice periods memo ${i}. ${'The notice period of the staff handbook is described at length here. '.repeat(6)}`])));
+    // The sync only queues the contracts for indexing: wait until both are indexed too.
+    const indexed = async () => Number((await t.server.kernel.db.query<{ count: string }>(`select count(*) from document where status = 'indexed' and source_id = $1`, [source])).rows[0]?.count);
+    for (let i = 0; i < 600 && (await indexed()) < 2; i++) await new Promise((resolve) => setTimeout(resolve, 100));
   });
   after(() => t?.stop());
 

@@ -15,12 +15,18 @@ async function serveInProcess(): Promise<number> {
   });
 }
 
+export const serveRoles = ['all', 'api', 'worker'];
+
 /**
  * BACKEND_WORKERS server processes sharing one port (node:cluster). A worker that dies is
  * replaced; SIGTERM is passed on and the primary waits for every worker to drain. The embedded
  * database belongs to one process, so there it stays at one.
+ *
+ * `--role` is DOCQA_ROLE given on the command line: set in the environment, it wins over `.env`,
+ * reaches the configuration check (api and worker need DATABASE_URL) and every forked process.
  */
-export async function serve(): Promise<number> {
+export async function serve(role?: string): Promise<number> {
+  if (role !== undefined) process.env.DOCQA_ROLE = role;
   if (cluster.isWorker) return serveInProcess();
   const config = loadConfig(readEnvironment(process.env, process.cwd()), { cwd: process.cwd() });
   let workers = config.values.BACKEND_WORKERS;

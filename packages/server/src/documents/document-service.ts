@@ -184,15 +184,16 @@ export class DocumentService {
     });
   }
 
-  async #queueIngest(documentId: string): Promise<DocumentRow> {
-    const jobId = await this.#jobs.send<IngestJobData>(ingestQueue, { documentId }, { singletonKey: documentId });
+  /** Uploads share one group; a source's documents are grouped by the source (see workers.ts). */
+  async #queueIngest(documentId: string, sourceId: string | null = null): Promise<DocumentRow> {
+    const jobId = await this.#jobs.send<IngestJobData>(ingestQueue, { documentId }, { singletonKey: documentId, group: sourceId ?? 'uploads' });
     return this.repository.setJob(this.kernel.db, documentId, jobId);
   }
 
   /** Documents accepted but never queued (a crash between commit and queueing) get their job now. */
   async requeueOrphans(): Promise<number> {
-    const { rows } = await this.kernel.db.query<{ id: string }>(`select id from document where status = 'pending' and job_id is null`);
-    for (const row of rows) await this.#queueIngest(row.id);
+    const { rows } = await this.kernel.db.query<{ id: string; source_id: string | null }>(`select id, source_id from document where status = 'pending' and job_id is null`);
+    for (const row of rows) await this.#queueIngest(row.id, row.source_id);
     return rows.length;
   }
 

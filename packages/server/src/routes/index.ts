@@ -19,6 +19,8 @@ import { modelRoutes } from './models.js';
 import { auditRoutes } from './audit.js';
 import { brandingRoutes } from './branding.js';
 import { analyticsRoutes } from './analytics.js';
+import { licenseRoutes } from './license.js';
+import { modelAdminRoutes } from './model-admin.js';
 
 /** The route table: every endpoint DocQA serves, with its access level and plan gate. */
-export const routes: readonly AnyRoute[] = [...systemRoutes, ...authRoutes, ...mfaRoutes, ...oidcRoutes, ...userRoutes, ...groupRoutes, ...documentRoutes, ...indexRoutes, ...connectorRoutes, ...integrationRoutes, ...jobRoutes, ...ruleRoutes, ...analyticsRoutes, ...scheduleRoutes, ...searchRoutes, ...chatRoutes, ...conversationRoutes, ...modelRoutes, ...auditRoutes, ...brandingRoutes, ...settingsRoutes];
+export const routes: readonly AnyRoute[] = [...systemRoutes, ...authRoutes, ...mfaRoutes, ...oidcRoutes, ...userRoutes, ...groupRoutes, ...documentRoutes, ...indexRoutes, ...connectorRoutes, ...integrationRoutes, ...jobRoutes, ...ruleRoutes, ...analyticsRoutes, ...scheduleRoutes, ...searchRoutes, ...chatRoutes, ...conversationRoutes, ...modelRoutes, ...modelAdminRoutes, ...auditRoutes, ...brandingRoutes, ...licenseRoutes, ...settingsRoutes];

@@ -5,13 +5,13 @@ import { defineRoute } from '../http/route.js';
 import { idParams, pageQuery } from './identity-schemas.js';
 
 /** The decisions file's job kinds, and the queue each lives in. */
-const kindQueues = { scan: 'sync', sync: 'sync', ingest: 'ingest', rebuild: 'rebuild', metadata_refresh: 'metadata_refresh', retention_sweep: 'retention_sweep' } as const;
+const kindQueues = { scan: 'sync', sync: 'sync', ingest: 'ingest', rebuild: 'rebuild', metadata_refresh: 'metadata_refresh', retention_sweep: 'retention_sweep', model_pull: 'model_pull' } as const;
 type JobKind = keyof typeof kindQueues;
 const allQueues = [...new Set(Object.values(kindQueues))];
 
 const jobSchema = z.object({
   id: z.uuid(),
-  kind: z.enum(['scan', 'sync', 'sync_all', 'rebuild', 'metadata_refresh', 'ingest', 'retention_sweep']),
+  kind: z.enum(['scan', 'sync', 'sync_all', 'rebuild', 'metadata_refresh', 'ingest', 'retention_sweep', 'model_pull']),
   status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
   source_type: z.enum(['connector', 'integration']).nullable(),
   source_id: z.string().nullable(),
@@ -64,9 +64,12 @@ export const jobRoutes = [
     tag: 'Jobs',
     operationId: 'listJobs',
     summary: 'Background jobs, newest first',
+    description:
+      'Queued and running jobs, and finished ones (succeeded, failed, cancelled) for JOB_STATE_TTL_SECONDS after they ended (default one day). ' +
+      'Older finished jobs are left out of this list but kept as history: GET /api/jobs/{id} answers them until the daily retention sweep deletes them after JOB_HISTORY_RETENTION_DAYS.',
     request: {
       query: pageQuery.extend({
-        kind: z.enum(['scan', 'sync', 'ingest', 'rebuild', 'metadata_refresh', 'retention_sweep']).optional(),
+        kind: z.enum(['scan', 'sync', 'ingest', 'rebuild', 'metadata_refresh', 'retention_sweep', 'model_pull']).optional(),
         status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']).optional(),
         source_id: z.uuid().optional(),
       }),
@@ -80,6 +83,7 @@ export const jobRoutes = [
         queues: query.kind ? [kindQueues[query.kind]] : allQueues,
         ...(query.status ? { states: [query.status as JobState] } : {}),
         ...(Object.keys(data).length ? { data } : {}),
+        finishedAfter: new Date(Date.now() - kernel.config.values.JOB_STATE_TTL_SECONDS * 1000),
         limit: query.limit,
         offset: query.offset,
       });
@@ -93,6 +97,7 @@ export const jobRoutes = [
     tag: 'Jobs',
     operationId: 'getJob',
     summary: 'One job with its progress and ETA',
+    description: 'Any job still in the history (JOB_HISTORY_RETENTION_DAYS), including finished ones the list no longer shows.',
     request: { params: idParams },
     responses: { 200: { description: 'The job.', schema: jobSchema } },
     handler: async ({ kernel, params }) => ({ status: 200, body: present(await findJob(kernel, params.id)) }),

@@ -62,7 +62,7 @@ export class ScheduleService {
   async #apply(row: Pick<ScheduleRow, 'id' | 'source_id' | 'source_type' | 'cron' | 'enabled'>): Promise<void> {
     if (row.enabled) {
       const data: SyncJobData & { scheduleId: string } = { sourceId: row.source_id, sourceType: row.source_type, kind: row.source_type === 'connector' ? 'scan' : 'sync', scheduleId: row.id };
-      await this.kernel.jobs.schedule(syncQueue, row.id, row.cron, data);
+      await this.kernel.jobs.schedule(syncQueue, row.id, row.cron, data, { group: row.source_id });
     } else {
       await this.kernel.jobs.unschedule(syncQueue, row.id);
     }

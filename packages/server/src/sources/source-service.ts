@@ -106,7 +106,15 @@ export class SourceService {
 
   /** A config must also open: the plugin checks what a schema cannot (paths inside allowed roots). */
   async #checkOpens(kind: SourceKind, type: string, config: Record<string, unknown>, id: string): Promise<void> {
-    const source = await this.provider(kind, type).open(config, { sourceId: id });
+    let source;
+    try {
+      source = await this.provider(kind, type).open(config, { sourceId: id });
+    } catch (error) {
+      // A plugin names fields of its config (`path`); the API names them as sent (`body.config.path`).
+      if (!DocqaError.is(error) || error.code !== 'validation_failed' || !error.errors) throw error;
+      const errors = error.errors.map((e) => ({ ...e, field: e.field.startsWith('body.') ? e.field : `body.config.${e.field}` }));
+      throw new DocqaError('validation_failed', error.message, { errors, extra: error.extra, cause: error });
+    }
     await source.close?.();
   }
 

@@ -20,6 +20,7 @@ describe('connectors, integrations and jobs (through HTTP)', function () {
   let admin: string;
   let viewer: string;
   let feed: string;
+  let allowed: string;
 
   const call = async (method: string, route: string, body?: unknown, token = admin) => {
     const res = await fetch(server.url + route, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: body === undefined ? null : JSON.stringify(body) });
@@ -46,11 +47,14 @@ describe('connectors, integrations and jobs (through HTTP)', function () {
   before(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-sources-'));
     feed = path.join(dataDir, 'feed.jsonl');
+    allowed = path.join(dataDir, 'allowed');
+    fs.mkdirSync(path.join(allowed, 'inside'), { recursive: true });
+    fs.writeFileSync(path.join(allowed, 'inside', 'note.txt'), 'A note inside the allowed directory, long enough to index.');
     fs.writeFileSync(feed, [record('a', 'Alpha body text that is long enough to be a chunk of its own.', '2026-01-01T00:00:00Z'), record('b', 'Beta body text that is long enough to be a chunk of its own.', '2026-01-02T00:00:00Z')].join('\n'));
     const database = process.env.TEST_DATABASE_URL ? await createTemporaryDatabase(process.env.TEST_DATABASE_URL) : null;
     drop = database?.drop;
     server = await startServer({
-      env: { ...testSecrets, DOCQA_DATA_DIR: dataDir, DOCQA_SECRETS_DIR: dataDir, LOG_LEVEL: 'ERROR', DEFAULT_ADMIN_PASSWORD: 'admin-password-1', RAG_MIN_CHUNK_LENGTH: '10', ...(database ? { DATABASE_URL: database.url } : {}) },
+      env: { ...testSecrets, DOCQA_DATA_DIR: dataDir, DOCQA_SECRETS_DIR: dataDir, LOG_LEVEL: 'ERROR', DEFAULT_ADMIN_PASSWORD: 'admin-password-1', RAG_MIN_CHUNK_LENGTH: '10', CONNECTOR_ALLOWED_PATHS: allowed, ...(database ? { DATABASE_URL: database.url } : {}) },
       cwd: dataDir,
       inMemoryDatabase: database === null,
       presets: { standard: definePreset({ id: 'standard', description: 'standard + template', plugins: (context) => [...standardPreset.plugins(context), { plugin: connectorTemplate }] }) },
@@ -84,6 +88,38 @@ describe('connectors, integrations and jobs (through HTTP)', function () {
     expect((await call('GET', '/api/connectors', undefined, viewer)).body.total).to.equal(0);
   });
 
+  it('refuses a filesystem connector outside CONNECTOR_ALLOWED_PATHS or with missing fields, creating and changing nothing', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-outside-'));
+    fs.writeFileSync(path.join(outside, 'secret.txt'), 'Not for DocQA.');
+    fs.symlinkSync(outside, path.join(allowed, 'link-out'));
+    const refusals: Array<[string, unknown, RegExp]> = [
+      ['path traversal', { path: `${allowed}/inside/../../${path.basename(outside)}` }, /^body\.config\.path/],
+      ['a symlink out of the allowed directories', { path: path.join(allowed, 'link-out') }, /^body\.config\.path$/],
+      ['missing fields', {}, /^body\.config\.path/],
+      ['a path that is not absolute', { path: 'inside' }, /^body\.config\.path/],
+    ];
+    try {
+      for (const [what, config, field] of refusals) {
+        const res = await call('POST', '/api/connectors', { name: `Refused ${what}`, type: 'filesystem', config });
+        expect([res.status, res.body.code], what).to.deep.equal([422, 'validation_failed']);
+        expect(res.body.errors?.[0]?.field, what).to.match(field);
+      }
+      expect((await call('GET', '/api/connectors')).body.total, 'no connector was created').to.equal(0);
+
+      const good = await call('POST', '/api/connectors', { name: 'Inside', type: 'filesystem', config: { path: path.join(allowed, 'inside') } });
+      expect(good.status).to.equal(201);
+      const moved = await call('PUT', `/api/connectors/${good.body.id}`, { name: 'Inside', type: 'filesystem', config: { path: path.join(allowed, 'link-out') } });
+      expect(moved.status).to.equal(422);
+      expect((await call('GET', `/api/connectors/${good.body.id}`)).body.config.path, 'the stored config is unchanged').to.equal(path.join(allowed, 'inside'));
+      expect((await call('DELETE', `/api/connectors/${good.body.id}`)).status).to.equal(204);
+      expect((await call('GET', '/api/jobs?kind=scan')).body.total, 'no sync was started').to.equal(0);
+      expect((await call('GET', '/api/docs')).body.total, 'no document was stored').to.equal(0);
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+      fs.rmSync(path.join(allowed, 'link-out'));
+    }
+  });
+
   it('syncs as a job with progress: documents arrive, get indexed, change and go', async () => {
     const integration = (await call('GET', '/api/integrations')).body.items[0];
     const started = await call('POST', `/api/integrations/${integration.id}/sync`, undefined, viewer);
@@ -108,6 +144,16 @@ describe('connectors, integrations and jobs (through HTTP)', function () {
     const cancelFinished = await call('POST', `/api/jobs/${job_id}/cancel`);
     expect([cancelFinished.status, cancelFinished.body.code]).to.deep.equal([409, 'conflict']);
     expect((await call('GET', '/api/jobs/00000000-0000-4000-8000-000000000000')).status).to.equal(404);
+  });
+
+  it('lists finished jobs for JOB_STATE_TTL_SECONDS, and answers them by id until the retention sweep', async () => {
+    const before = (await call('GET', '/api/jobs?kind=sync')).body;
+    const oldest = before.items.at(-1) as Json;
+    await server.kernel.db.query(`update pgboss.job set completed_on = now() - interval '2 days' where id = $1`, [oldest.id]);
+    const after = (await call('GET', '/api/jobs?kind=sync')).body;
+    expect(after.total).to.equal(before.total - 1);
+    expect(after.items.map((job: Json) => job.id)).to.not.include(oldest.id);
+    expect((await call('GET', `/api/jobs/${oldest.id}`)).body).to.include({ id: oldest.id, status: 'succeeded' });
   });
 
   it('sync-all starts one job per enabled source and deleting a source removes its documents', async () => {

@@ -21,7 +21,7 @@ export class SyncService {
     if (!source.enabled) throw new DocqaError('conflict', `${source.name} is disabled; enable it first.`);
     const running = await this.kernel.jobs.list({ queues: [syncQueue], states: ['queued', 'running'], data: { sourceId: source.id }, limit: 1, offset: 0 });
     if (running.items[0]) return running.items[0].id;
-    return this.kernel.jobs.send<SyncJobData>(syncQueue, { sourceId: source.id, sourceType: source.kind, kind }, { singletonKey: source.id });
+    return this.kernel.jobs.send<SyncJobData>(syncQueue, { sourceId: source.id, sourceType: source.kind, kind }, { singletonKey: source.id, group: source.id });
   }
 
   async startAll(principal: Principal, ip: string | undefined): Promise<string[]> {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { DocqaError, providerTokens, type ConnectorDocument, type JobContext, type Logger } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
-import type { DocumentService } from '../documents/document-service.js';
+import { ingestQueue, type DocumentService, type IngestJobData } from '../documents/document-service.js';
 import { UploadPolicy } from '../documents/upload-policy.js';
 import type { SourceRow, SourceService } from './source-service.js';
 
@@ -21,9 +21,13 @@ export interface SyncOutcome {
   unchanged: number;
   moved: number;
   deleted: number;
-  /** Files DocQA cannot index (type, plan gate, size): left out, the sync goes on. */
+  /** Files DocQA cannot index (type, plan gate, size, plan limits): left out, the sync goes on. */
   skipped: number;
+  /** The first skipped files with the reason, so the job says why documents did not arrive. */
+  skipped_files: Array<{ path: string; code: string; detail: string }>;
 }
+
+const skippedFilesShown = 20;
 
 /**
  * One sync of a source: pull its changes since the stored cursor, store new and changed bytes,
@@ -43,11 +47,12 @@ export class SourceSync {
     this.#policy = new UploadPolicy(kernel);
   }
 
-  async run(job: JobContext<SyncJobData>): Promise<SyncOutcome> {
+  async run(job: JobContext<SyncJobData>): Promise<SyncOutcome | { skipped: string }> {
+    if (await this.#earlierSyncRunning(job)) return { skipped: 'Another sync of this source was already running.' };
     const { rows } = await this.kernel.db.query<SourceRow>('select * from source where id = $1', [job.data.sourceId]);
     const row = rows[0];
     if (!row) throw new DocqaError('not_found', `Source ${job.data.sourceId} no longer exists.`);
-    const outcome: SyncOutcome = { upserted: 0, unchanged: 0, moved: 0, deleted: 0, skipped: 0 };
+    const outcome: SyncOutcome = { upserted: 0, unchanged: 0, moved: 0, deleted: 0, skipped: 0, skipped_files: [] };
     try {
       const provider = this.sources.provider(row.kind, row.type);
       const source = await provider.open(provider.sourceConfigSchema.parse(this.sources.fullConfig(row)), { sourceId: row.id });
@@ -70,12 +75,27 @@ export class SourceSync {
     }
   }
 
+  /**
+   * Two syncs of one source must not run at once: both would move its one cursor. Within a process
+   * the sync queue's group limit sees to it. A schedule tick can still start one on another replica
+   * while a manual sync runs; then the later of the two gives way, which both can tell apart.
+   */
+  async #earlierSyncRunning(job: JobContext<SyncJobData>): Promise<boolean> {
+    const { items } = await this.kernel.jobs.list({ queues: [syncQueue], states: ['running'], data: { sourceId: job.data.sourceId }, limit: 20, offset: 0 });
+    const mine = items.find((item) => item.id === job.id);
+    if (!mine) return false;
+    const before = (other: typeof mine) => other.createdAt.getTime() < mine.createdAt.getTime() || (other.createdAt.getTime() === mine.createdAt.getTime() && other.id < mine.id);
+    return items.some((other) => other.id !== mine.id && before(other));
+  }
+
   async #upsertOrSkip(row: SourceRow, document: ConnectorDocument, outcome: SyncOutcome, signal: AbortSignal): Promise<void> {
     try {
       await this.#upsert(row, document, outcome, signal);
     } catch (error) {
-      if (!DocqaError.is(error) || !['unsupported_media_type', 'plan_required', 'file_too_large'].includes(error.code)) throw error;
+      // A plan limit skips this document only: deletions and changes later in the sync still apply.
+      if (!DocqaError.is(error) || !['unsupported_media_type', 'plan_required', 'file_too_large', 'plan_limit'].includes(error.code)) throw error;
       outcome.skipped++;
+      if (outcome.skipped_files.length < skippedFilesShown) outcome.skipped_files.push({ path: document.path, code: error.code, detail: error.message });
       this.#logger.info({ source_id: row.id, path: document.path, code: error.code }, `skipped: ${error.message}`);
     }
   }
@@ -96,12 +116,12 @@ export class SourceSync {
     const limits = this.#policy.limits();
     const totals = await this.documents.repository.totals();
     if (!existing && limits.documents !== null && totals.documents >= limits.documents) {
-      throw new DocqaError('plan_limit', `This plan holds at most ${limits.documents} documents; the sync stopped there.`, { extra: { limit: limits.documents, current: totals.documents } });
+      throw new DocqaError('plan_limit', `${filename} was skipped: this plan holds at most ${limits.documents} documents.`, { extra: { limit: limits.documents, current: totals.documents } });
     }
     const staged = await this.documents.blobs.stage(Readable.from(await document.open(signal)), (bytes) => {
       if (limits.fileSizeBytes !== null && bytes > limits.fileSizeBytes) this.#policy.refuseTooLarge(filename, limits);
       if (limits.storageBytes !== null && totals.bytes + bytes > limits.storageBytes) {
-        throw new DocqaError('plan_limit', `Storing ${filename} would pass this plan's storage; the sync stopped there.`, { extra: { limit: limits.storageBytes, current: totals.bytes } });
+        throw new DocqaError('plan_limit', `${filename} was skipped: storing it would pass this plan's storage.`, { extra: { limit: limits.storageBytes, current: totals.bytes } });
       }
     });
     if (existing && existing.content_hash === staged.sha256 && existing.status !== 'failed') {
@@ -116,7 +136,8 @@ export class SourceSync {
       ? await db.query<{ id: string }>(`update document set path = $4, filename = $5, media_type = $6, size_bytes = $7, content_hash = $8, title = coalesce($9, title), status = 'pending', error = null, updated_at = now() where source_type = $1 and source_id = $2 and external_id = $3 returning id`, values)
       : await db.query<{ id: string }>(`insert into document (id, source_type, source_id, external_id, path, filename, media_type, size_bytes, content_hash, title, status) values ($10, $1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending') returning id`, [...values, crypto.randomUUID()]);
     const documentId = (saved[0] as { id: string }).id;
-    const jobId = await this.kernel.jobs.send('ingest', { documentId });
+    // Grouped by source: a big sync cannot take every ingest slot (see workers.ts).
+    const jobId = await this.kernel.jobs.send<IngestJobData>(ingestQueue, { documentId }, { group: row.id });
     await db.query('update document set job_id = $2 where id = $1', [documentId, jobId]);
     outcome.upserted++;
   }
