@@ -6,6 +6,7 @@ import { headingSizeKey, isHeadingLine, medianFontSize, pageBlocks } from './pag
 import { infoToMetadata } from './pdf-info.js';
 import { joinIntoLines } from './text-lines.js';
 import type { PositionedText, TextLine } from './text-lines.js';
+import { ocrLanguages, readPageImages, type OcrJob, type PageText, type PdfPage } from './ocr/ocr-page.js';
 
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 
@@ -13,35 +14,63 @@ type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 const maxHeadingLevel = 3;
 
 /**
+ * A page whose text layer has fewer letters and digits than this is read by OCR as well (when OCR is
+ * on): a scan often carries a few words of real text, a page number, a stamp, "Scanned by …".
+ */
+export const minNativeCharacters = 32;
+
+interface PageContent {
+  lines: TextLine[];
+  /** What OCR read from the page's images; absent when the page was not (or could not be) OCRed. */
+  ocr?: PageText;
+}
+
+/**
  * Extracts a PDF's text layer with unpdf (pdf.js built for servers, bundled: no worker, no network).
- * Runs in an extraction worker thread: it imports nothing but the plugin API and its parser.
- * Pages are separated by page_break blocks and every block carries its page number. A PDF without a
- * text layer (a scan) yields no blocks and metadata.needs_ocr = 'true'.
+ * Runs in an extraction worker thread: it imports nothing but the plugin API, its parser and the OCR
+ * libraries (tesseract.js, sharp). Pages are separated by page_break blocks and every block carries its
+ * page number. With OCR off, a PDF without a text layer (a scan) yields no blocks and
+ * metadata.needs_ocr = 'true'; with OCR on, the images of each page with (almost) no text are read.
  */
 export async function extract(input: ExtractorInput, signal?: AbortSignal): Promise<ExtractedDocument> {
   signal?.throwIfAborted();
+  // tesseract.js starts its worker at the first scanned page, so text-only PDFs never pay for it.
+  const job: OcrJob | undefined = input.options.ocr ? { filename: input.filename, languages: await ocrLanguages(input.options.ocrLanguages), signal } : undefined;
   const pdf = await openPdf(input);
   try {
     const { title, metadata } = infoToMetadata((await pdf.getMetadata()).info);
     metadata.pages = String(pdf.numPages);
-    const pages = await readPageLines(pdf, input.filename, signal);
-    if (pages.every((lines) => lines.length === 0)) {
-      // No text at all: a scan or pictures of text. OCR, when it comes, will read these.
+    const readImages = job ? (page: PdfPage, pageNumber: number) => readPageImages(page, pageNumber, job) : undefined;
+    const pages = await readPages(pdf, input.filename, readImages, signal);
+    if (!job && pages.every(({ lines }) => lines.length === 0)) {
+      // No text at all: a scan or pictures of text, which OCR (INDEXING_OCR_ENABLED) would read.
       return { ...(title === undefined ? {} : { title }), blocks: [], metadata: { ...metadata, needs_ocr: 'true' } };
     }
-    const headingLevel = rankHeadingSizes(pages);
+    const headingLevel = rankHeadingSizes(pages.map(({ lines }) => lines));
     const blocks: ExtractedBlock[] = [];
-    pages.forEach((lines, index) => {
+    pages.forEach(({ lines, ocr: read }, index) => {
       const page = index + 1;
       // The break before each page after the first carries the number of the page it opens.
       if (page > 1) blocks.push({ kind: 'page_break', text: '', page });
       blocks.push(...pageBlocks(lines, page, { tables: input.options.tables, headingLevel }));
+      // OCR adds to the text layer of the page, it never replaces it.
+      for (const paragraph of read?.paragraphs ?? []) blocks.push({ kind: 'paragraph', text: paragraph, page });
     });
-    return { ...(title === undefined ? {} : { title }), blocks, metadata };
+    return { ...(title === undefined ? {} : { title }), blocks, metadata: { ...metadata, ...ocrMetadata(pages) } };
   } finally {
     // Frees pdf.js's parsed objects and its in-thread "worker"; this pdf.js has no pdf.destroy().
     await pdf.loadingTask.destroy();
   }
+}
+
+/** metadata.ocr, ocr_pages (how many pages OCR read) and ocr_confidence (mean word confidence, 0–100). */
+function ocrMetadata(pages: readonly PageContent[]): Record<string, string> {
+  const read = pages.flatMap(({ ocr }) => (ocr ? [ocr] : []));
+  if (read.length === 0) return {};
+  const confidences = read.flatMap((page) => page.wordConfidences);
+  const metadata: Record<string, string> = { ocr: 'true', ocr_pages: String(read.length) };
+  if (confidences.length > 0) metadata.ocr_confidence = String(Math.round(confidences.reduce((sum, value) => sum + value, 0) / confidences.length));
+  return metadata;
 }
 
 async function openPdf(input: ExtractorInput): Promise<PdfDocument> {
@@ -64,22 +93,42 @@ async function openPdf(input: ExtractorInput): Promise<PdfDocument> {
   }
 }
 
-async function readPageLines(pdf: PdfDocument, filename: string, signal: AbortSignal | undefined): Promise<TextLine[][]> {
-  const pages: TextLine[][] = [];
+async function readPages(
+  pdf: PdfDocument,
+  filename: string,
+  readImages: ((page: PdfPage, pageNumber: number) => Promise<PageText | undefined>) | undefined,
+  signal: AbortSignal | undefined,
+): Promise<PageContent[]> {
+  const pages: PageContent[] = [];
   for (let pageNumber = 1; pageNumber <= pdf.numPages; pageNumber += 1) {
     signal?.throwIfAborted();
+    let page: Awaited<ReturnType<PdfDocument['getPage']>>;
+    let lines: TextLine[];
     try {
-      const page = await pdf.getPage(pageNumber);
+      page = await pdf.getPage(pageNumber);
       const content = await page.getTextContent();
       // Marked-content items (tags of tagged PDFs) carry no text.
       const items: PositionedText[] = content.items.flatMap((item) => ('str' in item ? [item] : []));
-      pages.push(joinIntoLines(items));
-      page.cleanup();
+      lines = joinIntoLines(items);
     } catch (error) {
       throw notReadable(filename, error, `page ${pageNumber}`);
     }
+    try {
+      // Only pages without a real text layer are rendered: text pages cost OCR nothing.
+      const ocr = readImages && countCharacters(lines) < minNativeCharacters ? await readImages(page as unknown as PdfPage, pageNumber) : undefined;
+      pages.push(ocr ? { lines, ocr } : { lines });
+    } finally {
+      // Frees the page's decoded images and fonts before the next page is read.
+      page.cleanup();
+    }
   }
   return pages;
+}
+
+function countCharacters(lines: readonly TextLine[]): number {
+  let count = 0;
+  for (const line of lines) count += line.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
+  return count;
 }
 
 /**

@@ -1,19 +1,27 @@
 import { z } from 'zod';
 import { definePlugin } from '@docqa/plugin-api';
 import type { ExtractorProvider } from '@docqa/plugin-api';
+// Importing extract.ts loads sharp in the main thread too. sharp asks for that: a worker thread that
+// exits would otherwise unload libvips while another thread still uses it, crashing the process.
 import { extract } from './extract.js';
+
+export { stopOcrWorkers } from './ocr/ocr-engine.js';
 
 export const pdfMediaType = 'application/pdf';
 
-/** Nothing to configure; strict so that a misspelt option stops start-up instead of being ignored. */
+/**
+ * Nothing to configure: OCR is switched and tuned for the whole pipeline by INDEXING_OCR_ENABLED and
+ * INDEXING_OCR_LANGUAGES, which reach the worker threads in ExtractorInput.options. Strict so that a
+ * misspelt option stops start-up instead of being ignored.
+ */
 export const pdfExtractorOptionsSchema = z.strictObject({});
 
-/** PDFs with a text layer: pages, headings guessed from font sizes, simple tables (unpdf / pdf.js). */
+/** PDFs: the text layer (pages, headings guessed from font sizes, simple tables), and OCR of scanned pages. */
 export default definePlugin({
   apiVersion: 1,
   kind: 'extractor',
   id: 'extractor-pdf',
-  description: 'Extracts the text layer of PDF files, page by page, with headings and simple tables.',
+  description: 'Extracts the text layer of PDF files, page by page, with headings and simple tables; reads scanned pages with OCR when INDEXING_OCR_ENABLED is on.',
   configSchema: pdfExtractorOptionsSchema,
   deps: {},
   init: () => createPdfExtractorProvider(),
@@ -25,8 +33,8 @@ export function createPdfExtractorProvider(): ExtractorProvider {
     workerModule: new URL('./extract.js', import.meta.url).href,
     mediaTypes: [pdfMediaType],
     extensions: ['.pdf'],
-    // No OCR yet: a scanned PDF comes back empty with metadata.needs_ocr = 'true'.
-    capabilities: { tables: true, ocr: false },
+    // OCR of pages without a text layer, when the pipeline's options turn it on.
+    capabilities: { tables: true, ocr: true },
     extract: (input, signal) => extract(input, signal),
   };
 }
