@@ -1,0 +1,190 @@
+/**
+ * npm run bench:ingest [-- --scale N] — ingestion throughput on a generated Markdown corpus of
+ * 20,000 × N chunks with metadata rules, through the standard plugins: each stage alone, (a)
+ * extraction + rules + chunking, (b) embedding (the tiny random BERT of the plugin testkit through
+ * embedder-llamacpp, one thread per core), (c) upsert into the pgvector store next to a raw binary
+ * COPY of the same rows, then (d) the whole pipeline through the real path (a filesystem connector's
+ * scan, the sync and ingest jobs) and peak RSS of this process. PostgreSQL when TEST_DATABASE_URL or
+ * DATABASE_URL is set (a temporary database is created next to it and dropped), else the embedded
+ * PGlite on disk. Everything runs in this process except the PostgreSQL server.
+ *
+ * BENCH_EMBED_THREADS overrides the embedder's threads (on a machine other work keeps busy, llama.cpp
+ * threads spin against each other: one thread can beat two), BENCH_DIMENSIONS the vector size (384).
+ * Peak RSS includes the server itself run from TypeScript through tsx, about 90 MB more than from
+ * the compiled dist/ (measured: 278 MB against 189 MB just to load the server's modules).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { definePreset, providerTokens, type EmbeddingSpace, type VectorStoreProvider } from '@docqa/plugin-api';
+import embedderLlamacpp from '@docqa/plugin-embedder-llamacpp';
+import { createTemporaryDatabase, testSecrets } from '@docqa/kernel/testing';
+import { writeTinyBertEmbeddingModel } from '@docqa/plugin-testkit';
+import { standardPreset } from '../src/presets/standard.js';
+import { startServer } from '../src/server.js';
+import { licenseStandIn } from '../src/testing/license-stand-in.js';
+import { withoutLicenseGate } from '../src/testing/standard-with-license.js';
+import { benchRules, writeCorpus } from './ingest-corpus.js';
+import { copyAll, embedAll, extractAndChunk, upsertAll, type StageResult } from './ingest-stages.js';
+
+const scaleAt = process.argv.indexOf('--scale');
+const scale = scaleAt > 0 ? Number(process.argv[scaleAt + 1]) : 1;
+if (!(scale > 0)) throw new Error('--scale takes a positive number');
+const targetChunks = 20_000 * scale;
+/** 384 numbers a vector, as the usual small sentence models (all-MiniLM-L6-v2, bge-small) give. */
+const dimensions = Number(process.env.BENCH_DIMENSIONS ?? 384);
+const threads = Number(process.env.BENCH_EMBED_THREADS ?? os.availableParallelism());
+const serverUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+const license = licenseStandIn(() => ({ plan: 'PRO', limits: { documents: null, fileSizeBytes: null, storageBytes: null } }));
+
+/** Peak resident memory of this process per phase, sampled every 100 ms (and the kernel's own maximum). */
+class RssSampler {
+  readonly peaks = new Map<string, number>();
+  #phase = 'start-up';
+  readonly #timer = setInterval(() => this.sample(), 100);
+  phase(name: string): void {
+    this.sample();
+    this.#phase = name;
+  }
+  sample(): void {
+    this.peaks.set(this.#phase, Math.max(this.peaks.get(this.#phase) ?? 0, process.memoryUsage.rss()));
+  }
+  stop(): void {
+    clearInterval(this.#timer);
+    this.sample();
+  }
+}
+
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
+const rate = (result: StageResult) => result.items / result.seconds;
+const line = (label: string, result: StageResult, unit = 'chunks/s') => console.log(`${label.padEnd(52)} ${rate(result).toFixed(0).padStart(8)} ${unit}  (${result.items} in ${result.seconds.toFixed(1)} s)`);
+
+async function main(): Promise<void> {
+  const rss = new RssSampler();
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-bench-ingest-'));
+  const dataDir = path.join(root, 'data');
+  const database = serverUrl ? await createTemporaryDatabase(serverUrl) : null;
+  const corpus = writeCorpus(path.join(root, 'corpus'), targetChunks);
+  const model = await writeTinyBertEmbeddingModel(path.join(root, 'tiny-bert.gguf'), { dimensions });
+  const files = listFiles(corpus.dir);
+  const load = os.loadavg()[0]!;
+
+  // The standard edition, with the embedder on every core and a license without limits.
+  const preset = definePreset({
+    id: 'standard',
+    description: 'standard, embedder threads per core, PRO stand-in',
+    plugins: (context) => [...withoutLicenseGate(standardPreset.plugins(context)).map((entry) => (entry.plugin === embedderLlamacpp ? { ...entry, options: { modelPath: model.path, threads } } : entry)), { plugin: license }],
+  });
+  const server = await startServer({
+    env: { ...testSecrets, DOCQA_DATA_DIR: dataDir, DOCQA_SECRETS_DIR: dataDir, LOG_LEVEL: 'ERROR', DEFAULT_ADMIN_PASSWORD: 'admin-password-1', CONNECTOR_ALLOWED_PATHS: corpus.dir, EMBEDDING_MODEL_PATH: model.path, ...(database ? { DATABASE_URL: database.url } : {}) },
+    cwd: dataDir,
+    inMemoryDatabase: false,
+    presets: { standard: preset },
+    port: 0,
+    host: '127.0.0.1',
+  });
+  try {
+    const api = await signIn(server.url);
+    const source = (await api('POST', '/api/connectors', { name: 'bench corpus', type: 'filesystem', config: { path: corpus.dir } })) as { id: string };
+    for (const rule of benchRules) await api('POST', `/api/metadata/${source.id}/rules`, rule);
+    const rules = await server.services.rules.rulesOf(source.id);
+    const kernel = server.kernel;
+
+    console.log(`Ingestion benchmark: ${kernel.db.mode === 'server' ? 'PostgreSQL' : 'embedded PGlite'}, scale ${scale}, ${os.availableParallelism()} cores, load average ${load.toFixed(2)} at start`);
+    console.log(`corpus: ${files.length} Markdown files, ${mb(corpus.bytes)}; ${benchRules.length} metadata rules; tiny BERT ${dimensions} dims on ${threads} threads; INDEX_EXTRACTION_WORKERS ${kernel.config.values.INDEX_EXTRACTION_WORKERS}, INDEX_UPSERT_BATCH_SIZE ${kernel.config.values.INDEX_UPSERT_BATCH_SIZE}`);
+    rss.phase('(a) extraction + rules + chunking');
+    const chunksFile = path.join(root, 'chunks.jsonl');
+    const extraction = await extractAndChunk(kernel, files, rules, server.services.rules.runner, chunksFile);
+    line('(a) extraction + rules + chunking alone', extraction);
+    rss.phase('(b) embedding');
+    const vectorsFile = path.join(root, 'vectors.bin');
+    const embedding = await embedAll(kernel, chunksFile, vectorsFile);
+    line('(b) embedding alone', embedding);
+    fs.rmSync(chunksFile);
+    rss.phase('(c) upsert and COPY');
+    const store = kernel.resolve(providerTokens.vectorStore) as VectorStoreProvider;
+    const upsertSpace: EmbeddingSpace = { model: 'bench-upsert', dimensions: embedding.space.dimensions };
+    const copySpace: EmbeddingSpace = { model: 'bench-copy', dimensions: embedding.space.dimensions };
+    const upsert = await upsertAll(kernel, vectorsFile, upsertSpace);
+    line('(c) upsert alone (pgvector store)', upsert);
+    const copy = await copyAll(kernel, vectorsFile, copySpace, database ? null : path.join(dataDir, 'pgdata'));
+    line('    raw binary COPY of the same rows, same index', copy, 'rows/s');
+    await store.dropSpace(upsertSpace);
+    await store.dropSpace(copySpace);
+    fs.rmSync(vectorsFile);
+
+    rss.phase('(d) whole pipeline');
+    const started = performance.now();
+    const scan = (await api('POST', `/api/connectors/${source.id}/scan`)) as { job_id: string };
+    const indexed = await waitUntilIndexed(kernel, api, scan.job_id);
+    const pipeline = { seconds: (performance.now() - started) / 1000, items: indexed.chunks };
+    const vectors = await store.count(embedding.space);
+    rss.stop();
+
+    const stages = { '(a) extraction + rules + chunking': extraction, '(b) embedding': embedding, '(c) upsert': upsert };
+    const [slowestName, slowest] = Object.entries(stages).sort(([, x], [, y]) => rate(x) - rate(y))[0]!;
+    const peak = Math.max(...rss.peaks.values());
+    console.log(`summary (load average ${os.loadavg()[0]!.toFixed(2)} at the end):`);
+    line('(a) extraction + rules + chunking alone', extraction);
+    line('(b) embedding alone', embedding);
+    line('(c) upsert alone (pgvector store)', upsert);
+    line('(d) whole pipeline (scan → sync → ingest jobs)', pipeline);
+    line('    upsert, rows/s', upsert, 'rows/s');
+    line('    raw binary COPY of the same rows, same index', copy, 'rows/s');
+    console.log(`documents indexed ${indexed.documents}/${files.length}, failed ${indexed.failed}; vectors stored ${vectors} (chunks ${indexed.chunks})`);
+    for (const [phase, bytes] of rss.peaks) console.log(`peak RSS ${phase.padEnd(38)} ${mb(bytes).padStart(8)}`);
+    console.log(`peak RSS of the process (getrusage) ${mb(process.resourceUsage().maxRSS * 1024).padStart(27)}`);
+    const ratio = (name: string, value: number, target: string, ok: boolean) => console.log(`${name.padEnd(52)} ${value.toFixed(3).padStart(8)}  target ${target}  ${ok ? 'met' : 'MISSED'}`);
+    ratio(`whole pipeline ÷ slowest stage alone ${slowestName.slice(0, 3)}`, rate(pipeline) / rate(slowest), '≥ 0.85', rate(pipeline) / rate(slowest) >= 0.85);
+    ratio('upsert ÷ binary COPY', rate(upsert) / rate(copy), '≥ 0.5', rate(upsert) / rate(copy) >= 0.5);
+    console.log(`${'peak RSS'.padEnd(52)} ${mb(peak).padStart(8)}  target < 400 MB  ${peak < 400 * 2 ** 20 ? 'met' : 'MISSED'}`);
+  } finally {
+    rss.stop();
+    await server.stop();
+    await database?.drop();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+function listFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.md')).sort().map((name) => path.join(dir, name));
+}
+
+type Api = (method: string, route: string, body?: unknown) => Promise<unknown>;
+
+/** API calls as the admin; signs in again when the access token has expired (a long run outlives it). */
+async function signIn(url: string): Promise<Api> {
+  const login = async () => {
+    const res = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'admin-password-1' }) });
+    return ((await res.json()) as { access_token: string }).access_token;
+  };
+  let token = await login();
+  const call = (method: string, route: string, body: unknown) =>
+    fetch(url + route, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? null : JSON.stringify(body) });
+  return async (method, route, body) => {
+    let res = await call(method, route, body);
+    if (res.status === 401) {
+      token = await login();
+      res = await call(method, route, body);
+    }
+    if (res.status >= 300) throw new Error(`${method} ${route} answered ${res.status}: ${await res.text()}`);
+    return res.status === 204 ? null : res.json();
+  };
+}
+
+/** Polls until the scan's sync job has ended and no document is pending or indexing any more. */
+async function waitUntilIndexed(kernel: Awaited<ReturnType<typeof startServer>>['kernel'], api: Api, syncJob: string): Promise<{ documents: number; failed: number; chunks: number }> {
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const job = (await api('GET', `/api/jobs/${syncJob}`)) as { status: string; error: string | null };
+    if (job.status === 'failed' || job.status === 'cancelled') throw new Error(`the sync job ${job.status}: ${job.error}`);
+    const { rows } = await kernel.db.query<{ status: string; n: string; chunks: string }>('select status, count(*) as n, coalesce(sum(chunk_count), 0) as chunks from document group by status');
+    const count = (status: string) => Number(rows.find((row) => row.status === status)?.n ?? 0);
+    if (job.status === 'succeeded' && count('pending') + count('indexing') === 0) {
+      return { documents: count('indexed'), failed: count('failed'), chunks: Number(rows.find((row) => row.status === 'indexed')?.chunks ?? 0) };
+    }
+  }
+}
+
+await main();
