@@ -21,7 +21,7 @@ describe('local models: the catalogue and pulls as jobs (POST /api/models/pull, 
   const installed = () => (fs.existsSync(t.modelsDir) ? fs.readdirSync(t.modelsDir).sort() : []);
 
   it('starts without a chat model: one log line says how to get one, and chat answers extractively', async () => {
-    const hint = t.logs.filter((line) => line.includes('No chat model is installed'));
+    const hint = t.startupLogs.filter((line) => line.includes('No chat model is installed'));
     expect(hint).to.have.lengthOf(1);
     expect(hint[0]).to.include('docqa models pull tiny-chat-a && docqa models use tiny-chat-a');
     const info = await t.call('GET', '/api/model-info', t.admin);

@@ -2,13 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeTinyBertEmbeddingModel, writeTinyLlamaChatModel } from '@docqa/plugin-testkit';
-import { modelAdminRoutes } from '../routes/model-admin.js';
 import { startSearchServer, type Json, type SearchTestServer } from '../search/search.test-support.js';
 import { sha256Of } from './download.js';
 import { startModelFileServer, type ModelFileServer } from './file-server.test-support.js';
-import { declareModelQueues, startModelPullWorker } from './pull-job.js';
 import { ModelRuntime } from './runtime.js';
-import { modelMigrations } from './schema.js';
+import { modelRuntimeOf } from './registry.js';
 
 /** Generated GGUF files served from loopback, and a catalogue that points at them. */
 export interface ModelFixtures {
@@ -72,14 +70,15 @@ export interface ModelsTestServer extends SearchTestServer {
   modelsDir: string;
   runtime: ModelRuntime;
   logs: string[];
+  /** What the server logged while it started, before the test's runtime took over. */
+  startupLogs: string[];
   /** Polls a job until it has finished; answers it. */
   waitForJob(id: string): Promise<Json>;
 }
 
 /**
- * The standard server (extractive chat, the tiny 32-dimension embedder) with the model routes,
- * the active_model table, the model_pull queue and worker, and the model runtime wired the way
- * server.ts and workers.ts are asked to wire them.
+ * The standard server (extractive chat, the tiny 32-dimension embedder), its model routes, queue
+ * and worker, with a model runtime that notices switches quickly.
  */
 export async function startModelsServer(fixtures: ModelFixtures, env: Record<string, string> = {}): Promise<ModelsTestServer> {
   const modelsDir = path.join(fixtures.dir, `models-${Date.now()}`);
@@ -88,10 +87,11 @@ export async function startModelsServer(fixtures: ModelFixtures, env: Record<str
     plan: 'FREE',
     embedder: true,
     env: { MODELS_DIR: modelsDir, MODELS_CATALOGUE: fixtures.cataloguePath, N_CTX: '8192', N_THREADS: '1', LOG_LEVEL: 'WARNING', ...env },
-    server: { extraRoutes: modelAdminRoutes, migrations: modelMigrations, logDestination: { write: (line: string) => void logs.push(line) } },
+    server: { logDestination: { write: (line: string) => void logs.push(line) } },
   });
-  await declareModelQueues(t.server.kernel.jobs);
-  await startModelPullWorker(t.server.kernel);
+  const startupLogs = [...logs];
+  // The server runs its own runtime polling every 3 s; tests swap in one that polls every 0.2 s.
+  await modelRuntimeOf(t.server.kernel)?.close();
   const runtime = await ModelRuntime.start(t.server.kernel, { pollSeconds: 0.2, retireGraceMs: 50 });
   const waitForJob = async (id: string) => {
     const deadline = Date.now() + 30_000;
@@ -107,6 +107,7 @@ export async function startModelsServer(fixtures: ModelFixtures, env: Record<str
     modelsDir,
     runtime,
     logs,
+    startupLogs,
     waitForJob,
     async stop() {
       await runtime.close();
