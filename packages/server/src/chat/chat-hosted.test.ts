@@ -134,6 +134,9 @@ describe('chat through a hosted OpenAI-compatible API (LLM_BACKEND=hosted, loopb
     expect((await t.call('POST', `/api/metadata/${source}/rules`, t.admin, rule)).status).to.equal(201);
     const job = (await t.call('POST', `/api/integrations/${source}/sync`, t.admin)).body.job_id as string;
     for (let i = 0; i < 300 && (await t.call('GET', `/api/jobs/${job}`, t.admin)).body.status !== 'succeeded'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    // The sync only queues the contracts for indexing: wait until both are indexed too.
+    const indexed = async () => Number((await t.server.kernel.db.query<{ count: string }>(`select count(*) from document where status = 'indexed' and source_id = $1`, [source])).rows[0]?.count);
+    for (let i = 0; i < 600 && (await indexed()) < 2; i++) await new Promise((resolve) => setTimeout(resolve, 100));
 
     const query = { query: 'Is the notice period of Contract A-1 longer than Contract B-2?' };
     llm.reply = 'B-2';
