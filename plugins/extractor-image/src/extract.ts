@@ -2,9 +2,7 @@
 import { DocqaError } from '@docqa/plugin-api';
 import type { ExtractedBlock, ExtractedDocument, ExtractorInput } from '@docqa/plugin-api';
 import { countImagePages, renderPage, upscaleFactor, upscalePage, type PageImage } from './normalise-image.js';
-import { withOcrWorker } from './ocr-engine.js';
-import { defaultOcrLanguages, traineddataFile } from './ocr-languages.js';
-import { meanConfidence, pageText, type PageText } from './ocr-text.js';
+import { defaultOcrLanguages, meanConfidence, pageText, traineddataFile, withOcrWorker, type PageText } from '@docqa/ocr';
 
 /**
  * Reads the text of a PNG, JPEG or TIFF image with OCR (tesseract.js, offline), one page at a time:

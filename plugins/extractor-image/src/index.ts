@@ -3,7 +3,7 @@ import { imageExtractorOptionsSchema } from './config.js';
 import { imageExtractorProvider } from './provider.js';
 
 export { imageExtractorProvider, imageMediaTypes } from './provider.js';
-export { stopOcrWorkers } from './ocr-engine.js';
+export { stopOcrWorkers } from '@docqa/ocr';
 
 /** Images (PNG, JPEG, multi-page TIFF): text read by OCR when INDEXING_OCR_ENABLED is on. */
 export default definePlugin({

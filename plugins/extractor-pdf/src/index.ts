@@ -5,7 +5,7 @@ import type { ExtractorProvider } from '@docqa/plugin-api';
 // exits would otherwise unload libvips while another thread still uses it, crashing the process.
 import { extract } from './extract.js';
 
-export { stopOcrWorkers } from './ocr/ocr-engine.js';
+export { stopOcrWorkers } from '@docqa/ocr';
 
 export const pdfMediaType = 'application/pdf';
 

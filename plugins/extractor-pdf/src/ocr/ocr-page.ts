@@ -1,11 +1,9 @@
 import sharp, { type Sharp } from 'sharp';
 import { DocqaError } from '@docqa/plugin-api';
-import { withOcrWorker } from './ocr-engine.js';
-import { defaultOcrLanguages, traineddataFile } from './ocr-languages.js';
-import { meanConfidence, pageText, type PageText } from './ocr-text.js';
+import { defaultOcrLanguages, meanConfidence, pageText, traineddataFile, withOcrWorker, type PageText } from '@docqa/ocr';
 import { maxRasterPixels, rasterisePageImages, type PageRaster, type PdfPage } from './page-images.js';
 
-export type { PageText } from './ocr-text.js';
+export type { PageText } from '@docqa/ocr';
 export type { PdfPage } from './page-images.js';
 
 /** Tesseract reads best when a line of text is at least this tall; smaller text gets upscaled (as in extractor-image). */
