@@ -112,7 +112,7 @@ export const variables = {
   N_THREADS: spec({ parse: p.int(1, 1024), default: '8', group: 'llm', description: 'CPU threads for inference.' }),
   N_GPU_LAYERS: spec({ parse: p.int(-1, 10_000), default: '0', group: 'llm', description: 'Layers offloaded to a CUDA GPU; -1 all.' }),
   EMBED_DEVICE: spec({ parse: p.oneOf(['auto', 'cpu', 'cuda']), default: 'auto', group: 'llm', description: 'Device for embeddings.' }),
-  INFERENCE_URL: spec({ parse: p.url(['http', 'https']), default: 'http://127.0.0.1:8080', group: 'llm', description: 'Local inference server URL.' }),
+  INFERENCE_URL: spec({ parse: p.url(['http', 'https']), group: 'llm', description: 'Local inference server URL (llama.cpp server, http://inference:8080 in the compose stack): with LLM_BACKEND=local and no LLM_MODEL_PATH, chat answers come from its OpenAI-compatible API; unset: in-process model or extractive answers.' }),
   INFERENCE_TIMEOUT_SECONDS: spec({ parse: p.int(1, 3600), default: '120', seed: true, group: 'llm', description: 'Timeout of one inference call.' }),
   HOSTED_API_KEY: spec({ parse: p.nonEmpty(), secret: 'hosted_api_key', sensitive: true, group: 'llm', description: 'Hosted provider key; required when LLM_BACKEND=hosted.' }),
   HOSTED_BASE_URL: spec({ parse: p.url(['http', 'https']), group: 'llm', description: 'Overrides the hosted provider base URL.' }),

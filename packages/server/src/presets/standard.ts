@@ -47,13 +47,30 @@ export const standardPreset = definePreset({
 
 /**
  * LLM_BACKEND picks the chat model: hosted → an OpenAI-compatible API; local → the GGUF file at
- * LLM_MODEL_PATH, or, with no model file, extractive answers quoting the best passages, so a fresh
- * install answers questions before anyone has chosen a model.
+ * LLM_MODEL_PATH, else the inference server at INFERENCE_URL (the compose stack's llama.cpp server),
+ * or, with neither, extractive answers quoting the best passages, so a fresh install answers
+ * questions before anyone has chosen a model.
  */
-function chatBackend(variable: (name: string) => unknown) {
+export function chatBackend(variable: (name: string) => unknown) {
   if (variable('LLM_BACKEND') === 'hosted') return { plugin: llmOpenai, options: llmOpenAiOptionsFromVariables(variable) };
   if (variable('LLM_MODEL_PATH')) return { plugin: llmLlamacpp, options: { ...llamaCppLlmOptionsFromVariables(variable), threads: inferenceThreads(variable) } };
+  if (variable('INFERENCE_URL')) return { plugin: llmOpenai, options: inferenceServerOptions(variable) };
   return { plugin: llmExtractive };
+}
+
+/**
+ * What llama.cpp's server sends to an OpenAI client that gives no key: it checks one only when started
+ * with --api-key, and the OpenAI client refuses to run without one.
+ */
+export const inferenceServerApiKey = 'no-key';
+/** The llama.cpp server answers with the model it loaded, whatever the request names. */
+export const inferenceServerModel = 'local';
+
+/** llm-openai against the OpenAI-compatible API of the inference server at INFERENCE_URL. */
+function inferenceServerOptions(variable: (name: string) => unknown): Record<string, unknown> {
+  const origin = String(variable('INFERENCE_URL')).replace(/\/+$/, '');
+  // The compose stack starts the server with N_CTX as its context size, so the budget can count on it.
+  return { baseUrl: `${origin}/v1`, apiKey: inferenceServerApiKey, model: inferenceServerModel, timeoutSeconds: variable('INFERENCE_TIMEOUT_SECONDS'), contextLength: variable('N_CTX') };
 }
 
 /**
