@@ -7,4 +7,5 @@ export { openEmbeddedDatabase, openServerDatabase, redactUrl, type DatabaseConne
 export { createDb } from './db/sql.js';
 export type { SchemaMigration } from './db/orm.js';
 export { installShutdownHandlers } from './lifecycle.js';
+export type { JobRunEvent, JobRunOutcome, UnfinishedJobCount } from './jobs/pgboss-jobs.js';
 export { renderConfigurationReference } from './config/reference.js';

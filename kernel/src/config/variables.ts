@@ -42,6 +42,8 @@ export const variables = {
   BACKEND_WORKERS: spec({ parse: p.int(1, 64), default: '1', group: 'process', description: 'Server worker processes (1 on the embedded database).' }),
   MAX_JSON_BODY: spec({ parse: p.byteSize, default: '1mb', group: 'process', description: 'Largest JSON request body.' }),
   SHUTDOWN_TIMEOUT_SECONDS: spec({ parse: p.int(1, 3600), default: '30', group: 'process', description: 'How long a graceful stop waits for requests and jobs to finish.' }),
+  METRICS_PORT: spec({ parse: p.int(0, 65535), group: 'process', description: 'Port of a separate Prometheus metrics listener serving /metrics without authentication, for scrapers on a private network (unset: off; 0: any free port). The main port always serves GET /api/metrics to admins.' }),
+  METRICS_HOST: spec({ parse: p.nonEmpty('a host or address'), default: '127.0.0.1', group: 'process', description: 'Address the metrics listener (METRICS_PORT) binds to; it has no authentication, so keep it on loopback or a private network.' }),
   TRUST_PROXY: spec({ parse: p.nonEmpty(), default: 'loopback', group: 'process', description: "Which proxies' X-Forwarded-For to trust (express trust proxy syntax)." }),
   LOG_LEVEL: spec({ parse: p.oneOf(['DEBUG', 'INFO', 'WARNING', 'ERROR'], { caseInsensitive: true }), default: 'INFO', seed: true, group: 'logging', description: 'DEBUG, INFO, WARNING or ERROR.' }),
   RAG_LOG_ANONYMISE: spec({ ...bool(true), seed: true, group: 'logging', description: 'Anonymise user identifiers in logs.' }),

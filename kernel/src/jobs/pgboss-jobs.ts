@@ -3,6 +3,19 @@ import { PgBoss, type Db as IDatabase, type Job, type JobResult, type JobWithMet
 import { DocqaError, type JobContext, type JobInfo, type JobListFilter, type JobState, type JobsService, type Logger, type QueueOptions, type SendOptions, type SqlExecutor, type WorkOptions } from '@docqa/plugin-api';
 import type { DatabaseConnection } from '../db/pool.js';
 
+/** How a job run by this process ended: `interrupted` when the process stopped under it (it is retried). */
+export type JobRunOutcome = 'succeeded' | 'failed' | 'cancelled' | 'interrupted';
+
+/** A job of this process starting or ending (metrics). Listeners are called synchronously and must not throw. */
+export type JobRunEvent = { type: 'started'; queue: string; data: unknown } | { type: 'finished'; queue: string; data: unknown; outcome: JobRunOutcome; seconds: number };
+
+/** Jobs waiting (created or retry) and running (active) in one queue, counted in the database. */
+export interface UnfinishedJobCount {
+  queue: string;
+  queued: number;
+  running: number;
+}
+
 /**
  * The JobsService facade: the only code in DocQA that imports pg-boss. pg-boss keeps its queues in
  * the `pgboss` schema of the same database, in both modes.
@@ -16,6 +29,7 @@ export class PgBossJobs implements JobsService {
   readonly #logger: Logger;
   readonly #running = new Map<string, AbortController>();
   readonly #shutdown = new AbortController();
+  readonly #listeners = new Set<(event: JobRunEvent) => void>();
   #started = false;
   readonly #embedded: boolean;
   readonly #runsJobs: boolean;
@@ -61,6 +75,43 @@ export class PgBossJobs implements JobsService {
 
   runningCount(): number {
     return this.#running.size;
+  }
+
+  /** Calls `listener` as jobs of this process start and end; answers the function that stops it. */
+  onJobRun(listener: (event: JobRunEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #emit(event: JobRunEvent): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.#logger.warn({ err: error }, 'a job run listener failed');
+      }
+    }
+  }
+
+  /**
+   * Queued and running jobs of every queue (zero for an idle one), across every replica, in one
+   * grouped count. Only unfinished states are read (pg-boss's state enum orders them before
+   * `completed`), and a plain read takes no locks that could hold up a job.
+   */
+  async countUnfinished(): Promise<UnfinishedJobCount[]> {
+    const { rows } = await this.#pool.query<{ name: string; state: string | null; n: number }>(
+      `select q.name, j.state::text as state, count(j.id)::int as n
+         from pgboss.queue q left join pgboss.job j on j.name = q.name and j.state < 'completed'
+        group by q.name, j.state`,
+    );
+    const counts = new Map<string, UnfinishedJobCount>();
+    for (const row of rows) {
+      const queue = counts.get(row.name) ?? { queue: row.name, queued: 0, running: 0 };
+      counts.set(row.name, queue);
+      if (row.state === 'active') queue.running += Number(row.n);
+      else if (row.state !== null) queue.queued += Number(row.n); // created or retry
+    }
+    return [...counts.values()];
   }
 
   async createQueue(name: string, options: QueueOptions = {}): Promise<void> {
@@ -138,6 +189,9 @@ export class PgBossJobs implements JobsService {
     // A job's signal aborts on cancel (seen by pg-boss's heartbeat on any replica) and on shutdown.
     const controller = new AbortController();
     this.#running.set(job.id, controller);
+    const started = performance.now();
+    let outcome: JobRunOutcome = 'succeeded';
+    this.#emit({ type: 'started', queue: job.name, data: job.data });
     try {
       const output = await handler({
         id: job.id,
@@ -147,11 +201,17 @@ export class PgBossJobs implements JobsService {
       });
       return { id: job.id, status: 'completed', output: (output ?? undefined) as object | undefined };
     } catch (error) {
+      outcome = 'failed';
       const e = error as Error & { code?: unknown };
       this.#logger.debug({ err: error, job_id: job.id }, 'job failed');
       return { id: job.id, status: 'failed', output: { name: e?.name ?? 'Error', message: e?.message ?? String(error), ...(typeof e?.code === 'string' ? { code: e.code } : {}) } };
     } finally {
       this.#running.delete(job.id);
+      // A handler may end quietly when aborted: how the job was stopped says more than how it returned.
+      // pg-boss aborts job.signal when the job is no longer this worker's: cancelled, or taken back past its expiry.
+      if (this.#shutdown.signal.aborted) outcome = 'interrupted';
+      else if (controller.signal.aborted || job.signal.aborted) outcome = 'cancelled';
+      this.#emit({ type: 'finished', queue: job.name, data: job.data, outcome, seconds: (performance.now() - started) / 1000 });
     }
   }
 

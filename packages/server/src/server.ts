@@ -26,6 +26,8 @@ import { brandingMigrations } from './branding/schema.js';
 import { modelMigrations } from './models/schema.js';
 import { ModelRuntime } from './models/runtime.js';
 import { AuditStore } from './audit/audit-store.js';
+import { startMetricsListener, type MetricsListener } from './metrics/metrics-listener.js';
+import { shareMetricsWithPrimary } from './metrics/cluster-metrics.js';
 import { DocqaError, providerTokens, type Db, type Logger, type Plan } from '@docqa/plugin-api';
 
 export interface RunningServer {
@@ -33,6 +35,8 @@ export interface RunningServer {
   services: AppServices;
   server: http.Server;
   url: string;
+  /** The unauthenticated metrics listener's address (METRICS_PORT), or null when it is off. */
+  metricsUrl: string | null;
   /** Stops taking requests, lets running ones finish (up to the shutdown timeout), then stops the kernel. */
   stop(): Promise<void>;
 }
@@ -46,9 +50,11 @@ export interface ServerOptions extends Partial<KernelOptions> {
   host?: string;
   /** Routes served besides the product's (an edition's own endpoints, tests). */
   extraRoutes?: readonly AnyRoute[];
+  /** A server process of a cluster (BACKEND_WORKERS): the primary serves METRICS_PORT, this process's metrics included. */
+  clusterMetrics?: boolean;
 }
 
-const applicationMigrations = [...identityMigrations, ...groupMigrations, ...documentMigrations, ...searchMigrations, ...sourceMigrations, ...ruleMigrations, ...scheduleMigrations, ...conversationMigrations, ...analyticsMigrations, ...auditMigrations, ...brandingMigrations, ...modelMigrations];
+export const applicationMigrations = [...identityMigrations, ...groupMigrations, ...documentMigrations, ...searchMigrations, ...sourceMigrations, ...ruleMigrations, ...scheduleMigrations, ...conversationMigrations, ...analyticsMigrations, ...auditMigrations, ...brandingMigrations, ...modelMigrations];
 
 /** Audit events go to the hash-chained log in the database, recorded while the plan is ENTERPRISE. */
 function databaseAuditLog({ db, logger, container }: { db: Db; logger: Logger; container: Kernel['container'] }): AuditStore {
@@ -57,7 +63,7 @@ function databaseAuditLog({ db, logger, container }: { db: Db; logger: Logger; c
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
-  const { port, host, extraRoutes = [], ...kernelOptions } = options;
+  const { port, host, extraRoutes = [], clusterMetrics = false, ...kernelOptions } = options;
   const kernel = await Kernel.start({
     presets,
     ...kernelOptions,
@@ -65,10 +71,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     audit: kernelOptions.audit ?? databaseAuditLog,
   });
   let models: ModelRuntime | null = null;
+  let metricsListener: MetricsListener | null = null;
   try {
     const values = kernel.config.values;
     const role = values.DOCQA_ROLE;
     const services = createServices(kernel);
+    // Every role, a worker too: it has no API, and this is where its job and ingest metrics show.
+    if (clusterMetrics) shareMetricsWithPrimary(services.metrics);
+    else if (values.METRICS_PORT !== undefined) metricsListener = await startMetricsListener(services.metrics, { port: values.METRICS_PORT, host: values.METRICS_HOST, logger: kernel.logger });
     // Replicas started together race to create the default admin; the ones that lose find it made.
     await services.identity.ensureDefaultAdmin().catch((error: unknown) => {
       if (!DocqaError.is(error) || error.code !== 'conflict') throw error;
@@ -102,9 +112,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const stop = () => (stopping ??= drainAndStop(server, kernel, values.SHUTDOWN_TIMEOUT_SECONDS * 1000).then(async () => {
       await workers?.close();
       await models?.close();
+      await metricsListener?.close();
+      services.metrics.close();
     }));
-    return { kernel, services, server, url, stop };
+    return { kernel, services, server, url, metricsUrl: metricsListener?.url ?? null, stop };
   } catch (error) {
+    await metricsListener?.close();
     await models?.close();
     await kernel.stop();
     throw error;

@@ -14,6 +14,7 @@ import { currentPlan } from './http/access.js';
 import { ChatService } from './chat/chat-service.js';
 import { AuditStore } from './audit/audit-store.js';
 import { BrandingService } from './branding/branding-service.js';
+import { Metrics } from './metrics/metrics.js';
 
 /** The application services routes work with, built once per server from the kernel. */
 export interface AppServices {
@@ -32,6 +33,8 @@ export interface AppServices {
   /** Reads, verifies and purges the audit log; recording goes through tokens.audit. */
   audit: AuditStore;
   branding: BrandingService;
+  /** This server's Prometheus registry; the recorders in it are handed to the code they measure. */
+  metrics: Metrics;
 }
 
 export function createServices(kernel: Kernel): AppServices {
@@ -45,7 +48,8 @@ export function createServices(kernel: Kernel): AppServices {
   const rules = new RuleService(kernel.db);
   const schedules = new ScheduleService(kernel);
   const search = new SearchService(kernel, groups);
-  const chat = new ChatService(kernel, search, rules);
+  const metrics = new Metrics(kernel.jobs);
+  const chat = new ChatService(kernel, search, rules, metrics.llm);
   const audit = new AuditStore(kernel.db, kernel.logger, () => currentPlan(kernel));
-  return { identity, mfa, groups, documents, index, sources, syncs, rules, schedules, search, chat, audit, branding: new BrandingService(kernel.db), oidc: new OidcService(kernel, identity) };
+  return { identity, mfa, groups, documents, index, sources, syncs, rules, schedules, search, chat, audit, branding: new BrandingService(kernel.db), metrics, oidc: new OidcService(kernel, identity) };
 }

@@ -33,7 +33,7 @@ export async function declareQueues(jobs: JobsService): Promise<void> {
  */
 export async function startWorkers(kernel: Kernel, services: AppServices): Promise<{ close(): Promise<void> }> {
   const jobs = kernel.jobs;
-  const ingest = new IngestPipeline(kernel, services.documents, services.rules);
+  const ingest = new IngestPipeline(kernel, services.documents, services.rules, services.metrics.ingest);
   const sync = new SourceSync(kernel, services.sources, services.documents);
   const ingestSlots = Math.max(2, kernel.config.values.INDEX_EXTRACTION_WORKERS) + 1;
 

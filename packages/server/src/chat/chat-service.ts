@@ -11,6 +11,7 @@ import { ConversationStore } from './conversation-store.js';
 import { buildMessages, groundingOf } from './prompt.js';
 import { rewriteFollowUp } from './rewrite.js';
 import { estimateTokens, fitToBudget, type TokenBudgetReport } from './token-budget.js';
+import type { ChatRequestOutcome, LlmMetrics } from '../metrics/llm-metrics.js';
 
 export interface ChatRequest {
   query: string;
@@ -58,6 +59,7 @@ export class ChatService {
     private readonly kernel: Kernel,
     private readonly search: SearchService,
     rules: RuleService,
+    private readonly metrics: LlmMetrics | null = null,
   ) {
     this.conversations = new ConversationStore(kernel.db);
     this.#classifier = new QueryClassifier(rules, rules.runner, kernel.logger.child({ component: 'classifier' }));
@@ -79,6 +81,22 @@ export class ChatService {
   }
 
   async *answer(principal: Principal, request: ChatRequest, signal: AbortSignal): AsyncGenerator<ChatEvent> {
+    // Also what a consumer that stops reading (the client went away) leaves it at.
+    let requestOutcome: ChatRequestOutcome = 'aborted';
+    try {
+      for await (const event of this.#answer(principal, request, signal)) {
+        if (event.type === 'done') requestOutcome = event.outcome.sources.length === 0 ? 'no_passages' : 'answered';
+        yield event;
+      }
+    } catch (error) {
+      requestOutcome = signal.aborted ? 'aborted' : 'failed';
+      throw error;
+    } finally {
+      this.metrics?.requestEnded(requestOutcome);
+    }
+  }
+
+  async *#answer(principal: Principal, request: ChatRequest, signal: AbortSignal): AsyncGenerator<ChatEvent> {
     const started = performance.now();
     const backend = this.backend();
     const settings = this.kernel.settings;
@@ -111,11 +129,15 @@ export class ChatService {
         yield { type: 'delta', text: answer };
       } else {
         const messages = buildMessages(request.query, sources, budget.history);
+        const generationStarted = performance.now();
+        let firstPieceAt: number | null = null;
         for await (const piece of backend.generate({ messages, maxTokens: budget.reservedCompletion, temperature: answerTemperature, grounding: groundingOf(retrievalQuery, sources) }, signal)) {
           if (signal.aborted) break;
+          firstPieceAt ??= performance.now();
           answer += piece;
           yield { type: 'delta', text: piece };
         }
+        if (!signal.aborted) await this.#recordGeneration(backend, budget.estimatedPrompt, answer, { started: generationStarted, firstPieceAt, ended: performance.now() });
       }
       if (signal.aborted) return;
       const finished = performance.now();
@@ -137,6 +159,23 @@ export class ChatService {
       if (signal.aborted) return;
       await this.#recordQuery(principal, request, request.conversationId, 'failure', { error: error instanceof DocqaError ? error.code : 'internal' });
       throw error;
+    }
+  }
+
+  /** Token counts as the token budget makes them: the model's tokenizer when it has one, else the estimate. */
+  async #recordGeneration(backend: LlmBackend, promptTokens: number, answer: string, at: { started: number; firstPieceAt: number | null; ended: number }): Promise<void> {
+    if (!this.metrics) return;
+    try {
+      const completionTokens = backend.countTokens ? await backend.countTokens(answer) : estimateTokens(answer);
+      this.metrics.generated({
+        backend: await this.metrics.backendName(backend),
+        promptTokens,
+        completionTokens,
+        firstTokenSeconds: at.firstPieceAt === null ? null : (at.firstPieceAt - at.started) / 1000,
+        seconds: (at.ended - at.started) / 1000,
+      });
+    } catch (error) {
+      this.kernel.logger.debug({ err: error }, 'recording generation metrics failed');
     }
   }
 

@@ -2,10 +2,12 @@ import cluster from 'node:cluster';
 import { DocqaError } from '@docqa/plugin-api';
 import { installShutdownHandlers, loadConfig, readEnvironment } from '@docqa/kernel';
 import { startServer } from '../server.js';
+import { clusterMetricsSource } from '../metrics/cluster-metrics.js';
+import { startMetricsListener, type MetricsListener } from '../metrics/metrics-listener.js';
 
 /** Runs one server in this process until SIGTERM/SIGINT; returns the exit code. */
 async function serveInProcess(): Promise<number> {
-  const running = await startServer();
+  const running = await startServer({ clusterMetrics: cluster.isWorker });
   return new Promise<number>((resolve) => {
     installShutdownHandlers(async (signal) => {
       running.kernel.logger.info({ signal }, 'shutdown requested');
@@ -38,6 +40,14 @@ export async function serve(role?: string): Promise<number> {
 
   let stopping = false;
   const fork = () => cluster.fork();
+  // METRICS_PORT belongs to this process, which answers with every fork's metrics summed; the forks
+  // open none (clusterMetrics). Opened first, so a port already taken stops the start before any fork.
+  let metrics: MetricsListener | null = null;
+  if (config.values.METRICS_PORT !== undefined) {
+    const logger = { info: () => undefined, error: (_fields: object | string, message?: string) => void process.stderr.write(`${message ?? 'metrics listener error'}\n`) };
+    metrics = await startMetricsListener(clusterMetricsSource(), { port: config.values.METRICS_PORT, host: config.values.METRICS_HOST, logger });
+    process.stderr.write(`metrics of all ${workers} server workers on ${metrics.url}/metrics\n`);
+  }
   for (let i = 0; i < workers; i++) fork();
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
@@ -50,6 +60,7 @@ export async function serve(role?: string): Promise<number> {
       for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
       const alive = () => Object.values(cluster.workers ?? {}).filter((worker) => worker && !worker.isDead()).length;
       while (alive() > 0) await new Promise((r) => setTimeout(r, 100));
+      await metrics?.close();
       resolve(0);
     });
   });

@@ -9,6 +9,7 @@ import type { DocumentRow } from './document-repository.js';
 import { writeChunkTerms } from '../search/lexical-index.js';
 import { ruleOutcomes, writeRuleOutcomes } from '../analytics/outcomes.js';
 import { currentEmbedder } from '../models/registry.js';
+import { noIngestObserver, type IngestObserver } from '../metrics/ingest-metrics.js';
 
 /** Tokens a chunk aims for; about a paragraph or two, what small embedding models handle well. */
 const targetTokens = 256;
@@ -33,6 +34,7 @@ export class IngestPipeline {
     private readonly kernel: Kernel,
     private readonly documents: DocumentService,
     private readonly rules: RuleService,
+    private readonly observer: IngestObserver = noIngestObserver,
   ) {
     this.#pool = new ExtractionPool(kernel.config.values.INDEX_EXTRACTION_WORKERS);
     this.#logger = kernel.logger.child({ component: 'ingest' });
@@ -47,10 +49,14 @@ export class IngestPipeline {
     const document = await repository.byId(job.data.documentId);
     if (!document) return { skipped: 'the document was deleted' };
     await this.#setStatus(document.id, 'indexing', null);
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
     try {
       const chunks = await this.#index(document, job);
+      this.observer.attemptEnded({ outcome: 'indexed', seconds: seconds(), chunks, sourceBytes: Number(document.size_bytes) });
       return { chunks };
     } catch (error) {
+      this.observer.attemptEnded({ outcome: job.signal.aborted ? 'cancelled' : 'failed', seconds: seconds(), chunks: 0, sourceBytes: 0 });
       const message = job.signal.aborted ? 'Indexing was cancelled.' : (error as Error).message;
       await this.#setStatus(document.id, 'failed', message);
       // A file that cannot be read stays failed; anything else (database, model server) is retried.

@@ -92,6 +92,8 @@ export function createApp(options: AppOptions): express.Express {
   });
 
   const services = options.services ?? createServices(kernel);
+  // Before every route, so that each request is counted once it ends, with the route it matched.
+  app.use(services.metrics.http.middleware());
   const authenticator = options.authenticator ?? createJwtAuthenticator(services.identity.tokens, services.identity.users, values.JWT_SECRET_KEY, values.JWT_ALGORITHM);
   for (const route of options.routes) mountRoute(app, route, kernel, services, authenticator, jsonParser);
   mountMethodNotAllowed(app, options.routes);

@@ -21,6 +21,7 @@ import { brandingRoutes } from './branding.js';
 import { analyticsRoutes } from './analytics.js';
 import { licenseRoutes } from './license.js';
 import { modelAdminRoutes } from './model-admin.js';
+import { metricsRoutes } from './metrics.js';
 
 /** The route table: every endpoint DocQA serves, with its access level and plan gate. */
-export const routes: readonly AnyRoute[] = [...systemRoutes, ...authRoutes, ...mfaRoutes, ...oidcRoutes, ...userRoutes, ...groupRoutes, ...documentRoutes, ...indexRoutes, ...connectorRoutes, ...integrationRoutes, ...jobRoutes, ...ruleRoutes, ...analyticsRoutes, ...scheduleRoutes, ...searchRoutes, ...chatRoutes, ...conversationRoutes, ...modelRoutes, ...modelAdminRoutes, ...auditRoutes, ...brandingRoutes, ...licenseRoutes, ...settingsRoutes];
+export const routes: readonly AnyRoute[] = [...systemRoutes, ...authRoutes, ...mfaRoutes, ...oidcRoutes, ...userRoutes, ...groupRoutes, ...documentRoutes, ...indexRoutes, ...connectorRoutes, ...integrationRoutes, ...jobRoutes, ...ruleRoutes, ...analyticsRoutes, ...scheduleRoutes, ...searchRoutes, ...chatRoutes, ...conversationRoutes, ...modelRoutes, ...modelAdminRoutes, ...auditRoutes, ...brandingRoutes, ...licenseRoutes, ...settingsRoutes, ...metricsRoutes];

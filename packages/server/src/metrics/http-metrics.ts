@@ -1,0 +1,56 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+
+/** Seconds; from a fast JSON answer to a long streamed chat answer or a large upload. */
+const latencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+
+/** The label of a request that matched no route (404s, static files of the web UI). */
+export const unmatchedRoute = 'other';
+
+/**
+ * Request counts and latencies per route. The `route` label is the matched route's pattern
+ * (`/api/docs/:id`), never the raw URL: ids and file names would make every request a new series.
+ */
+export class HttpMetrics {
+  readonly #requests: Counter<'method' | 'route' | 'status'>;
+  readonly #duration: Histogram<'method' | 'route'>;
+  readonly #inFlight: Gauge;
+
+  constructor(registry: Registry) {
+    this.#requests = new Counter({ name: 'docqa_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status code.', labelNames: ['method', 'route', 'status'], registers: [registry] });
+    this.#duration = new Histogram({ name: 'docqa_http_request_duration_seconds', help: 'Time from receiving a request to the end of its answer (the whole stream for streamed chat answers).', labelNames: ['method', 'route'], buckets: latencyBuckets, registers: [registry] });
+    this.#inFlight = new Gauge({ name: 'docqa_http_requests_in_flight', help: 'HTTP requests being answered now.', registers: [registry] });
+  }
+
+  /** Express middleware, mounted before any route so that every request is counted once it ends. */
+  middleware(): RequestHandler {
+    return (req: Request, res: Response, next: NextFunction) => {
+      const started = process.hrtime.bigint();
+      this.#inFlight.inc();
+      let recorded = false;
+      const record = () => {
+        if (recorded) return;
+        recorded = true;
+        this.#inFlight.dec();
+        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+        const method = knownMethods.has(req.method) ? req.method : 'OTHER';
+        const route = routePattern(req);
+        // A client that goes away mid-answer leaves no status of its own; 499 as nginx logs it.
+        const status = res.writableFinished ? String(res.statusCode) : '499';
+        this.#requests.inc({ method, route, status });
+        this.#duration.observe({ method, route }, seconds);
+      };
+      res.once('finish', record);
+      res.once('close', record);
+      next();
+    };
+  }
+}
+
+const knownMethods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/** The pattern express matched (`req.route` stays set through the error handler), else `other`. */
+function routePattern(req: Request): string {
+  const path = (req.route as { path?: unknown } | undefined)?.path;
+  return typeof path === 'string' ? path : unmatchedRoute;
+}
