@@ -51,6 +51,9 @@ export default definePlugin({
         incremental: true, // sync(cursor) yields only records whose updated_at is after the cursor
         deletions: true, // records marked "deleted" become delete events
         acls: true, // a record's "groups" become the document's access-control list
+        // No `storage`: DocQA does not write into a feed. A connector whose source can take files
+        // (a directory) declares `storage: true` and implements openStorage(); see
+        // plugins/connector-filesystem/src/storage.ts.
       },
       // Called for each connector record when it syncs; `config` has passed sourceConfigSchema.
       async open(config, context): Promise<ConnectorSource> {

@@ -41,9 +41,9 @@ export function createServices(kernel: Kernel): AppServices {
   const identity = new IdentityService(kernel);
   const mfa = new MfaService(kernel.db, identity.users, identity.tokens, kernel.config.values.MFA_ENCRYPTION_KEY);
   const groups = new GroupsService(kernel.db, () => currentPlan(kernel));
-  const documents = new DocumentService(kernel, groups);
-  const index = new IndexService(kernel);
   const sources = new SourceService(kernel);
+  const documents = new DocumentService(kernel, groups, sources);
+  const index = new IndexService(kernel);
   const syncs = new SyncService(kernel, sources, documents);
   const rules = new RuleService(kernel.db);
   const schedules = new ScheduleService(kernel);

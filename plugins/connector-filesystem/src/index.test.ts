@@ -52,7 +52,8 @@ describe('connector-filesystem', function () {
       const provider = await sandbox.provider();
       expect(provider).to.include({ type: 'filesystem', displayName: 'Directory', sourceKind: 'connector' });
       expect(provider.secretFields).to.deep.equal([]);
-      expect(provider.capabilities).to.deep.equal({ incremental: true, deletions: true, acls: false });
+      expect(provider.capabilities).to.deep.equal({ incremental: true, deletions: true, acls: false, storage: true });
+      expect(provider.openStorage).to.be.a('function');
       expect(connectorFilesystem).to.include({ id: 'connector-filesystem', kind: 'connector' });
     });
 

@@ -1,12 +1,14 @@
 /**
  * The filesystem connector: indexes a directory on the server, inside the directories the operator
  * allows (CONNECTOR_ALLOWED_PATHS). Read config.ts (options and source config), allowed-root.ts
- * (the security border), sync.ts (what a sync yields), walk.ts, state-file.ts and file-document.ts.
+ * (the security border), sync.ts (what a sync yields), walk.ts, state-file.ts, file-document.ts, and
+ * storage.ts (writing into the directory: uploads, moves and deletes that name the connector).
  */
 import { definePlugin, tokens, type ConnectorProvider, type ConnectorSource } from '@docqa/plugin-api';
 import { resolveSourceRoot } from './allowed-root.js';
 import { directorySourceConfigSchema, pluginOptionsSchema, type DirectorySourceConfig } from './config.js';
 import { stateFilePath } from './state-file.js';
+import { directoryStorage } from './storage.js';
 import { syncDirectory } from './sync.js';
 
 export { directorySourceConfigSchema, pluginOptionsSchema, type DirectorySourceConfig, type PluginOptions } from './config.js';
@@ -32,6 +34,7 @@ export default definePlugin({
         incremental: true, // the state file tells what the previous sync saw
         deletions: true, // files gone since then become delete events
         acls: false, // file permissions are not mapped to DocQA groups
+        storage: true, // uploads, moves and deletes that name the connector change the directory (storage.ts)
       },
       // The API calls open() on create and update too: a path outside the allowed directories is
       // refused there, before any sync, with the allowed directories in the message.
@@ -56,6 +59,10 @@ export default definePlugin({
           },
           // No close(): every sync opens and closes its own directory and file handles.
         };
+      },
+      async openStorage(config) {
+        await resolveSourceRoot(config.path, options.allowedPaths);
+        return directoryStorage({ configuredPath: config.path, allowedPaths: options.allowedPaths, config, maxFileBytes: options.maxFileBytes });
       },
     };
     return provider;

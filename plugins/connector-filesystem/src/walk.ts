@@ -4,6 +4,9 @@ import picomatch from 'picomatch';
 import { DocqaError, type Logger } from '@docqa/plugin-api';
 import { absolutePathOf, realPathInsideRoot } from './allowed-root.js';
 
+/** Files a write into the source is filling (storage.ts): never announced, whatever the globs say. */
+export const writeInProgress = /^\.docqa-write-[0-9a-f-]{36}\.tmp$/;
+
 /** Decides, on paths relative to the source root with POSIX separators, what a sync looks at. */
 export interface PathFilters {
   includesFile(relativePath: string): boolean;
@@ -55,7 +58,7 @@ export async function* walkFiles(root: string, filters: PathFilters, signal: Abo
         logger.debug({ root, path: relativePath }, 'symbolic link skipped: links are never followed');
       } else if (entry.isDirectory()) {
         if (!filters.excludesDirectory(relativePath)) directoriesToVisit.push(relativePath);
-      } else if (entry.isFile() && filters.includesFile(relativePath)) {
+      } else if (entry.isFile() && filters.includesFile(relativePath) && !writeInProgress.test(entry.name)) {
         yield { relativePath, name: entry.name };
       }
     }

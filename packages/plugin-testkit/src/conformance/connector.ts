@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { ConnectorDocument, ConnectorEvent, ConnectorProvider, ConnectorSource } from '@docqa/plugin-api';
+import { DocqaError, type ConnectorDocument, type ConnectorEvent, type ConnectorProvider, type ConnectorSource, type ConnectorStorage } from '@docqa/plugin-api';
 
 /**
  * What a connector's test hands the conformance suite. `start()` runs before each test and
@@ -14,6 +14,12 @@ export interface ConnectorConformanceSetup {
     invalidConfig: unknown;
     /** Applies one change at the source: adds one document, changes one, deletes one (when deletions). */
     mutate?(): Promise<{ added: string[]; changed: string[]; deleted: string[] }>;
+    /**
+     * For providers with capabilities.storage: two fresh relative paths the source's syncs would
+     * announce, the second in a directory that does not exist yet. Default: `conformance/written.txt`
+     * and `conformance/moved/renamed.txt`.
+     */
+    storagePaths?: { write: string; moveTo: string };
     dispose(): Promise<void>;
   }>;
 }
@@ -57,6 +63,8 @@ export function describeConnectorConformance(name: string, setup: ConnectorConfo
       for (const capability of ['incremental', 'deletions', 'acls'] as const) {
         expect(provider.capabilities[capability], `capabilities.${capability}`).to.be.a('boolean');
       }
+      if (provider.capabilities.storage !== undefined) expect(provider.capabilities.storage, 'capabilities.storage').to.be.a('boolean');
+      expect(typeof provider.openStorage, 'openStorage is present exactly when capabilities.storage').to.equal(provider.capabilities.storage ? 'function' : 'undefined');
       expect(provider.sourceConfigSchema.safeParse, 'sourceConfigSchema is a zod schema').to.be.a('function');
     });
 
@@ -169,7 +177,120 @@ export function describeConnectorConformance(name: string, setup: ConnectorConfo
         for (const group of document.acl?.groups ?? []) expect(group, `a group of ${document.externalId}`).to.be.a('string');
       }
     });
+
+    describeStorageConformance(current);
   });
+}
+
+const storageText = 'Written by the connector conformance suite through the storage capability.';
+
+/** Tests of capabilities.storage: skipped for providers that do not declare it. */
+function describeStorageConformance(current: () => Started): void {
+  const storageOf = async (state: Started): Promise<ConnectorStorage> => {
+    const parsed = state.provider.sourceConfigSchema.parse(state.validConfig);
+    return state.provider.openStorage!(parsed, { sourceId: conformanceSourceId });
+  };
+  const pathsOf = (state: Started) => state.storagePaths ?? { write: 'conformance/written.txt', moveTo: 'conformance/moved/renamed.txt' };
+  const announced = async (state: Started) => new Map(upsertedDocuments(await syncAll(state, null)).map((document) => [document.externalId, document]));
+  const usable = function (this: Mocha.Context): Started {
+    const state = current();
+    if (!state.provider.capabilities.storage) this.skip();
+    return state;
+  };
+
+  it('storage: a written file is announced by the next sync with its bytes, and is never replaced', async function () {
+    const state = usable.call(this);
+    const storage = await storageOf(state);
+    const { write } = pathsOf(state);
+    await storage.checkWritable(write);
+    const stored = await storage.write(write, bytesOf(storageText));
+    expect(stored.path, 'the stored path').to.equal(write);
+    expect(stored.size, 'the stored size').to.equal(Buffer.byteLength(storageText));
+    const document = (await announced(state)).get(stored.externalId);
+    expect(document, `a full sync announces ${stored.externalId}`).to.not.equal(undefined);
+    expect(document!.path, 'the announced path').to.equal(stored.path);
+    expect(await textOf(document!), 'the announced bytes').to.equal(storageText);
+
+    await expectCode(storage.checkWritable(write), 'conflict', 'checkWritable of an existing file');
+    await expectCode(storage.write(write, bytesOf('other bytes')), 'conflict', 'a second write to the same path');
+    expect(await textOf((await announced(state)).get(stored.externalId)!), 'bytes after the refused second write').to.equal(storageText);
+  });
+
+  it('storage: a moved file is announced under its new id only; a missing source or an existing target is refused', async function () {
+    const state = usable.call(this);
+    const storage = await storageOf(state);
+    const { write, moveTo } = pathsOf(state);
+    const written = await storage.write(write, bytesOf(storageText));
+    const moved = await storage.move(written.path, moveTo);
+    expect(moved.path, 'the moved path').to.equal(moveTo);
+    const after = await announced(state);
+    expect(after.has(written.externalId), `${written.externalId} is still announced after the move`).to.equal(false);
+    expect(await textOf(after.get(moved.externalId)!), 'the moved bytes').to.equal(storageText);
+
+    await expectCode(storage.move(written.path, `${moveTo}.again`), 'not_found', 'moving a file that is not there');
+    const other = await storage.write(write, bytesOf('another file'));
+    await expectCode(storage.move(other.path, moveTo), 'conflict', 'moving onto an existing file');
+    expect(await textOf((await announced(state)).get(moved.externalId)!), 'the target after the refused move').to.equal(storageText);
+  });
+
+  it('storage: a deleted file is no longer announced; deleting it again answers false', async function () {
+    const state = usable.call(this);
+    const storage = await storageOf(state);
+    const written = await storage.write(pathsOf(state).write, bytesOf(storageText));
+    expect(await storage.delete(written.path), 'the first delete').to.equal(true);
+    expect((await announced(state)).has(written.externalId), 'announced after its delete').to.equal(false);
+    expect(await storage.delete(written.path), 'deleting a file that is gone').to.equal(false);
+  });
+
+  it('storage: paths that are absolute or leave the source are refused, and nothing is written', async function () {
+    const state = usable.call(this);
+    const storage = await storageOf(state);
+    const before = [...(await announced(state)).keys()].sort();
+    for (const refused of ['../escape.txt', 'conformance/../../escape.txt', '/tmp/escape.txt', './escape.txt', 'conformance//escape.txt', '']) {
+      await expectCode(storage.checkWritable(refused), 'validation_failed', `checkWritable(${JSON.stringify(refused)})`);
+      await expectCode(storage.write(refused, bytesOf(storageText)), 'validation_failed', `write(${JSON.stringify(refused)})`);
+    }
+    const written = await storage.write(pathsOf(state).write, bytesOf(storageText));
+    await expectCode(storage.move(written.path, '../escape.txt'), 'validation_failed', 'moving out of the source');
+    await storage.delete(written.path);
+    expect([...(await announced(state)).keys()].sort(), 'documents after the refused writes').to.deep.equal(before);
+  });
+
+  it('storage: a write whose content fails or whose signal aborts leaves nothing behind', async function () {
+    const state = usable.call(this);
+    const storage = await storageOf(state);
+    const { write } = pathsOf(state);
+    const failure = new Error('conformance: the upload broke off');
+    async function* brokenContent(): AsyncGenerator<Uint8Array> {
+      yield Buffer.from('the first half of a file');
+      throw failure;
+    }
+    const thrown = await storage.write(write, brokenContent()).then(() => null, (error: unknown) => error);
+    expect(thrown, 'the error of the content stream').to.equal(failure);
+    const controller = new AbortController();
+    controller.abort(new Error('conformance: cancelled'));
+    expect(await storage.write(write, bytesOf(storageText), { signal: controller.signal }).then(() => null, (error: unknown) => error), 'an aborted write').to.not.equal(null);
+    const ids = [...(await announced(state)).values()].filter((document) => document.path === write || document.path.includes('docqa-write'));
+    expect(ids.map((document) => document.path), 'documents left by the failed writes').to.be.empty;
+    // Nothing at the path either: the same write now succeeds.
+    expect((await storage.write(write, bytesOf(storageText))).path).to.equal(write);
+  });
+}
+
+async function* bytesOf(text: string): AsyncGenerator<Uint8Array> {
+  yield Buffer.from(text, 'utf8');
+}
+
+async function textOf(document: ConnectorDocument): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of await document.open()) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function expectCode(promise: Promise<unknown>, code: string, what: string): Promise<void> {
+  const thrown = await promise.then(() => null, (error: unknown) => error);
+  expect(thrown, `${what} succeeded instead of failing with ${code}`).to.not.equal(null);
+  expect(DocqaError.is(thrown) ? thrown.code : String(thrown), what).to.equal(code);
 }
 
 /** Opens a source with the valid config, runs `work`, and closes the source whatever happens. */

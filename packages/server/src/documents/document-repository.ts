@@ -8,6 +8,8 @@ export interface DocumentRow {
   id: string;
   source_type: 'upload' | 'connector' | 'integration';
   source_id: string | null;
+  /** The id the source announces the document under (a connector-relative path); null for uploads. */
+  external_id: string | null;
   path: string;
   filename: string;
   media_type: string;
@@ -58,6 +60,22 @@ export interface NewDocument {
   uploadedBy: string | null;
 }
 
+/** A file DocQA itself stored into a connector: recorded as that connector's sync would record it. */
+export interface NewSourceFile extends NewDocument {
+  sourceId: string;
+  externalId: string;
+  title: string;
+}
+
+/** Where a document lives: its source and its place there. */
+export interface DocumentPlace {
+  sourceType: DocumentRow['source_type'];
+  sourceId: string | null;
+  externalId: string | null;
+  path: string;
+  filename: string;
+}
+
 export interface DocumentFilter {
   status?: DocumentStatus;
   /** Case-insensitive part of the file name, path or title. */
@@ -91,6 +109,34 @@ export class DocumentRepository {
       [crypto.randomUUID(), doc.path, doc.filename, doc.mediaType, doc.sizeBytes, doc.contentHash, doc.uploadedBy],
     );
     return rows[0] as DocumentRow;
+  }
+
+  /**
+   * Null when the connector already has a document with that externalId (a scan that found the file
+   * first): the caller answers that one.
+   */
+  async insertSourceFile(tx: SqlExecutor, doc: NewSourceFile): Promise<DocumentRow | null> {
+    const { rows } = await tx.query<DocumentRow>(
+      `insert into document (id, source_type, source_id, external_id, path, filename, title, media_type, size_bytes, content_hash, status, uploaded_by)
+       values ($1, 'connector', $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10)
+       on conflict (source_type, source_id, external_id) where external_id is not null do nothing returning *`,
+      [crypto.randomUUID(), doc.sourceId, doc.externalId, doc.path, doc.filename, doc.title, doc.mediaType, doc.sizeBytes, doc.contentHash, doc.uploadedBy],
+    );
+    return rows[0] ?? null;
+  }
+
+  async bySourceExternalId(sourceType: DocumentRow['source_type'], sourceId: string, externalId: string): Promise<DocumentRow | null> {
+    const { rows } = await this.db.query<DocumentRow>('select * from document where source_type = $1 and source_id = $2 and external_id = $3', [sourceType, sourceId, externalId]);
+    return rows[0] ?? null;
+  }
+
+  /** Gives a document another place, keeping its id, chunks and vectors. */
+  async relocate(id: string, place: DocumentPlace): Promise<DocumentRow | null> {
+    const { rows } = await this.db.query<DocumentRow>(
+      'update document set source_type = $2, source_id = $3, external_id = $4, path = $5, filename = $6, updated_at = now() where id = $1 returning *',
+      [id, place.sourceType, place.sourceId, place.externalId, place.path, place.filename],
+    );
+    return rows[0] ?? null;
   }
 
   async setJob(tx: SqlExecutor, id: string, jobId: string): Promise<DocumentRow> {

@@ -4,7 +4,10 @@ import { DocqaError, providerTokens, type JobsService, type Logger } from '@docq
 import type { Kernel } from '@docqa/kernel';
 import type { Principal } from '../http/route.js';
 import type { GroupsService } from '../identity/groups-service.js';
+import type { SourceService } from '../sources/source-service.js';
 import { BlobStore, type StagedBlob } from './blob-store.js';
+import { ConnectorDocuments, type ConnectorUploadFile } from './connector-documents.js';
+import { ConnectorTargets, isRelativeSourcePath, type ConnectorTarget } from './connector-targets.js';
 import { DocumentRepository, publicDocument, type DocumentRow } from './document-repository.js';
 import { formatBytes, UploadPolicy } from './upload-policy.js';
 
@@ -18,7 +21,24 @@ interface StagedFile {
   filename: string;
   mediaType: string;
   blob: StagedBlob;
+  /** Where the file goes in the target connector (connector-relative); absent for plain uploads. */
+  targetPath?: string;
 }
+
+/** Where an upload's files go: DocQA's own storage, or a connector's (then below `directory`). */
+interface UploadTarget {
+  connector: ConnectorTarget | null;
+  /** Connector-relative directory, '' for the connector's root. */
+  directory: string;
+}
+
+/** What an upload request says besides its files: from the query, or form fields sent before the files. */
+export interface UploadOptions {
+  connectorId?: string | undefined;
+  directory?: string | undefined;
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const maxFilesPerUpload = 20;
 
@@ -29,28 +49,37 @@ export class DocumentService {
   readonly #policy: UploadPolicy;
   readonly #jobs: JobsService;
   readonly #logger: Logger;
+  readonly #targets: ConnectorTargets;
+  readonly #connectorDocuments: ConnectorDocuments;
 
   constructor(
     private readonly kernel: Kernel,
     private readonly groups: GroupsService,
+    sources: SourceService,
   ) {
+    this.#targets = new ConnectorTargets(sources);
     this.repository = new DocumentRepository(kernel.db);
     this.blobs = new BlobStore(kernel.config.dataDir);
     this.#policy = new UploadPolicy(kernel);
     this.#jobs = kernel.jobs;
     this.#logger = kernel.logger.child({ component: 'documents' });
+    this.#connectorDocuments = new ConnectorDocuments({ db: kernel.db, repository: this.repository, blobs: this.blobs, logger: this.#logger, queueIngest: (documentId, sourceId) => this.#queueIngest(documentId, sourceId) });
   }
 
   /**
    * Streams every `file` part to staging, checking type, plan and limits before and while bytes
    * arrive; only when all parts are accepted are they stored and queued. A refusal leaves nothing.
    */
-  async upload(req: Request, principal: Principal, connectorId: string | undefined): Promise<Array<ReturnType<typeof publicDocument> & { duplicate: boolean }>> {
-    if (connectorId) await this.#refuseConnectorTarget(connectorId);
+  async upload(req: Request, principal: Principal, options: UploadOptions = {}): Promise<Array<ReturnType<typeof publicDocument> & { duplicate: boolean }>> {
+    const target: UploadTarget = {
+      connector: options.connectorId ? await this.#targets.resolve(options.connectorId, 'query.connector_id') : null,
+      directory: options.directory ?? '',
+    };
     if (!req.is('multipart/form-data')) throw new DocqaError('bad_request', 'Send the files as multipart/form-data, each in a part named "file".');
-    const staged = await this.#stageParts(req);
+    const staged = await this.#stageParts(req, target);
     try {
       if (staged.length === 0) throw new DocqaError('validation_failed', 'The upload holds no file; send each file in a part named "file".', { errors: [{ field: 'file', message: 'is required' }] });
+      if (target.connector) return await this.#connectorDocuments.storeUpload(staged as ConnectorUploadFile[], target.connector, principal);
       try {
         return await this.#store(staged, principal);
       } catch (error) {
@@ -63,7 +92,7 @@ export class DocumentService {
     }
   }
 
-  #stageParts(req: Request): Promise<StagedFile[]> {
+  #stageParts(req: Request, target: UploadTarget): Promise<StagedFile[]> {
     const limits = this.#policy.limits();
     const staged: StagedFile[] = [];
     return new Promise((resolve, reject) => {
@@ -84,6 +113,7 @@ export class DocumentService {
       let usedBytes = 0;
       let documentCount = 0;
       let failed = false;
+      let filesSeen = false;
       const fail = (error: unknown) => {
         if (failed) return;
         failed = true;
@@ -91,11 +121,20 @@ export class DocumentService {
         req.resume();
         reject(error);
       };
+      // connector_id and directory may come as form fields, before the files: each file is checked
+      // against its target as it arrives, so a field after the first file comes too late.
+      parser.on('field', (name, value) => {
+        if (failed || (name !== 'connector_id' && name !== 'directory')) return;
+        const afterFiles = filesSeen;
+        chain = chain.then(() => (failed ? undefined : this.#applyUploadField(target, name, value, afterFiles)));
+        chain.catch(fail);
+      });
       parser.on('file', (field, stream, info) => {
         if (field !== 'file' || failed) {
           stream.resume();
           return;
         }
+        filesSeen = true;
         // Parts are handled one after another so limits count what the earlier parts added.
         stream.pause();
         chain = chain.then(async () => {
@@ -108,6 +147,7 @@ export class DocumentService {
           if (limits.documents !== null && documentCount + staged.length + 1 > limits.documents) {
             throw new DocqaError('plan_limit', `This plan holds at most ${limits.documents} documents.`, { extra: { limit: limits.documents, current: documentCount + staged.length } });
           }
+          const targetPath = await this.#connectorPathFor(target, filename, staged);
           const stagedBytes = staged.reduce((sum, file) => sum + file.blob.sizeBytes, 0);
           const blob = await this.blobs.stage(stream, (bytes) => {
             if (limits.fileSizeBytes !== null && bytes > limits.fileSizeBytes) this.#policy.refuseTooLarge(filename, limits);
@@ -116,7 +156,7 @@ export class DocumentService {
             }
           });
           if (stream.truncated) throw new DocqaError('bad_request', `${filename} was cut short.`);
-          staged.push({ filename, mediaType: extractor.mediaTypes.includes(info.mimeType) ? info.mimeType : (extractor.mediaTypes[0] as string), blob });
+          staged.push({ filename, mediaType: extractor.mediaTypes.includes(info.mimeType) ? info.mimeType : (extractor.mediaTypes[0] as string), blob, ...(targetPath === undefined ? {} : { targetPath }) });
         });
         chain.catch(fail);
       });
@@ -172,16 +212,36 @@ export class DocumentService {
     });
   }
 
+  async #applyUploadField(target: UploadTarget, name: 'connector_id' | 'directory', value: string, afterFiles: boolean): Promise<void> {
+    const field = `body.${name}`;
+    const refuse = (message: string, detail: string) => new DocqaError('validation_failed', detail, { errors: [{ field, message }] });
+    if (afterFiles) throw refuse('must come before the file parts', `Send the ${name} field before the file parts: files are checked against their target as they arrive.`);
+    if (name === 'directory') {
+      if (!isRelativeSourcePath(value)) throw refuse('must be a relative path without ".", ".." or empty segments', `Directory '${value}' is not a relative path inside the connector.`);
+      if (target.directory && target.directory !== value) throw refuse('differs from the query\'s directory', 'The directory form field and the directory query parameter differ.');
+      target.directory = value;
+      return;
+    }
+    if (!uuidPattern.test(value)) throw refuse('must be a UUID', `connector_id '${value}' is not a UUID.`);
+    if (target.connector) {
+      if (target.connector.source.id !== value.toLowerCase()) throw refuse('differs from the query\'s connector_id', 'The connector_id form field and the connector_id query parameter differ.');
+      return;
+    }
+    target.connector = await this.#targets.resolve(value, field);
+  }
+
   /**
-   * Writing into a connector's own storage (a filesystem connector's directory) is not built yet:
-   * say so clearly rather than storing the file somewhere the connector would not see it.
+   * The connector-relative path a file part goes to, checked before its bytes are read: the
+   * connector's border (the plugin's own checks) and no file or document already at that path.
    */
-  async #refuseConnectorTarget(connectorId: string): Promise<never> {
-    const { rowCount } = await this.kernel.db.query(`select 1 from source where id = $1 and kind = 'connector'`, [connectorId]);
-    if (rowCount === 0) throw new DocqaError('not_found', `Connector ${connectorId} was not found.`);
-    throw new DocqaError('validation_failed', 'Uploading into or moving within a connector\'s storage is not supported yet; upload without connector_id, or put the file in the connector\'s directory and scan it.', {
-      errors: [{ field: 'query.connector_id', message: 'is not supported yet' }],
-    });
+  async #connectorPathFor(target: UploadTarget, filename: string, staged: StagedFile[]): Promise<string | undefined> {
+    if (!target.connector) {
+      if (target.directory) throw new DocqaError('validation_failed', 'directory places files inside a connector; send connector_id too.', { errors: [{ field: 'directory', message: 'needs connector_id' }] });
+      return undefined;
+    }
+    const targetPath = target.directory ? `${target.directory}/${filename}` : filename;
+    await this.#connectorDocuments.checkUploadPath(target.connector, targetPath, staged.flatMap((file) => (file.targetPath === undefined ? [] : [file.targetPath])));
+    return targetPath;
   }
 
   /** Uploads share one group; a source's documents are grouped by the source (see workers.ts). */
@@ -216,12 +276,49 @@ export class DocumentService {
     return { deleted, not_found: ids.filter((id) => !deleted.includes(id)) };
   }
 
-  async move(documentId: string, targetPath: string, connectorId: string | undefined) {
-    if (connectorId) await this.#refuseConnectorTarget(connectorId);
-    const moved = await this.repository.move(documentId, targetPath);
-    if (!moved) throw new DocqaError('not_found', `Document ${documentId} was not found.`);
-    return publicDocument(moved);
+  /**
+   * DELETE /api/docs/{id}. With connector_id, the document's file goes from the connector's storage
+   * too (first: should forgetting the document fail, the next scan still sees the file gone and
+   * finishes the job). Without it, only the index forgets the document.
+   */
+  async deleteOne(id: string, connectorId: string | undefined): Promise<void> {
+    if (connectorId) {
+      const target = await this.#targets.resolve(connectorId, 'query.connector_id');
+      const document = await this.repository.byId(id);
+      if (!document) throw new DocqaError('not_found', `Document ${id} was not found.`);
+      await this.#connectorDocuments.deleteFile(document, target);
+    }
+    const { deleted } = await this.delete([id]);
+    if (deleted.length === 0) throw new DocqaError('not_found', `Document ${id} was not found.`);
   }
+
+  /**
+   * POST /api/docs/move. `targetPath` is connector-scoped (relative to the connector's root) when
+   * the document belongs to a connector or `connectorId` names one; then the file moves in the
+   * connector's storage and the document follows, keeping its id, chunks and vectors. An upload
+   * moved into a connector has its bytes written there and becomes that connector's document.
+   * Otherwise (uploads, integrations' documents) only the document's path changes.
+   */
+  async move(documentId: string, targetPath: string, connectorId: string | undefined, connectorField = 'body.connector_id') {
+    const named = connectorId ? await this.#targets.resolve(connectorId, connectorField) : null;
+    const document = await this.repository.byId(documentId);
+    if (!document) throw new DocqaError('not_found', `Document ${documentId} was not found.`);
+    const ownConnector = document.source_type === 'connector' ? document.source_id : null;
+    if (!named && !ownConnector) {
+      const moved = await this.repository.move(documentId, targetPath);
+      if (!moved) throw new DocqaError('not_found', `Document ${documentId} was not found.`);
+      return publicDocument(moved);
+    }
+    if (named && document.source_type !== 'upload' && document.source_id !== named.source.id) {
+      throw new DocqaError('validation_failed', `Document ${documentId} belongs to another ${document.source_type}; documents move within their connector, or from uploads into a connector.`, {
+        errors: [{ field: connectorField, message: 'is not the document\'s connector' }],
+      });
+    }
+    const target = named ?? (await this.#targets.resolve(ownConnector as string, 'body.document_id'));
+    if (!isRelativeSourcePath(targetPath)) throw new DocqaError('validation_failed', `'${targetPath}' is not a path inside the connector.`, { errors: [{ field: 'body.target_path', message: 'must be a relative path' }] });
+    return publicDocument(await this.#connectorDocuments.move(document, target, targetPath));
+  }
+
 }
 
 /** Keeps the last path segment of a client's file name, without control characters. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { DocqaError } from '@docqa/plugin-api';
 import { defineRoute } from '../http/route.js';
+import { isRelativeSourcePath } from '../documents/connector-targets.js';
 import { idParams, pageQuery } from './identity-schemas.js';
 
 const documentSchema = z.object({
@@ -23,13 +23,19 @@ const documentSchema = z.object({
   indexed_at: z.string().nullable(),
 });
 
-const connectorQuery = z.object({ connector_id: z.uuid().optional().describe('The connector whose storage receives the document.') });
-// A path inside a source: relative, normalised, no way out of it.
-const targetPath = z
-  .string()
-  .min(1)
-  .max(1024)
-  .refine((value) => !value.startsWith('/') && !value.split('/').some((part) => part === '..' || part === '.' || part === ''), 'must be a relative path without ".", ".." or empty segments');
+// A path inside a source: relative, normalised, no way out of it (the connector plugin checks again on disk).
+const sourcePath = z.string().min(1).max(1024).refine(isRelativeSourcePath, 'must be a relative path without ".", "..", "\\" or empty segments');
+const targetPath = sourcePath.describe(
+  "Connector-scoped when the document belongs to a connector or `connector_id` is given: relative to the connector's directory, `/`-separated (for example `reports/2026/q1.pdf`); the file is moved there and missing directories are created. For uploads without `connector_id`: the document's new path.",
+);
+const uploadQuery = z.object({
+  connector_id: z.uuid().optional().describe("Store the files in this connector's storage (a filesystem connector's directory) and index them as its documents. Also accepted as a form field sent before the file parts."),
+  directory: sourcePath.optional().describe("With connector_id: the directory, relative to the connector's root, that receives the files (created when missing); default the root. Also accepted as a form field sent before the file parts."),
+});
+const deleteQuery = z.object({
+  connector_id: z.uuid().optional().describe("The document's connector: its file is deleted from the connector's storage too. Without it only the index forgets the document (a connector's file stays, and comes back when it changes or the connector syncs from scratch)."),
+});
+const moveQuery = z.object({ connector_id: z.uuid().optional().describe('As `connector_id` in the body (which wins when both are sent).') });
 
 export const documentRoutes = [
   defineRoute({
@@ -40,10 +46,11 @@ export const documentRoutes = [
     operationId: 'uploadDocuments',
     summary: 'Upload documents for indexing',
     description:
-      'multipart/form-data with one or more parts named `file` (at most 20), streamed to storage. Type, plan gate and plan limits (documents, file size, storage) are checked before and while bytes arrive; a refused upload stores nothing. The same bytes uploaded again answer the existing document with `duplicate: true`.',
-    request: { query: connectorQuery },
+      'multipart/form-data with one or more parts named `file` (at most 20), streamed to storage. Type, plan gate and plan limits (documents, file size, storage) are checked before and while bytes arrive; a refused upload stores nothing. The same bytes uploaded again answer the existing document with `duplicate: true`.\n\n' +
+      "With `connector_id` (query or form field), each file is written into that connector's storage at `<directory>/<file name>` and becomes the connector's document, as a scan would record it, so the next scan changes nothing; `duplicate` is then false (a connector may hold the same bytes at two paths). An existing file or document at that path answers 409, a path the connector refuses (through a link, out of its directory, excluded by its globs) 422, an integration or a connector that cannot store files 422, an unknown connector 404; nothing is written.",
+    request: { query: uploadQuery },
     responses: { 202: { description: 'Accepted; indexing runs as jobs.', schema: z.object({ documents: z.array(documentSchema.extend({ duplicate: z.boolean() })) }) } },
-    handler: async ({ services, principal, query, req }) => ({ status: 202, body: { documents: await services.documents.upload(req, principal!, query.connector_id) } }),
+    handler: async ({ services, principal, query, req }) => ({ status: 202, body: { documents: await services.documents.upload(req, principal!, { connectorId: query.connector_id, directory: query.directory }) } }),
   }),
   defineRoute({
     method: 'get',
@@ -75,11 +82,12 @@ export const documentRoutes = [
     tag: 'Documents',
     operationId: 'deleteDocument',
     summary: 'Delete a document, its chunks and vectors',
-    request: { params: idParams, query: connectorQuery },
+    description:
+      "With `connector_id` (the document's connector, which must be able to store files), the document's file is deleted from the connector's storage as well. A document of another source answers 422, an unknown connector 404.",
+    request: { params: idParams, query: deleteQuery },
     responses: { 204: { description: 'Deleted.' } },
-    async handler({ services, params }) {
-      const { deleted } = await services.documents.delete([params.id]);
-      if (deleted.length === 0) throw new DocqaError('not_found', `Document ${params.id} was not found.`);
+    async handler({ services, params, query }) {
+      await services.documents.deleteOne(params.id, query.connector_id);
       return { status: 204 };
     },
   }),
@@ -90,8 +98,13 @@ export const documentRoutes = [
     tag: 'Documents',
     operationId: 'moveDocument',
     summary: 'Move a document to another path of its source',
-    request: { query: connectorQuery, body: z.strictObject({ document_id: z.uuid(), target_path: targetPath, connector_id: z.uuid().optional() }) },
+    description:
+      "A connector's document moves within the connector's storage: its file is renamed to `target_path` (relative to the connector's directory) and the document keeps its id, chunks and vectors, so nothing is indexed again and the next scan changes nothing. An upload moved with `connector_id` has its bytes written into that connector at `target_path` and becomes the connector's document, keeping its chunks. An existing file or document at the target answers 409; a path the connector refuses (through a link, out of its directory, excluded by its globs), a connector that cannot store files, or a document of another connector or of an integration 422. Other documents only change their path.",
+    request: { query: moveQuery, body: z.strictObject({ document_id: z.uuid(), target_path: targetPath, connector_id: z.uuid().optional().describe("The connector whose storage the document moves in (or, for an upload, into).") }) },
     responses: { 200: { description: 'The moved document.', schema: documentSchema } },
-    handler: async ({ services, body, query }) => ({ status: 200, body: await services.documents.move(body.document_id, body.target_path, body.connector_id ?? query.connector_id) }),
+    handler: async ({ services, body, query }) => ({
+      status: 200,
+      body: await services.documents.move(body.document_id, body.target_path, body.connector_id ?? query.connector_id, body.connector_id ? 'body.connector_id' : 'query.connector_id'),
+    }),
   }),
 ];

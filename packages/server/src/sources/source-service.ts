@@ -124,6 +124,12 @@ export class SourceService {
     return rows[0];
   }
 
+  /** A connector or an integration by id, or null. */
+  async byId(id: string): Promise<SourceRow | null> {
+    const { rows } = await this.#db.query<SourceRow>('select * from source where id = $1', [id]);
+    return rows[0] ?? null;
+  }
+
   async list(kind: SourceKind, limit: number, offset: number): Promise<{ items: SourceRow[]; total: number }> {
     const { rows } = await this.#db.query<SourceRow & { total: string }>('select *, count(*) over () as total from source where kind = $1 order by lower(name) limit $2 offset $3', [kind, limit, offset]);
     return { items: rows, total: rows[0] ? Number(rows[0].total) : 0 };

@@ -103,7 +103,13 @@ export class SourceSync {
   async #upsert(row: SourceRow, document: ConnectorDocument, outcome: SyncOutcome, signal: AbortSignal): Promise<void> {
     const db = this.kernel.db;
     if (document.movedFrom) {
-      const moved = await db.query(`update document set external_id = $4, path = $5, filename = $6, updated_at = now() where source_type = $1 and source_id = $2 and external_id = $3`, [row.kind, row.id, document.movedFrom, document.externalId, document.path, path.posix.basename(document.path)]);
+      // Not when a document is already at the new place (DocQA wrote or moved the file there itself
+      // with connector_id, see documents/connector-documents.ts): it stays, and the delete that follows removes the old one.
+      const moved = await db.query(
+        `update document set external_id = $4, path = $5, filename = $6, updated_at = now() where source_type = $1 and source_id = $2 and external_id = $3
+           and not exists (select 1 from document taken where taken.source_type = $1 and taken.source_id = $2 and taken.external_id = $4)`,
+        [row.kind, row.id, document.movedFrom, document.externalId, document.path, path.posix.basename(document.path)],
+      );
       if (moved.rowCount > 0) {
         outcome.moved++;
         return;
