@@ -9,3 +9,4 @@ export type { SchemaMigration } from './db/orm.js';
 export { installShutdownHandlers } from './lifecycle.js';
 export type { JobRunEvent, JobRunOutcome, UnfinishedJobCount } from './jobs/pgboss-jobs.js';
 export { renderConfigurationReference } from './config/reference.js';
+export { openMaintenanceDatabase, type MaintenanceDatabase, type MaintenanceOptions } from './db/maintenance.js';

@@ -9,6 +9,7 @@ import {
   type Preset,
   type AuditService,
   type Logger,
+  type PluginMigration,
   type Token,
 } from '@docqa/plugin-api';
 import { Container } from './container.js';
@@ -94,10 +95,7 @@ export class Kernel {
     const connection = await openDatabase(config, options.inMemoryDatabase ?? false, logger);
     const cleanup: Array<() => Promise<void>> = [() => connection.close()];
     try {
-      // Per plugin, not per instance: two instances of one plugin share its tables.
-      const migratingPlugins = [...new Map(plan.map((item) => [item.plugin.id, item.plugin])).values()];
-      const pluginMigrations = migratingPlugins.flatMap((plugin) => (plugin.migrations ?? []).map((migration) => ({ pluginId: plugin.id, migration })));
-      const orm = await createOrm({ pool: connection.pool, logger, appMigrations: options.migrations ?? [], pluginMigrations });
+      const orm = await createOrm({ pool: connection.pool, logger, appMigrations: options.migrations ?? [], pluginMigrations: pluginMigrationsOf(plan) });
       cleanup.unshift(() => orm.close());
       const applied = await withMigrationLock(connection, () => migrate(orm));
       if (applied.length > 0) logger.info({ migrations: applied }, `applied ${applied.length} database migration(s)`);
@@ -170,7 +168,13 @@ export class Kernel {
   }
 }
 
-async function planFromConfiguration(presets: Record<string, Preset>, config: LoadedConfig, env: Record<string, string | undefined>, cwd: string): Promise<PluginPlanItem[]> {
+/** The plan's migrations, per plugin, not per instance: two instances of one plugin share its tables. */
+export function pluginMigrationsOf(plan: readonly PluginPlanItem[]): Array<{ pluginId: string; migration: PluginMigration }> {
+  const migratingPlugins = [...new Map(plan.map((item) => [item.plugin.id, item.plugin])).values()];
+  return migratingPlugins.flatMap((plugin) => (plugin.migrations ?? []).map((migration) => ({ pluginId: plugin.id, migration })));
+}
+
+export async function planFromConfiguration(presets: Record<string, Preset>, config: LoadedConfig, env: Record<string, string | undefined>, cwd: string): Promise<PluginPlanItem[]> {
   const presetName = config.values.DOCQA_PRESET;
   let preset = presets[presetName];
   if (!preset) {

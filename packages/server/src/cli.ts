@@ -5,6 +5,7 @@ import { runInit } from './cli/init.js';
 import { runLicense } from './cli/license.js';
 import { runModelsCommand } from './cli/models.js';
 import { describeStartupError, serve, serveRoles } from './cli/serve.js';
+import { runExport, runImport } from './cli/transfer.js';
 import { openApiDocument, startServer } from './server.js';
 
 const usage = `Usage: docqa <command>
@@ -23,6 +24,11 @@ const usage = `Usage: docqa <command>
                      issue and check license keys (docqa license --help)
   models list|pull|import|rm|use
                      local GGUF models (docqa models --help)
+  export --out <file> [--without-models]
+                     write every table and data file into one archive (DocQA stopped
+                     when on the embedded database): docs/moving-to-postgresql.md
+  import <file>      load such an archive into this configuration's empty database
+                     and DOCQA_DATA_DIR
 `;
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -31,6 +37,9 @@ async function main(argv: string[]): Promise<number> {
   // Its own options (--plan, --out, ...): parsed there, not by the table below.
   if (argv[0] === 'license') return runLicense(argv.slice(1), { cwd: process.cwd(), env: process.env, out, err: (line) => process.stderr.write(`${line}\n`) });
   if (argv[0] === 'models') return runModelsCommand(argv.slice(1));
+  const transferIo = { cwd: process.cwd(), env: process.env, out, err: (line: string) => process.stderr.write(`${line}\n`) };
+  if (argv[0] === 'export') return runExport(argv.slice(1), transferIo);
+  if (argv[0] === 'import') return runImport(argv.slice(1), transferIo);
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,

@@ -46,6 +46,8 @@ export async function startWorkers(kernel: Kernel, services: AppServices): Promi
   await new RetentionSweep(kernel, services.chat.conversations, services.audit).start();
   // Documents accepted just before a crash, never queued: queue them now that the workers run.
   await services.documents.requeueOrphans();
+  // Cron entries live in pg-boss beside the schedule rows; an imported database has only the rows.
+  await services.schedules.reconcile();
 
   return {
     async close() {

@@ -103,6 +103,17 @@ export class ScheduleService {
     return this.get(id);
   }
 
+  /**
+   * Writes every schedule's cron entry into pg-boss again. Entries are upserts keyed by the
+   * schedule's id, so this is harmless when they are there, and puts them back when the queue's
+   * schema is new: a database loaded by docqa import, whose pg-boss state was not carried.
+   */
+  async reconcile(): Promise<number> {
+    const { rows } = await this.kernel.db.query<ScheduleRow>('select s.*, src.kind as source_type from sync_schedule s join source src on src.id = s.source_id');
+    for (const row of rows) await this.#apply(row);
+    return rows.length;
+  }
+
   async delete(id: string): Promise<void> {
     await this.#row(id);
     await this.kernel.jobs.unschedule(syncQueue, id);
