@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
-import { vector } from '@electric-sql/pglite-pgvector';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { DocqaError } from '@docqa/plugin-api';
 import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.js';
+import { createEmbeddedDatabase, embeddedOptions, withOptimisedWebAssembly } from './embedded-database.js';
 
 export interface PoolSettings {
   size: number;
@@ -76,7 +76,13 @@ export async function openEmbeddedDatabase(dataDir: string | null, timeoutSecond
   }
   let pglite: PGlite;
   try {
-    pglite = await PGlite.create({ ...(pgDir ? { dataDir: pgDir } : {}), extensions: { vector } });
+    if (pgDir) {
+      // A long-running server's database: created in a child process, compiled for memory over start-up time.
+      await createEmbeddedDatabase(pgDir);
+      pglite = await withOptimisedWebAssembly(() => PGlite.create(embeddedOptions(pgDir)));
+    } else {
+      pglite = await PGlite.create(embeddedOptions(pgDir));
+    }
   } catch (error) {
     lock?.release();
     throw new DocqaError('unavailable', `Cannot open the embedded database in ${pgDir ?? 'memory'}: ${(error as Error).message}`, { cause: error });

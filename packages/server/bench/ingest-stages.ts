@@ -12,7 +12,7 @@ import type pg from 'pg';
 import { providerTokens, type EmbeddingProvider, type EmbeddingSpace, type ExtractorProvider, type VectorRecord, type VectorStoreProvider } from '@docqa/plugin-api';
 import { applyRules, chunkDocument, documentText, ExtractionPool, type MetadataRule, type RuleRunner } from '@docqa/core';
 import type { Kernel } from '@docqa/kernel';
-import { chunkId } from '../src/documents/ingest.js';
+import { chunkId } from '../dist/documents/ingest.js';
 import { binaryCopyHeader, binaryCopyTrailer, binaryVectorRow, copyFrom } from './pg-copy.js';
 
 /** What the pipeline uses (packages/server/src/documents/ingest.ts and workers.ts). */

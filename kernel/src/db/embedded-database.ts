@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import v8 from 'node:v8';
+import { fork } from 'node:child_process';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
+
+/**
+ * PGlite's PostgreSQL lives in this process's WebAssembly memory, which grows and never shrinks, so
+ * its shared buffer pool is resident for good once filled: PostgreSQL's default of 128 MB was a third
+ * of the whole process at rest (measured: 152 MB of WebAssembly memory right after opening, 30 MB
+ * with 16 MB). A small pool costs little here: a page it misses is read from the files, which the
+ * operating system caches anyway, with no disk access. Corpora that need a large cache belong on a
+ * PostgreSQL server (DATABASE_URL).
+ */
+const embeddedSettings = ['-c', 'shared_buffers=16MB'];
+
+/** How DocQA opens PGlite, here and in the child process that creates a new database. */
+export function embeddedOptions(pgDir: string | undefined): PGliteOptions<{ vector: typeof vector }> {
+  return { ...(pgDir ? { dataDir: pgDir } : {}), extensions: { vector }, startParams: [...PGlite.defaultStartParams, ...embeddedSettings] };
+}
+
+/**
+ * V8 compiles WebAssembly twice by default: at once with its baseline compiler (Liftoff), then hot
+ * functions again optimised, and keeps both. For PGlite's 9 MB module that baseline code is most of
+ * the native memory PGlite adds (measured: about 40 MB after a few hundred queries, over 100 MB in
+ * a running server). Compiling optimised code only costs a few seconds when the database opens and
+ * runs queries faster. The flag is read when a module is compiled, so it is on while `open` compiles
+ * PGlite's modules and off again after: tests that open many in-memory databases keep fast starts.
+ */
+export async function withOptimisedWebAssembly<T>(open: () => Promise<T>): Promise<T> {
+  v8.setFlagsFromString('--no-liftoff');
+  try {
+    return await open();
+  } finally {
+    v8.setFlagsFromString('--liftoff');
+  }
+}
+
+/**
+ * Creates a new embedded database in `pgDir` in a short-lived child process, unless one is there.
+ * PGlite creates a database by starting a second, in-memory instance, running initdb in it and
+ * copying its files out: measured, the process peaks at about 750 MB and keeps about 170 MB of it
+ * for good (freed native memory the allocator does not give back). Done in a child, that is the
+ * child's, gone when it exits; the server then only opens an existing database.
+ */
+export async function createEmbeddedDatabase(pgDir: string): Promise<void> {
+  if (fs.existsSync(path.join(pgDir, 'PG_VERSION'))) return;
+  // The sibling module, .ts under tsx (the child inherits the loader through execArgv) or .js once compiled.
+  const entry = new URL(`./create-embedded-database${path.extname(new URL(import.meta.url).pathname)}`, import.meta.url);
+  // A debugger flag would make the child fight the parent for its port. Optimised code only, as in
+  // withOptimisedWebAssembly: the child compiles PGlite for two instances (measured peak 740 MB, not 850).
+  const execArgv = [...process.execArgv.filter((flag) => !/^--inspect/.test(flag)), '--no-liftoff'];
+  await new Promise<void>((resolve, reject) => {
+    const child = fork(entry, [pgDir], { execArgv, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    let stderr = '';
+    child.stderr?.on('data', (piece: Buffer) => {
+      stderr = (stderr + piece.toString('utf8')).slice(-4000);
+    });
+    child.once('error', reject);
+    // 'close', not 'exit': by then stderr has been read to its end.
+    child.once('close', (code, signal) => {
+      if (code === 0) resolve();
+      else reject(new Error(`creating the database ${signal ? `was stopped by ${signal}` : `failed (exit code ${code})`}${stderr.trim() ? `: ${stderr.trim()}` : ''}`));
+    });
+  });
+}
