@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
-import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import { createPgConfig, PglitePgConnection } from '@electric-sql/pglite/node-postgres';
 import { DocqaError } from '@docqa/plugin-api';
 import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.js';
 import { createEmbeddedDatabase, embeddedOptions, withOptimisedWebAssembly } from './embedded-database.js';
@@ -89,6 +89,7 @@ export async function openEmbeddedDatabase(dataDir: string | null, timeoutSecond
   }
   const pool = new pg.Pool({
     ...(createPgConfig(pglite) as unknown as pg.PoolConfig),
+    Client: embeddedClientClass(pglite),
     max: 1,
     idleTimeoutMillis: 0,
     connectionTimeoutMillis: timeoutSeconds * 1000,
@@ -103,6 +104,35 @@ export async function openEmbeddedDatabase(dataDir: string | null, timeoutSecond
       await pglite.close();
       lock?.release();
     },
+  };
+}
+
+/**
+ * node-postgres clients that each get a connection of their own to PGlite. PGlite's config object
+ * hands every client the same connection object; the pool ends a client after a failed query, and
+ * that end (emitted later, on the shared object) then killed the client that replaced it: every
+ * error in a parameterized query cost the next query too ("Connection terminated unexpectedly",
+ * then "unexpected parseComplete message"), and work queued behind it stalled.
+ */
+function embeddedClientClass(pglite: PGlite): typeof pg.Client {
+  return class EmbeddedClient extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      const options = typeof config === 'string' ? { connectionString: config } : (config ?? {});
+      super({ ...options, connection: new PglitePgConnection({ pglite }) } as pg.ClientConfig);
+    }
+
+    /** A client thrown away mid-transaction left PGlite's one session in it: this one starts clean. */
+    override connect(): Promise<pg.Client>;
+    override connect(callback: (error: Error) => void): void;
+    override connect(callback?: (error: Error) => void): Promise<pg.Client> | void {
+      const ready = super.connect().then(async () => {
+        if (pglite.isInTransaction()) await super.query('rollback');
+        return this;
+      });
+      if (!callback) return ready;
+      // node-postgres calls back with no error on success.
+      ready.then(() => (callback as (error?: Error) => void)(), callback);
+    }
   };
 }
 
