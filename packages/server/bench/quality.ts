@@ -52,7 +52,7 @@ async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-quality-'));
   const databaseUrl = process.env.DATABASE_URL;
   const server = await startServer({
-    env: { ...testSecrets, DOCQA_DATA_DIR: dataDir, DOCQA_SECRETS_DIR: dataDir, LOG_LEVEL: 'ERROR', DEFAULT_ADMIN_PASSWORD: 'admin-password-1', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
+    env: { ...testSecrets, DOCQA_DATA_DIR: dataDir, DOCQA_SECRETS_DIR: dataDir, LOG_LEVEL: 'ERROR', DEFAULT_ADMIN_PASSWORD: 'admin-password-1', ACCESS_TOKEN_EXPIRE_SECONDS: '86400', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
     cwd: dataDir,
     inMemoryDatabase: !databaseUrl,
     presets: { standard: definePreset({ id: 'standard', description: 'standard + license stand-in', plugins: (context) => [...withoutLicenseGate(standardPreset.plugins(context)), { plugin: benchLicense }] }) },

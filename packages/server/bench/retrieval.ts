@@ -85,6 +85,8 @@ async function main(): Promise<void> {
           DOCQA_SECRETS_DIR: dataDir,
           LOG_LEVEL: 'ERROR',
           DEFAULT_ADMIN_PASSWORD: 'admin-password-1',
+          // A run on a busy machine can outlast the default 15 minutes; token lifetime is not measured.
+          ACCESS_TOKEN_EXPIRE_SECONDS: '86400',
           DATABASE_URL: database.url,
           LLM_BACKEND: 'hosted',
           HOSTED_API_KEY: llmKey,

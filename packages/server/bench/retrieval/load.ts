@@ -30,7 +30,7 @@ export interface LoadReport {
   postings: number;
   /** Documents, chunks and postings written (the postings table without its indexes). */
   textSeconds: number;
-  /** chunk_term's primary key, index and foreign key built and checked once afterwards. */
+  /** chunk_term's primary key, index and foreign key built and checked once afterwards, and term_stats counted. */
   postingIndexSeconds: number;
   vectorSeconds: number;
   vacuumSeconds: number;
@@ -103,7 +103,7 @@ export async function loadCorpus(db: Db, store: VectorStoreProvider, space: Embe
   // What autovacuum would do shortly after a bulk load: statistics for the planner, and the
   // visibility map that lets BM25 scoring read postings by index-only scans.
   const vacuumStarted = performance.now();
-  for (const table of ['document', 'chunk', 'chunk_term', 'vector_embedding']) await db.query(`vacuum (analyze) ${table}`);
+  for (const table of ['document', 'chunk', 'chunk_term', 'term_stats', 'vector_embedding']) await db.query(`vacuum (analyze) ${table}`);
   const vacuumSeconds = (performance.now() - vacuumStarted) / 1000;
 
   const { rows } = await db.query<{ postings: string }>('select count(*) as postings from chunk_term');
@@ -128,9 +128,17 @@ async function dropPostingIndexes(db: Db): Promise<() => Promise<void>> {
   );
   for (const constraint of constraints) await db.query(`alter table chunk_term drop constraint "${constraint.name}"`);
   for (const index of indexes) await db.query(`drop index "${index.name}"`);
+  // Document frequencies likewise: counted once at the end, not upserted for every batch of
+  // postings (by the trigger that keeps them as documents are indexed one at a time).
+  await db.query('alter table chunk_term disable trigger chunk_term_stats_insert');
   return async () => {
     for (const constraint of constraints) await db.query(`alter table chunk_term add constraint "${constraint.name}" ${constraint.definition}`);
     for (const index of indexes) await db.query(index.definition);
+    await db.transaction(async (tx) => {
+      await tx.query('delete from term_stats');
+      await tx.query(`insert into term_stats (term, df) select t.term, count(*) from chunk_term t join document d on d.id = t.document_id and d.status = 'indexed' group by t.term`);
+    });
+    await db.query('alter table chunk_term enable trigger chunk_term_stats_insert');
   };
 }
 

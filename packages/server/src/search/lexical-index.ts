@@ -1,18 +1,12 @@
 import type { SqlExecutor, Db } from '@docqa/plugin-api';
 import { termFrequencies, analyzeEnglish } from '@docqa/core';
-import { documentConditions, metadataCondition, SqlParams, type SearchScope } from './filters.js';
+import type { SearchScope } from './filters.js';
+import { rankChunks, type LexicalHit, type WeightedTerm } from './bm25-ranking.js';
 
-/** BM25 parameters as Anserini's defaults (tuned on MS MARCO-like collections, not on any test set). */
-export const bm25 = { k1: 0.9, b: 0.4 } as const;
+export { bm25, type LexicalHit } from './bm25-ranking.js';
 
 /** Postings per INSERT: a few thousand rows keeps statements small and round trips few. */
 const postingsPerStatement = 5000;
-
-export interface LexicalHit {
-  chunkId: string;
-  documentId: string;
-  score: number;
-}
 
 /**
  * Writes the postings of a document's chunks, inside the ingest transaction that inserted them (so
@@ -65,13 +59,17 @@ export interface CorpusStatistics {
   documentFrequency: Map<string, number>;
 }
 
-/** N, avgdl and df of the terms, over every indexed document (whoever asks: scores do not depend on the caller). */
+/**
+ * N, avgdl and df of the terms, over every indexed document (whoever asks: scores do not depend on
+ * the caller). df comes from term_stats, which triggers keep equal to the postings of indexed
+ * documents (search/schema.ts), so a frequent term costs one row here, not its postings.
+ */
 export async function corpusStatistics(db: SqlExecutor, terms: readonly string[]): Promise<CorpusStatistics> {
   const { rows } = await db.query<{ term: string | null; df: string; chunks: string; total_length: string }>(
     `with corpus as (select coalesce(sum(chunk_count), 0) as chunks, coalesce(sum(term_count), 0) as total_length from document where status = 'indexed')
      select null as term, 0 as df, corpus.chunks, corpus.total_length from corpus
      union all
-     select t.term, count(*), 0, 0 from chunk_term t join document d on d.id = t.document_id and d.status = 'indexed' where t.term = any($1::text[]) group by t.term`,
+     select s.term, s.df, 0, 0 from term_stats s where s.term = any($1::text[]) and s.df > 0`,
     [terms],
   );
   const corpus = rows.find((row) => row.term === null);
@@ -88,41 +86,20 @@ export function idf(chunks: number, df: number): number {
 /**
  * BM25 over the postings of the query's terms only:
  * score = Σ qtf · idf · tf · (k1 + 1) / (tf + k1 · (1 − b + b · dl / avgdl)),
- * restricted to indexed documents the groups may see and to the filters, inside the query, so the
- * top k is taken after access control and never from chunks the caller may not read.
+ * restricted to indexed documents the groups may see and to the filters, so the top k is taken
+ * after access control and never from chunks the caller may not read (see bm25-ranking.ts).
  */
 export async function lexicalSearch(db: Db, query: string, options: SearchScope & { topK: number }): Promise<LexicalHit[]> {
   const counts = queryTerms(query);
   if (counts.size === 0) return [];
-  const terms = [...counts.keys()];
-  const statistics = await corpusStatistics(db, terms);
-  const present = terms.filter((term) => (statistics.documentFrequency.get(term) ?? 0) > 0);
-  if (present.length === 0) return [];
-  const weights = present.map((term) => (counts.get(term) as number) * idf(statistics.chunks, statistics.documentFrequency.get(term) as number));
-  const params = new SqlParams();
-  const termsSql = params.add(present);
-  const weightsSql = params.add(weights);
-  const k1 = params.add(bm25.k1);
-  const b = params.add(bm25.b);
-  const avgdl = params.add(statistics.averageLength);
-  const documents = documentConditions('d', options, params);
-  const metadata = metadataCondition('d', 'c', options, params);
-  const limit = params.add(options.topK);
-  // Visibility is worked out once per document (materialized), not once per posting.
-  const { rows } = await db.query<{ chunk_id: string; document_id: string; score: number }>(
-    `with eligible as materialized (select d.id, d.metadata from document d where ${documents.join(' and ')}),
-     scored as (
-       select t.chunk_id, t.document_id,
-              sum(w.weight * t.tf * (${k1}::float8 + 1) / (t.tf + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * t.chunk_length / ${avgdl}::float8))) as score
-       from unnest(${termsSql}::text[], ${weightsSql}::float8[]) as w(term, weight)
-       join chunk_term t on t.term = w.term
-       join eligible e on e.id = t.document_id
-       group by t.chunk_id, t.document_id
-     )
-     select s.chunk_id, s.document_id, s.score from scored s
-     ${metadata ? `join eligible d on d.id = s.document_id join chunk c on c.id = s.chunk_id where ${metadata}` : ''}
-     order by s.score desc, s.chunk_id limit ${limit}`,
-    params.values,
-  );
-  return rows.map((row) => ({ chunkId: row.chunk_id, documentId: row.document_id, score: Number(row.score) }));
+  const statistics = await corpusStatistics(db, [...counts.keys()]);
+  // Rarest (highest weight) first: the order in which terms become worth reading in full.
+  const terms: WeightedTerm[] = [...counts.keys()]
+    .filter((term) => (statistics.documentFrequency.get(term) ?? 0) > 0)
+    .map((term) => {
+      const df = statistics.documentFrequency.get(term) as number;
+      return { term, df, weight: (counts.get(term) as number) * idf(statistics.chunks, df) };
+    })
+    .sort((a, b) => b.weight - a.weight || (a.term < b.term ? -1 : 1));
+  return rankChunks({ db, scope: options, averageLength: statistics.averageLength, topK: options.topK }, terms);
 }

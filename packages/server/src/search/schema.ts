@@ -1,11 +1,13 @@
 import type { SchemaMigration } from '@docqa/kernel';
 
+/** The advisory lock every change of term_stats takes first (any fixed number; the audit chain uses another). */
+const termStatsLockKey = 0x0d0c_7e25;
+
 /**
  * Lexical (BM25) postings. Besides the chunk a posting belongs to, it carries the chunk's document
  * and length, so scoring reads postings alone (an index-only scan of the primary key) and joins
  * only the small document table for status, visibility and filters — never the wide chunk rows.
- * Document frequencies are counted from postings of indexed documents at query time: always exact
- * after deletes and re-indexing, and no hot counter rows for concurrent ingest jobs to fight over.
+ * Document frequencies live in term_stats (see 0006_lexical_term_stats), kept by triggers.
  */
 export const searchMigrations: SchemaMigration[] = [
   {
@@ -27,5 +29,77 @@ export const searchMigrations: SchemaMigration[] = [
       'create index chunk_term_chunk on chunk_term (chunk_id)',
     ],
     down: ['drop table chunk_term', 'alter table document drop column term_count', 'alter table chunk drop column term_count'],
+  },
+  {
+    name: '0006_lexical_term_stats',
+    up: [
+      // BM25's df of a term: its postings in chunks of indexed documents. Counting them at query
+      // time read a frequent term's postings twice per search (df, then scoring) and joined each
+      // to its document; kept here, a search reads one row per term instead.
+      'create table term_stats (term text primary key, df integer not null)',
+      `insert into term_stats (term, df)
+       select t.term, count(*) from chunk_term t join document d on d.id = t.document_id and d.status = 'indexed' group by t.term`,
+      // Every change goes through here: one advisory lock (the same key everywhere) then the
+      // terms in order, so concurrent ingests and deletes wait for each other instead of
+      // deadlocking on the rows of common terms. Terms whose df falls to 0 are removed. (No check
+      // on df ≥ 0: PostgreSQL checks the row an upsert proposes, a negative delta, before merging it.)
+      `create function term_stats_add(deltas jsonb) returns void language plpgsql as $$
+       begin
+         if deltas is null or deltas = '{}'::jsonb then return; end if;
+         perform pg_advisory_xact_lock(${termStatsLockKey});
+         insert into term_stats (term, df)
+           select d.key, d.value::integer from jsonb_each_text(deltas) d order by d.key
+           on conflict (term) do update set df = term_stats.df + excluded.df;
+         delete from term_stats s where s.df = 0 and s.term in (select jsonb_object_keys(deltas));
+       end $$`,
+      // A document that becomes indexed adds its postings; one that stops being indexed (indexed
+      // again, failed, pending after a sync) takes them away.
+      `create function term_stats_document_status() returns trigger language plpgsql as $$
+       begin
+         perform term_stats_add((select jsonb_object_agg(p.term, case when new.status = 'indexed' then p.n else -p.n end) from (
+           select t.term, count(*) as n from chunk c join chunk_term t on t.chunk_id = c.id where c.document_id = new.id group by t.term) p));
+         return null;
+       end $$`,
+      `create trigger document_term_stats_status after update of status on document for each row
+       when ((old.status = 'indexed') is distinct from (new.status = 'indexed')) execute function term_stats_document_status()`,
+      // A deleted document's chunks go first, while it is still there and indexed, so their
+      // postings are taken away once, by the trigger below (the cascade would find none left).
+      `create function document_delete_chunks() returns trigger language plpgsql as $$
+       begin
+         delete from chunk where document_id = old.id;
+         return old;
+       end $$`,
+      'create trigger document_delete_chunks before delete on document for each row execute function document_delete_chunks()',
+      // Postings written or removed while their document is indexed (a bulk load, chunks deleted
+      // directly) count at once. The ingest writes them while the document is 'indexing', so they
+      // count when its status turns.
+      `create function term_stats_postings() returns trigger language plpgsql as $$
+       declare
+         direction integer := case when tg_op = 'INSERT' then 1 else -1 end;
+       begin
+         -- Most statements (an ingest's) touch one document, not indexed yet: check that first.
+         if not exists (select 1 from document d where d.status = 'indexed' and d.id in (select distinct c.document_id from changed_postings c)) then
+           return null;
+         end if;
+         perform term_stats_add((select jsonb_object_agg(p.term, direction * p.n) from (
+           select c.term, count(*) as n from changed_postings c join document d on d.id = c.document_id and d.status = 'indexed' group by c.term) p));
+         return null;
+       end $$`,
+      `create trigger chunk_term_stats_insert after insert on chunk_term referencing new table as changed_postings
+       for each statement execute function term_stats_postings()`,
+      `create trigger chunk_term_stats_delete after delete on chunk_term referencing old table as changed_postings
+       for each statement execute function term_stats_postings()`,
+    ],
+    down: [
+      'drop trigger chunk_term_stats_delete on chunk_term',
+      'drop trigger chunk_term_stats_insert on chunk_term',
+      'drop function term_stats_postings()',
+      'drop trigger document_delete_chunks on document',
+      'drop function document_delete_chunks()',
+      'drop trigger document_term_stats_status on document',
+      'drop function term_stats_document_status()',
+      'drop function term_stats_add(jsonb)',
+      'drop table term_stats',
+    ],
   },
 ];
