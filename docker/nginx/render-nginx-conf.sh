@@ -222,14 +222,7 @@ $(error_pages '    ')
     }
 
     # RATE_LIMIT_RESET with RATE_LIMIT_RESET_BURST, per client address; DocQA enforces the same limit.
-    location = /api/auth/forgot-password {
-        limit_req zone=docqa_password_reset burst=$RATE_LIMIT_RESET_BURST nodelay;
-        limit_req_status 429;
-        error_page 429 @docqa_rate_limited;
-$(error_pages '        ')
-        proxy_pass http://\$docqa_api;
-    }
-    location = /api/auth/reset-password {
+    location ~ ^/api/auth/(forgot|reset)-password$ {
         limit_req zone=docqa_password_reset burst=$RATE_LIMIT_RESET_BURST nodelay;
         limit_req_status 429;
         error_page 429 @docqa_rate_limited;
