@@ -28,7 +28,9 @@ describe('identity (through HTTP)', function () {
       body: options.raw ?? (options.body === undefined ? null : JSON.stringify(options.body)),
     });
     const text = await res.text();
-    return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : {}) as Json };
+    // Every answer is JSON but a route's own format (the Prometheus text of /api/metrics).
+    const json = res.headers.get('content-type')?.includes('json') ?? false;
+    return { status: res.status, headers: res.headers, body: (text && json ? JSON.parse(text) : {}) as Json };
   };
   const login = async (username: string, password: string) => (await call('POST', '/api/auth/login', { body: { username, password } })).body;
 
