@@ -3,6 +3,7 @@ import type { Worker as ThreadWorker } from 'node:worker_threads';
 import Tesseract from 'tesseract.js';
 import { DocqaError } from '@docqa/plugin-api';
 import { stageLanguages } from './ocr-languages.js';
+import { pageText, type PageText } from './ocr-text.js';
 
 const require = createRequire(import.meta.url);
 
@@ -127,4 +128,29 @@ function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined, onAbort
 /** Stops every OCR worker of this thread now (tests, shutdown); the next OCR starts a new one. */
 export async function stopOcrWorkers(): Promise<void> {
   await Promise.all([...engines].map(([key, engine]) => stopEngine(key, engine)));
+}
+
+/** What one recognition reads and for whom: the file's name goes into the error a user sees. */
+export interface OcrJob {
+  filename: string;
+  languages: readonly string[];
+  signal: AbortSignal | undefined;
+}
+
+/**
+ * Text of one PNG image by paragraph, on a pooled worker. `place` (such as "page 3") is named in
+ * the error with the file, so the user knows which image of it could not be read.
+ */
+export async function recognisePng(png: Buffer, { filename, languages, signal }: OcrJob, place?: string): Promise<PageText> {
+  try {
+    return await withOcrWorker(languages, signal, async (worker) => {
+      const result = await worker.recognize(png, {}, { text: false, blocks: true });
+      return pageText(result.data);
+    });
+  } catch (error) {
+    if (error instanceof DocqaError || (signal?.aborted && error === signal.reason)) throw error;
+    // tesseract.js rejects with bare strings; name the file (and place) so the user knows which failed.
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new DocqaError('unsupported_media_type', `${filename} could not be read by OCR${place ? ` (${place})` : ''}: ${reason}`, { cause: error });
+  }
 }

@@ -2,7 +2,7 @@
 import { DocqaError } from '@docqa/plugin-api';
 import type { ExtractedBlock, ExtractedDocument, ExtractorInput } from '@docqa/plugin-api';
 import { countImagePages, renderPage, upscaleFactor, upscalePage, type PageImage } from './normalise-image.js';
-import { defaultOcrLanguages, meanConfidence, pageText, traineddataFile, withOcrWorker, type PageText } from '@docqa/ocr';
+import { defaultOcrLanguages, meanConfidence, recognisePng, traineddataFile, type OcrJob, type PageText } from '@docqa/ocr';
 
 /**
  * Reads the text of a PNG, JPEG or TIFF image with OCR (tesseract.js, offline), one page at a time:
@@ -49,22 +49,6 @@ async function readPage(image: PageImage, job: OcrJob): Promise<PageText> {
   return meanConfidence(second.wordConfidences) >= meanConfidence(first.wordConfidences) || first.paragraphs.length === 0 ? second : first;
 }
 
-interface OcrJob {
-  filename: string;
-  languages: readonly string[];
-  signal: AbortSignal | undefined;
-}
-
-async function recognise(image: PageImage, { filename, languages, signal }: OcrJob): Promise<PageText> {
-  try {
-    return await withOcrWorker(languages, signal, async (worker) => {
-      const result = await worker.recognize(image.png, {}, { text: false, blocks: true });
-      return pageText(result.data);
-    });
-  } catch (error) {
-    if (error instanceof DocqaError || (signal?.aborted && error === signal.reason)) throw error;
-    // tesseract.js rejects with bare strings; name the file so the user knows which one failed.
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new DocqaError('unsupported_media_type', `${filename} could not be read by OCR: ${reason}`, { cause: error });
-  }
+function recognise(image: PageImage, job: OcrJob): Promise<PageText> {
+  return recognisePng(image.png, job);
 }

@@ -149,8 +149,8 @@ function firstEligible(rows: readonly CandidateRow[], topK: number): LexicalHit[
   return eligible.slice(0, topK).map((row) => ({ chunkId: row.chunk_id, documentId: row.document_id as string, score: Number(row.score) }));
 }
 
-/** The k-th best summed score of the terms among chunks of eligible documents; null if unknown or fewer than k. */
-async function kthEligibleScore(ranking: Ranking, terms: readonly WeightedTerm[]): Promise<number | null> {
+/** The best chunks by the terms' summed scores, each with its document when that document is eligible. */
+async function bestCandidates(ranking: Ranking, terms: readonly WeightedTerm[]): Promise<CandidateRow[]> {
   const params = new SqlParams();
   const scored = summedScoresSql(params, terms, ranking.averageLength);
   const { rows } = await ranking.db.query<CandidateRow>(
@@ -158,20 +158,19 @@ async function kthEligibleScore(ranking: Ranking, terms: readonly WeightedTerm[]
      ${eligibleCandidatesSql(params, ranking.scope)}`,
     params.values,
   );
+  return rows;
+}
+
+/** The k-th best summed score of the terms among chunks of eligible documents; null if unknown or fewer than k. */
+async function kthEligibleScore(ranking: Ranking, terms: readonly WeightedTerm[]): Promise<number | null> {
+  const rows = await bestCandidates(ranking, terms);
   const eligible = rows.filter((row) => row.document_id !== null);
   return eligible.length >= ranking.topK ? Number((eligible[ranking.topK - 1] as CandidateRow).score) : null;
 }
 
 /** Every posting of every term, summed per chunk; eligibility checked on the best. */
 async function rankAll(ranking: Ranking, terms: readonly WeightedTerm[]): Promise<LexicalHit[] | null> {
-  const params = new SqlParams();
-  const scored = summedScoresSql(params, terms, ranking.averageLength);
-  const { rows } = await ranking.db.query<CandidateRow>(
-    `with scored as (${scored}), top as (select * from scored order by score desc, chunk_id limit ${params.add(candidatesFor(ranking.topK))})
-     ${eligibleCandidatesSql(params, ranking.scope)}`,
-    params.values,
-  );
-  return firstEligible(rows, ranking.topK);
+  return firstEligible(await bestCandidates(ranking, terms), ranking.topK);
 }
 
 /**

@@ -1,6 +1,6 @@
 import sharp, { type Sharp } from 'sharp';
 import { DocqaError } from '@docqa/plugin-api';
-import { defaultOcrLanguages, meanConfidence, pageText, traineddataFile, withOcrWorker, type PageText } from '@docqa/ocr';
+import { defaultOcrLanguages, meanConfidence, recognisePng, traineddataFile, type OcrJob, type PageText } from '@docqa/ocr';
 import { maxRasterPixels, rasterisePageImages, type PageRaster, type PdfPage } from './page-images.js';
 
 export type { PageText } from '@docqa/ocr';
@@ -13,11 +13,7 @@ const targetTextHeightPx = 40;
 /** Upscaling further than this invents no detail; the result only gets slower to read. */
 const maxUpscale = 4;
 
-export interface OcrJob {
-  filename: string;
-  languages: readonly string[];
-  signal: AbortSignal | undefined;
-}
+export type { OcrJob } from '@docqa/ocr';
 
 interface OcrImage {
   /** Greyscale PNG, as tesseract reads it. */
@@ -81,16 +77,6 @@ async function encode(pipeline: Sharp, dpi: number): Promise<OcrImage> {
   return { png: data, width: info.width, height: info.height, dpi };
 }
 
-async function recognise(image: OcrImage, pageNumber: number, { filename, languages, signal }: OcrJob): Promise<PageText> {
-  try {
-    return await withOcrWorker(languages, signal, async (worker) => {
-      const result = await worker.recognize(image.png, {}, { text: false, blocks: true });
-      return pageText(result.data);
-    });
-  } catch (error) {
-    if (error instanceof DocqaError || (signal?.aborted && error === signal.reason)) throw error;
-    // tesseract.js rejects with bare strings; name the file and page so the user knows which failed.
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new DocqaError('unsupported_media_type', `${filename} could not be read by OCR (page ${pageNumber}): ${reason}`, { cause: error });
-  }
+function recognise(image: OcrImage, pageNumber: number, job: OcrJob): Promise<PageText> {
+  return recognisePng(image.png, job, `page ${pageNumber}`);
 }
