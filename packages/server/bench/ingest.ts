@@ -27,6 +27,7 @@ import { writeTinyBertEmbeddingModel } from '@docqa/plugin-testkit';
 import { standardPreset } from '../dist/presets/standard.js';
 import { startServer } from '../dist/server.js';
 import { licenseStandIn } from '../dist/testing/license-stand-in.js';
+import { applyHeapGrowthPolicy } from '../dist/runtime/heap-growth.js';
 import { withoutLicenseGate } from '../dist/testing/standard-with-license.js';
 import { benchRules, writeCorpus } from './ingest-corpus.js';
 import { copyAll, embedAll, extractAndChunk, upsertAll, type StageResult } from './ingest-stages.js';
@@ -46,6 +47,8 @@ const rate = (result: StageResult) => result.items / result.seconds;
 const line = (label: string, result: StageResult, unit = 'chunks/s') => console.log(`${label.padEnd(52)} ${rate(result).toFixed(0).padStart(8)} ${unit}  (${result.items} in ${result.seconds.toFixed(1)} s)`);
 
 async function main(): Promise<void> {
+  // As `docqa` does before anything else (cli.ts).
+  applyHeapGrowthPolicy();
   const rss = new MemorySampler();
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-bench-ingest-'));
   const dataDir = path.join(root, 'data');
