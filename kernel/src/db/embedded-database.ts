@@ -4,6 +4,7 @@ import v8 from 'node:v8';
 import { fork } from 'node:child_process';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
+import { embeddedTemplatePath, unpackEmbeddedTemplate } from './embedded-template.js';
 
 /**
  * PGlite's PostgreSQL lives in this process's WebAssembly memory, which grows and never shrinks, so
@@ -38,14 +39,17 @@ export async function withOptimisedWebAssembly<T>(open: () => Promise<T>): Promi
 }
 
 /**
- * Creates a new embedded database in `pgDir` in a short-lived child process, unless one is there.
+ * Creates a new embedded database in `pgDir`, unless one is there: from the template the build wrote
+ * (embedded-template.ts) when there is one for this PGlite, else in a short-lived child process.
  * PGlite creates a database by starting a second, in-memory instance, running initdb in it and
  * copying its files out: measured, the process peaks at about 750 MB and keeps about 170 MB of it
  * for good (freed native memory the allocator does not give back). Done in a child, that is the
- * child's, gone when it exits; the server then only opens an existing database.
+ * child's, gone when it exits; the server then only opens an existing database. `template` names
+ * another template file, or null to create the database with initdb whatever the build left.
  */
-export async function createEmbeddedDatabase(pgDir: string): Promise<void> {
+export async function createEmbeddedDatabase(pgDir: string, template: string | null = embeddedTemplatePath()): Promise<void> {
   if (fs.existsSync(path.join(pgDir, 'PG_VERSION'))) return;
+  if (template !== null && fs.existsSync(template)) return await unpackEmbeddedTemplate(template, pgDir);
   // The sibling module, .ts under tsx (the child inherits the loader through execArgv) or .js once compiled.
   const entry = new URL(`./create-embedded-database${path.extname(new URL(import.meta.url).pathname)}`, import.meta.url);
   // A debugger flag would make the child fight the parent for its port. Optimised code only, as in
