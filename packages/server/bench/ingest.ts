@@ -7,14 +7,16 @@
  * scan, the sync and ingest jobs) and peak RSS of this process and its children. PostgreSQL when
  * TEST_DATABASE_URL or DATABASE_URL is set (a temporary database is created next to it and dropped),
  * else the embedded PGlite on disk. Everything runs in this process except the PostgreSQL server (and
- * the child process that creates a new embedded database, counted in the start-up peak).
+ * node-llama-cpp's child process that checks its binary, counted in the start-up peak).
  *
  * BENCH_EMBED_THREADS overrides the embedder's threads (on a machine other work keeps busy, llama.cpp
  * threads spin against each other: one thread can beat two), BENCH_DIMENSIONS the vector size (384).
- * Everything runs compiled, as an operator runs the server: `npm run bench:ingest` builds the
- * server (dist/) and this bench (bench/tsconfig.json, into dist-bench/), so no TypeScript loader is
- * in the process or in its worker threads, which inherit it. Through tsx the server takes about 110
- * MB more just to load its modules (measured: 293 MB against 185 MB), and 15 MB more per worker.
+ * Everything runs as an operator runs the server: compiled, with the memory settings of `npm start`
+ * and the image (MALLOC_ARENA_MAX=2 from the npm script, the HEAP_GROWING_PERCENT policy).
+ * `npm run bench:ingest` builds the server (dist/, and the embedded database's template) and this
+ * bench (bench/tsconfig.json, into dist-bench/), so no TypeScript loader is in the process or in its
+ * worker threads, which inherit it. Through tsx the server takes about 110 MB more just to load its
+ * modules (measured: 293 MB against 185 MB), and 15 MB more per worker.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -81,6 +83,7 @@ async function main(): Promise<void> {
 
     console.log(`Ingestion benchmark: ${kernel.db.mode === 'server' ? 'PostgreSQL' : 'embedded PGlite'}, scale ${scale}, ${os.availableParallelism()} cores, load average ${load.toFixed(2)} at start`);
     console.log(`corpus: ${files.length} Markdown files, ${mb(corpus.bytes)}; ${benchRules.length} metadata rules; tiny BERT ${dimensions} dims on ${threads} threads; INDEX_EXTRACTION_WORKERS ${kernel.config.values.INDEX_EXTRACTION_WORKERS}, INDEX_UPSERT_BATCH_SIZE ${kernel.config.values.INDEX_UPSERT_BATCH_SIZE}`);
+    console.log(`memory settings (docs/operations.md, Memory): HEAP_GROWING_PERCENT ${kernel.config.values.HEAP_GROWING_PERCENT}, MALLOC_ARENA_MAX ${process.env.MALLOC_ARENA_MAX ?? 'unset (glibc: 8 per core)'}`);
     rss.phase('(a) extraction + rules + chunking', console.log);
     const chunksFile = path.join(root, 'chunks.jsonl');
     const extraction = await extractAndChunk(kernel, files, rules, server.services.rules.runner, chunksFile);
