@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import v8 from 'node:v8';
 import { fork } from 'node:child_process';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
@@ -22,23 +21,6 @@ export function embeddedOptions(pgDir: string | undefined): PGliteOptions<{ vect
 }
 
 /**
- * V8 compiles WebAssembly twice by default: at once with its baseline compiler (Liftoff), then hot
- * functions again optimised, and keeps both. For PGlite's 9 MB module that baseline code is most of
- * the native memory PGlite adds (measured: about 40 MB after a few hundred queries, over 100 MB in
- * a running server). Compiling optimised code only costs a few seconds when the database opens and
- * runs queries faster. The flag is read when a module is compiled, so it is on while `open` compiles
- * PGlite's modules and off again after: tests that open many in-memory databases keep fast starts.
- */
-export async function withOptimisedWebAssembly<T>(open: () => Promise<T>): Promise<T> {
-  v8.setFlagsFromString('--no-liftoff');
-  try {
-    return await open();
-  } finally {
-    v8.setFlagsFromString('--liftoff');
-  }
-}
-
-/**
  * Creates a new embedded database in `pgDir`, unless one is there: from the template the build wrote
  * (embedded-template.ts) when there is one for this PGlite, else in a short-lived child process.
  * PGlite creates a database by starting a second, in-memory instance, running initdb in it and
@@ -52,8 +34,8 @@ export async function createEmbeddedDatabase(pgDir: string, template: string | n
   if (template !== null && fs.existsSync(template)) return await unpackEmbeddedTemplate(template, pgDir);
   // The sibling module, .ts under tsx (the child inherits the loader through execArgv) or .js once compiled.
   const entry = new URL(`./create-embedded-database${path.extname(new URL(import.meta.url).pathname)}`, import.meta.url);
-  // A debugger flag would make the child fight the parent for its port. Optimised code only, as in
-  // withOptimisedWebAssembly: the child compiles PGlite for two instances (measured peak 740 MB, not 850).
+  // A debugger flag would make the child fight the parent for its port. Optimised WebAssembly only
+  // (see the server's memory policy): the child compiles PGlite for two instances (measured peak 740 MB, not 850).
   const execArgv = [...process.execArgv.filter((flag) => !/^--inspect/.test(flag)), '--no-liftoff'];
   await new Promise<void>((resolve, reject) => {
     const child = fork(entry, [pgDir], { execArgv, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });

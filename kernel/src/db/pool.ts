@@ -5,7 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig, PglitePgConnection } from '@electric-sql/pglite/node-postgres';
 import { DocqaError } from '@docqa/plugin-api';
 import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.js';
-import { createEmbeddedDatabase, embeddedOptions, withOptimisedWebAssembly } from './embedded-database.js';
+import { createEmbeddedDatabase, embeddedOptions } from './embedded-database.js';
 
 export interface PoolSettings {
   size: number;
@@ -77,12 +77,10 @@ export async function openEmbeddedDatabase(dataDir: string | null, timeoutSecond
   let pglite: PGlite;
   try {
     if (pgDir) {
-      // A long-running server's database: created in a child process, compiled for memory over start-up time.
+      // A long-running server's database: unpacked from the build's template or created in a child process.
       await createEmbeddedDatabase(pgDir);
-      pglite = await withOptimisedWebAssembly(() => PGlite.create(embeddedOptions(pgDir)));
-    } else {
-      pglite = await PGlite.create(embeddedOptions(pgDir));
     }
+    pglite = await PGlite.create(embeddedOptions(pgDir));
   } catch (error) {
     lock?.release();
     throw new DocqaError('unavailable', `Cannot open the embedded database in ${pgDir ?? 'memory'}: ${(error as Error).message}`, { cause: error });

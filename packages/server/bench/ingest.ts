@@ -29,7 +29,7 @@ import { writeTinyBertEmbeddingModel } from '@docqa/plugin-testkit';
 import { standardPreset } from '../dist/presets/standard.js';
 import { startServer } from '../dist/server.js';
 import { licenseStandIn } from '../dist/testing/license-stand-in.js';
-import { applyHeapGrowthPolicy } from '../dist/runtime/heap-growth.js';
+import { applyMemoryPolicy } from '../dist/runtime/memory-policy.js';
 import { withoutLicenseGate } from '../dist/testing/standard-with-license.js';
 import { benchRules, writeCorpus } from './ingest-corpus.js';
 import { copyAll, embedAll, extractAndChunk, upsertAll, type StageResult } from './ingest-stages.js';
@@ -50,7 +50,7 @@ const line = (label: string, result: StageResult, unit = 'chunks/s') => console.
 
 async function main(): Promise<void> {
   // As `docqa` does before anything else (cli.ts).
-  applyHeapGrowthPolicy();
+  applyMemoryPolicy();
   const rss = new MemorySampler();
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-bench-ingest-'));
   const dataDir = path.join(root, 'data');

@@ -21,7 +21,7 @@ import { standardPreset } from '../src/presets/standard.js';
 import { withoutLicenseGate } from '../src/testing/standard-with-license.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import { licenseStandIn } from '../src/testing/license-stand-in.js';
-import { applyHeapGrowthPolicy } from '../src/runtime/heap-growth.js';
+import { applyMemoryPolicy } from '../src/runtime/memory-policy.js';
 import { lexicalQuery, seededRandom, stopWordQuery } from './retrieval/corpus.js';
 import { corpusDistributions, loadCorpus, type CorpusOptions } from './retrieval/load.js';
 import { printLoad, printResults } from './retrieval/report.js';
@@ -64,7 +64,7 @@ const maintenanceWorkMem = '1GB';
 
 async function main(): Promise<void> {
   // As `docqa` does before anything else (cli.ts).
-  applyHeapGrowthPolicy();
+  applyMemoryPolicy();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-bench-retrieval-'));
   const database = await createTemporaryDatabase(databaseServer!);
   const llm = await startChatCompletionsServer({ apiKey: llmKey, reply: answer, ...llmTiming });

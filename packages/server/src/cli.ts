@@ -6,7 +6,7 @@ import { runLicense } from './cli/license.js';
 import { runModelsCommand } from './cli/models.js';
 import { describeStartupError, serve, serveRoles } from './cli/serve.js';
 import { runExport, runImport } from './cli/transfer.js';
-import { applyHeapGrowthPolicy } from './runtime/heap-growth.js';
+import { applyMemoryPolicy } from './runtime/memory-policy.js';
 import { openApiDocument, startServer } from './server.js';
 
 const usage = `Usage: docqa <command>
@@ -35,7 +35,7 @@ const usage = `Usage: docqa <command>
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
 async function main(argv: string[]): Promise<number> {
-  applyHeapGrowthPolicy();
+  applyMemoryPolicy();
   // Its own options (--plan, --out, ...): parsed there, not by the table below.
   if (argv[0] === 'license') return runLicense(argv.slice(1), { cwd: process.cwd(), env: process.env, out, err: (line) => process.stderr.write(`${line}\n`) });
   if (argv[0] === 'models') return runModelsCommand(argv.slice(1));

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { heapGrowthFlag } from './heap-growth.js';
+import { heapGrowthFlag } from './memory-policy.js';
 
 describe('the heap growth policy', () => {
   it('sets V8\'s growing factor from HEAP_GROWING_PERCENT, 30 by default', () => {
