@@ -34,8 +34,8 @@ export async function createEmbeddedDatabase(pgDir: string, template: string | n
   if (template !== null && fs.existsSync(template)) return await unpackEmbeddedTemplate(template, pgDir);
   // The sibling module, .ts under tsx (the child inherits the loader through execArgv) or .js once compiled.
   const entry = new URL(`./create-embedded-database${path.extname(new URL(import.meta.url).pathname)}`, import.meta.url);
-  // A debugger flag would make the child fight the parent for its port. Optimised WebAssembly only
-  // (see the server's memory policy): the child compiles PGlite for two instances (measured peak 740 MB, not 850).
+  // A debugger flag would make the child fight the parent for its port. Optimised WebAssembly only: the
+  // child compiles PGlite for two instances and runs initdb alone (measured peak 740 MB, not 850).
   const execArgv = [...process.execArgv.filter((flag) => !/^--inspect/.test(flag)), '--no-liftoff'];
   await new Promise<void>((resolve, reject) => {
     const child = fork(entry, [pgDir], { execArgv, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });

@@ -33,26 +33,18 @@ export function heapGrowthFlag(execArgv: readonly string[], env: NodeJS.ProcessE
 }
 
 /**
- * V8 compiles a WebAssembly function when it is first called, with its baseline compiler
- * (Liftoff), then hot functions again optimised, and keeps both. For PGlite's 9 MB PostgreSQL that
- * was most of the native memory the embedded database adds; optimised code only, still compiled
- * function by function as PostgreSQL first calls them, holds much less (measured after opening,
- * 20,000 inserts into an HNSW-indexed table and 300 queries: 157 MB resident against 199 MB with
- * V8's defaults, and 245 MB when Liftoff was off only while the database opened, as before: the
- * functions compiled later still got both tiers). Nothing else DocQA runs depends on WebAssembly
- * starting fast (OCR's tesseract compiles the same way in its worker threads).
- */
-const optimisedWebAssemblyOnly = '--no-liftoff';
-
-/**
  * DocQA's memory policy for a long-running process (and the worker threads it starts later: V8's
- * flags are per process), applied by `docqa` before anything else: the heap growth factor above and
- * optimised WebAssembly only. V8 reads both when it needs them (at each collection, when it compiles
- * a function), so setting them after start-up works. Tests, which open many short-lived in-memory
- * databases, keep V8's defaults and their fast starts.
+ * flags are per process), applied by `docqa` before anything else: the heap growth factor above.
+ * V8 reads it at each collection, so setting it after start-up works.
+ *
+ * WebAssembly (PGlite's PostgreSQL) keeps V8's own tiering. Optimised code only (--no-liftoff)
+ * held less memory (157 MB against 199 MB in a probe of 20,000 inserts and 300 queries), but V8 then
+ * compiles each function with its slow optimising compiler on the main thread when it is first
+ * called, and a server indexing a 200 MB text file stopped answering even SIGTERM for over five
+ * minutes (test/upload-streaming.test.ts). Turning Liftoff off only while PGlite opened, as before,
+ * was worse than the defaults (245 MB): the functions compiled later still got both tiers.
  */
 export function applyMemoryPolicy(env: NodeJS.ProcessEnv = process.env): void {
   const flag = heapGrowthFlag(process.execArgv, env);
   if (flag) v8.setFlagsFromString(flag);
-  v8.setFlagsFromString(optimisedWebAssemblyOnly);
 }
