@@ -1,7 +1,7 @@
 /**
  * Bulk loading of the synthetic corpus: documents and chunks by SQL (what an ingest transaction
  * writes, without extraction and embedding, which would take hours at 100,000 chunks), BM25
- * postings through the ingestion's own writeChunkTerms (with the postings' indexes built once
+ * postings through the ingestion's own analyseChunk and writePostings (with the postings' indexes built once
  * afterwards, see dropPostingIndexes), and vectors through the vector store
  * plugin's upsert — one call, so the store builds its HNSW index once over all of them, as on a
  * first indexing run, instead of inserting them into the graph one by one.
@@ -10,7 +10,7 @@ import crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Db, EmbeddingSpace, VectorStoreProvider } from '@docqa/plugin-api';
 import { chunkId } from '../../src/documents/ingest.js';
-import { writeChunkTerms } from '../../src/search/lexical-index.js';
+import { analyseChunk, writePostings } from '../../src/search/lexical-index.js';
 import { chunkText, clusteredSpace, documentTopic, seededRandom, zipfVocabulary, type VectorSpaceOptions } from './corpus.js';
 
 export interface CorpusOptions {
@@ -58,21 +58,23 @@ export async function loadCorpus(db: Db, store: VectorStoreProvider, space: Embe
       const texts = Array.from({ length: chunkCount }, () => chunkText(vocabulary, textRandom, minWords + Math.floor(textRandom() * (maxWords - minWords + 1)), topic));
       return { id, name: `synthetic-${String(number).padStart(6, '0')}.txt`, chunks: texts.map((text, position) => ({ id: chunkId(id, position), position, text })) };
     });
+    const analysed = docs.map((d) => d.chunks.map((c) => analyseChunk(c.id, c.text)));
+    const termCount = (chunks: ReturnType<typeof analyseChunk>[]) => chunks.reduce((sum, chunk) => sum + chunk.length, 0);
     await db.transaction(async (tx) => {
       await tx.query(
-        `insert into document (id, path, filename, media_type, size_bytes, content_hash, status, title, chunk_count, indexed_at)
-         select u.id, u.name, u.name, 'text/plain', u.size, u.hash, 'indexed', u.name, u.chunks, now()
-         from unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[], $5::int[]) as u(id, name, size, hash, chunks)`,
-        [docs.map((d) => d.id), docs.map((d) => d.name), docs.map((d) => d.chunks.reduce((n, c) => n + c.text.length + 2, 0)), docs.map((d) => crypto.createHash('sha256').update(d.id).digest('hex')), docs.map((d) => d.chunks.length)],
+        `insert into document (id, path, filename, media_type, size_bytes, content_hash, status, title, chunk_count, term_count, indexed_at)
+         select u.id, u.name, u.name, 'text/plain', u.size, u.hash, 'indexed', u.name, u.chunks, u.terms, now()
+         from unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[], $5::int[], $6::bigint[]) as u(id, name, size, hash, chunks, terms)`,
+        [docs.map((d) => d.id), docs.map((d) => d.name), docs.map((d) => d.chunks.reduce((n, c) => n + c.text.length + 2, 0)), docs.map((d) => crypto.createHash('sha256').update(d.id).digest('hex')), docs.map((d) => d.chunks.length), analysed.map(termCount)],
       );
-      const chunks = docs.flatMap((d) => d.chunks.map((c) => ({ ...c, documentId: d.id })));
+      const chunks = docs.flatMap((d, i) => d.chunks.map((c, j) => ({ ...c, documentId: d.id, terms: analysed[i]![j]!.length })));
       await tx.query(
-        `insert into chunk (id, document_id, position, text, kind, char_start, char_end, token_count)
-         select u.id, u.document_id, u.position, u.text, 'text', 0, length(u.text), u.tokens
-         from unnest($1::uuid[], $2::uuid[], $3::int[], $4::text[], $5::int[]) as u(id, document_id, position, text, tokens)`,
-        [chunks.map((c) => c.id), chunks.map((c) => c.documentId), chunks.map((c) => c.position), chunks.map((c) => c.text), chunks.map((c) => Math.ceil(c.text.split(' ').length * 1.3))],
+        `insert into chunk (id, document_id, position, text, kind, char_start, char_end, token_count, term_count)
+         select u.id, u.document_id, u.position, u.text, 'text', 0, length(u.text), u.tokens, u.terms
+         from unnest($1::uuid[], $2::uuid[], $3::int[], $4::text[], $5::int[], $6::int[]) as u(id, document_id, position, text, tokens, terms)`,
+        [chunks.map((c) => c.id), chunks.map((c) => c.documentId), chunks.map((c) => c.position), chunks.map((c) => c.text), chunks.map((c) => Math.ceil(c.text.split(' ').length * 1.3)), chunks.map((c) => c.terms)],
       );
-      for (const doc of docs) await writeChunkTerms(tx, doc.id, doc.chunks);
+      for (const [i, doc] of docs.entries()) await writePostings(tx, doc.id, analysed[i]!);
     });
   };
   const worker = async () => {

@@ -6,7 +6,7 @@ import { applyRules, chunkDocument, documentText, ExtractionPool, type Chunk } f
 import type { RuleService } from '../rules/rule-service.js';
 import type { DocumentService, IngestJobData } from './document-service.js';
 import type { DocumentRow } from './document-repository.js';
-import { writeChunkTerms } from '../search/lexical-index.js';
+import { analyseChunk, writePostings } from '../search/lexical-index.js';
 import { ruleOutcomes, writeRuleOutcomes } from '../analytics/outcomes.js';
 import { currentEmbedder } from '../models/registry.js';
 import { noIngestObserver, type IngestObserver } from '../metrics/ingest-metrics.js';
@@ -86,21 +86,25 @@ export class IngestPipeline {
     await this.#writeVectors(document.id, chunks, job);
     await this.kernel.db.transaction(async (tx) => {
       await tx.query('delete from chunk where document_id = $1', [document.id]);
+      // BM25's length of the document: the sum of its chunks' lengths in analysed terms.
+      let termCount = 0;
       const batch = v.INDEX_UPSERT_BATCH_SIZE;
       for (let start = 0; start < chunks.length; start += batch) {
         const part = chunks.slice(start, start + batch);
+        const analysed = part.map((chunk) => analyseChunk(chunkId(document.id, chunk.index), chunk.text));
         await tx.query(
-          `insert into chunk (id, document_id, position, text, heading_path, kind, page_start, page_end, char_start, char_end, token_count, metadata)
-           select u.id, $1, u.position, u.text, coalesce((select array_agg(x) from jsonb_array_elements_text(u.heading_path) x), '{}'), u.kind, u.page_start, u.page_end, u.char_start, u.char_end, u.token_count, u.metadata
-           from jsonb_to_recordset($2::jsonb) as u(id uuid, position int, text text, heading_path jsonb, kind text, page_start int, page_end int, char_start int, char_end int, token_count int, metadata jsonb)`,
-          [document.id, JSON.stringify(part.map((chunk) => ({ ...toRow(document.id, chunk), metadata: chunkMetadata[chunk.index] ?? {} })))],
+          `insert into chunk (id, document_id, position, text, heading_path, kind, page_start, page_end, char_start, char_end, token_count, term_count, metadata)
+           select u.id, $1, u.position, u.text, coalesce((select array_agg(x) from jsonb_array_elements_text(u.heading_path) x), '{}'), u.kind, u.page_start, u.page_end, u.char_start, u.char_end, u.token_count, u.term_count, u.metadata
+           from jsonb_to_recordset($2::jsonb) as u(id uuid, position int, text text, heading_path jsonb, kind text, page_start int, page_end int, char_start int, char_end int, token_count int, term_count int, metadata jsonb)`,
+          [document.id, JSON.stringify(part.map((chunk, i) => ({ ...toRow(document.id, chunk), term_count: analysed[i]!.length, metadata: chunkMetadata[chunk.index] ?? {} })))],
         );
+        await writePostings(tx, document.id, analysed);
+        termCount += analysed.reduce((sum, chunk) => sum + chunk.length, 0);
       }
-      await writeChunkTerms(tx, document.id, chunks.map((chunk) => ({ id: chunkId(document.id, chunk.index), text: chunk.text })));
       await writeRuleOutcomes(tx, document.id, outcomes);
       await tx.query(
-        `update document set status = 'indexed', error = null, chunk_count = $2, title = coalesce($3, title), metadata = $4::jsonb, indexed_at = now(), updated_at = now() where id = $1`,
-        [document.id, chunks.length, extracted.title ?? null, JSON.stringify(documentMetadata)],
+        `update document set status = 'indexed', error = null, chunk_count = $2, term_count = $5, title = coalesce($3, title), metadata = $4::jsonb, indexed_at = now(), updated_at = now() where id = $1`,
+        [document.id, chunks.length, extracted.title ?? null, JSON.stringify(documentMetadata), termCount],
       );
     });
     await job.progress(chunks.length, chunks.length);

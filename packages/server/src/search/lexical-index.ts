@@ -5,44 +5,42 @@ import { rankChunks, type LexicalHit, type WeightedTerm } from './bm25-ranking.j
 
 export { bm25, type LexicalHit } from './bm25-ranking.js';
 
-/** Postings per INSERT: a few thousand rows keeps statements small and round trips few. */
-const postingsPerStatement = 5000;
+/** A chunk as BM25 sees it: its analysed terms with their counts, and its length in terms. */
+export interface AnalysedChunk {
+  id: string;
+  frequencies: Map<string, number>;
+  length: number;
+}
+
+export function analyseChunk(id: string, text: string): AnalysedChunk {
+  const { frequencies, length } = termFrequencies(text);
+  return { id, frequencies, length };
+}
 
 /**
- * Writes the postings of a document's chunks, inside the ingest transaction that inserted them (so
- * chunks and postings commit together). Deleting a chunk cascades to its postings.
+ * Writes the postings of some of a document's chunks in one statement, inside the ingest
+ * transaction that inserted those chunks (so chunks and postings commit together; the caller
+ * passes a batch, so memory stays bounded). Each chunk's id and length travel once, and each
+ * posting names its chunk by position in that list: a posting costs a term, two integers and no
+ * 36-character uuid text. Deleting a chunk deletes its postings (trigger in search/schema.ts).
  */
-export async function writeChunkTerms(tx: SqlExecutor, documentId: string, chunks: ReadonlyArray<{ id: string; text: string }>): Promise<void> {
+export async function writePostings(tx: SqlExecutor, documentId: string, chunks: readonly AnalysedChunk[]): Promise<void> {
   const terms: string[] = [];
-  const chunkIds: string[] = [];
+  const ordinals: number[] = [];
   const frequencies: number[] = [];
-  const lengths: number[] = [];
-  const chunkLengths = new Map<string, number>();
-  let totalLength = 0;
-  const flush = async () => {
-    if (terms.length === 0) return;
-    await tx.query(
-      `insert into chunk_term (term, chunk_id, document_id, tf, chunk_length)
-       select u.term, u.chunk_id, $1, u.tf, u.chunk_length from unnest($2::text[], $3::uuid[], $4::int[], $5::int[]) as u(term, chunk_id, tf, chunk_length)`,
-      [documentId, terms, chunkIds, frequencies, lengths],
-    );
-    terms.length = chunkIds.length = frequencies.length = lengths.length = 0;
-  };
-  for (const chunk of chunks) {
-    const { frequencies: counts, length } = termFrequencies(chunk.text);
-    chunkLengths.set(chunk.id, length);
-    totalLength += length;
-    for (const [term, tf] of counts) {
+  chunks.forEach((chunk, index) => {
+    for (const [term, tf] of chunk.frequencies) {
       terms.push(term);
-      chunkIds.push(chunk.id);
+      ordinals.push(index + 1);
       frequencies.push(tf);
-      lengths.push(length);
     }
-    if (terms.length >= postingsPerStatement) await flush();
-  }
-  await flush();
-  await tx.query('update chunk set term_count = u.term_count from unnest($1::uuid[], $2::int[]) as u(id, term_count) where chunk.id = u.id', [[...chunkLengths.keys()], [...chunkLengths.values()]]);
-  await tx.query('update document set term_count = $2 where id = $1', [documentId, totalLength]);
+  });
+  if (terms.length === 0) return;
+  await tx.query(
+    `insert into chunk_term (term, chunk_id, document_id, tf, chunk_length)
+     select u.term, ($2::uuid[])[u.ordinal], $1, u.tf, ($3::int[])[u.ordinal] from unnest($4::text[], $5::int[], $6::int[]) as u(term, ordinal, tf)`,
+    [documentId, chunks.map((chunk) => chunk.id), chunks.map((chunk) => chunk.length), terms, ordinals, frequencies],
+  );
 }
 
 /** Query terms with their counts: a term written twice weighs twice, as in Lucene's boolean query. */

@@ -102,4 +102,28 @@ export const searchMigrations: SchemaMigration[] = [
       'drop table term_stats',
     ],
   },
+  {
+    name: '0015_postings_deleted_with_their_chunks',
+    up: [
+      // The foreign key to chunk checked every posting as a row of its own: 40 % of the time an
+      // ingest spent writing postings (measured: 4.9 s against 3.0 s for 555,687 postings). Its
+      // one use, deleting a chunk's postings with it, is a statement trigger instead: one
+      // join per statement on chunk_term_chunk. Postings are written only in the transaction that
+      // writes their chunks (documents/ingest.ts), so none can name a chunk that is not there.
+      'alter table chunk_term drop constraint chunk_term_chunk_id_fkey',
+      `create function chunk_delete_postings() returns trigger language plpgsql as $$
+       begin
+         delete from chunk_term t using removed_chunks r where t.chunk_id = r.id;
+         return null;
+       end $$`,
+      `create trigger chunk_delete_postings after delete on chunk referencing old table as removed_chunks
+       for each statement execute function chunk_delete_postings()`,
+    ],
+    down: [
+      'drop trigger chunk_delete_postings on chunk',
+      'drop function chunk_delete_postings()',
+      'delete from chunk_term t where not exists (select 1 from chunk c where c.id = t.chunk_id)',
+      'alter table chunk_term add constraint chunk_term_chunk_id_fkey foreign key (chunk_id) references chunk (id) on delete cascade',
+    ],
+  },
 ];

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { expect } from 'chai';
 import type { Db, SqlExecutor } from '@docqa/plugin-api';
 import { chunkId } from '../documents/ingest.js';
-import { bm25, idf, lexicalSearch, queryTerms, writeChunkTerms } from './lexical-index.js';
+import { analyseChunk, bm25, idf, lexicalSearch, queryTerms, writePostings } from './lexical-index.js';
 import { startSearchServer, type SearchTestServer } from './search.test-support.js';
 
 /** df as BM25 defines it: postings of chunks of indexed documents, counted from scratch. */
@@ -18,6 +18,16 @@ async function keptDf(db: SqlExecutor): Promise<Record<string, number>> {
   return Object.fromEntries(rows.map((row) => [row.term, Number(row.df)]));
 }
 
+/** Chunks with their lengths in terms, their postings, and the document's length, as the ingest writes them. */
+async function insertChunks(tx: SqlExecutor, documentId: string, texts: readonly string[]): Promise<void> {
+  const chunks = texts.map((text, position) => analyseChunk(chunkId(documentId, position), text));
+  for (const [position, chunk] of chunks.entries()) {
+    await tx.query(`insert into chunk (id, document_id, position, text, kind, char_start, char_end, token_count, term_count) values ($1, $2, $3, $4, 'text', 0, length($4), 1, $5)`, [chunk.id, documentId, position, texts[position], chunk.length]);
+  }
+  await writePostings(tx, documentId, chunks);
+  await tx.query('update document set term_count = $2 where id = $1', [documentId, chunks.reduce((sum, chunk) => sum + chunk.length, 0)]);
+}
+
 /** A document written as the ingest's transaction writes it (chunks, postings, then its status), without extraction. */
 async function insertDocument(tx: SqlExecutor, texts: readonly string[], status: 'indexed' | 'indexing' = 'indexed'): Promise<string> {
   const id = crypto.randomUUID();
@@ -27,11 +37,7 @@ async function insertDocument(tx: SqlExecutor, texts: readonly string[], status:
      values ($1, $2, $2, 'text/plain', 10, $3, 'indexing', $2, $4)`,
     [id, name, crypto.createHash('sha256').update(id).digest('hex'), texts.length],
   );
-  const chunks = texts.map((text, position) => ({ id: chunkId(id, position), position, text }));
-  for (const chunk of chunks) {
-    await tx.query(`insert into chunk (id, document_id, position, text, kind, char_start, char_end, token_count) values ($1, $2, $3, $4, 'text', 0, length($4), 1)`, [chunk.id, id, chunk.position, chunk.text]);
-  }
-  await writeChunkTerms(tx, id, chunks);
+  await insertChunks(tx, id, texts);
   if (status === 'indexed') await tx.query(`update document set status = 'indexed' where id = $1`, [id]);
   return id;
 }
@@ -113,9 +119,7 @@ describe('search: document frequencies kept in term_stats', function () {
     const id = await db.transaction(async (tx) => {
       const id = crypto.randomUUID();
       await tx.query(`insert into document (id, path, filename, media_type, size_bytes, content_hash, status, title, chunk_count) values ($1, 'bulk.txt', 'bulk.txt', 'text/plain', 10, $2, 'indexed', 'bulk', 2)`, [id, crypto.createHash('sha256').update(id).digest('hex')]);
-      const chunks = ['durian lychee', 'durian rambutan'].map((text, position) => ({ id: chunkId(id, position), position, text }));
-      for (const chunk of chunks) await tx.query(`insert into chunk (id, document_id, position, text, kind, char_start, char_end, token_count) values ($1, $2, $3, $4, 'text', 0, 1, 1)`, [chunk.id, id, chunk.position, chunk.text]);
-      await writeChunkTerms(tx, id, chunks);
+      await insertChunks(tx, id, ['durian lychee', 'durian rambutan']);
       return id;
     });
     expect((await keptDf(db)).durian).to.equal(2);
