@@ -43,7 +43,15 @@ export interface DocqaErrorOptions {
   headers?: Record<string, string>;
 }
 
+/**
+ * Marks every DocqaError, whichever copy of this module made it. A plugin that bundles its own copy
+ * of the plugin API, or a module loaded twice (CommonJS and ESM, as a test runner may do), has its
+ * own DocqaError class; its errors must still answer their code and status, not a 500.
+ */
+const docqaErrorBrand = Symbol.for('@docqa/plugin-api/DocqaError');
+
 export class DocqaError extends Error {
+  readonly [docqaErrorBrand] = true;
   readonly code: ErrorCode;
   readonly status: number;
   readonly extra: Record<string, unknown>;
@@ -65,6 +73,11 @@ export class DocqaError extends Error {
     const body: Record<string, unknown> = { detail: this.message, code: this.code, ...this.extra };
     if (this.errors) body.errors = this.errors;
     return body;
+  }
+
+  /** `instanceof DocqaError` recognises a DocqaError of any copy of this module (see the brand). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as { [docqaErrorBrand]?: unknown })[docqaErrorBrand] === true;
   }
 
   static is(value: unknown, code?: ErrorCode): value is DocqaError {

@@ -3,7 +3,7 @@ import type { BodyStore } from './body-store.js';
 import type { WebSourceConfig } from './config.js';
 import { CrawlScope } from './crawl-scope.js';
 import { CrawlStateStore, type PageState } from './crawl-state.js';
-import { decodeHtml, parseHtmlPage, type HtmlPage } from './html-page.js';
+import type { HtmlPage } from './html-page.js';
 import { isHtml, mediaTypeEssence } from './media-types.js';
 import { fetchPage } from './page-fetch.js';
 import { PoliteFetcher } from './polite-fetcher.js';
@@ -34,6 +34,8 @@ interface QueuedUrl {
  */
 export async function* crawlSite(settings: CrawlSettings, cursor: string | null, signal: AbortSignal): AsyncGenerator<ConnectorEvent> {
   signal.throwIfAborted();
+  // cheerio loads with the first crawl, not with every server (26 MB resident measured).
+  const { decodeHtml, parseHtmlPage } = await import('./html-page.js');
   const { config, logger, sourceId } = settings;
   const start = new URL(config.start_url);
   start.hash = '';
