@@ -1,17 +1,19 @@
 /**
  * The stages of ingestion run alone, each as the `ingest` job runs it, on the same plugins the
  * server started: (a) extraction in the worker pool, rules and chunking; (b) embedding; (c) upsert
- * into the vector store, next to a raw COPY of the same rows. Results go to files between stages
- * (chunk texts, then vectors), so memory stays bounded at any corpus size.
+ * into the vector store, next to a raw COPY of the same rows; (c′) the chunk rows with their BM25
+ * postings and the `indexed` state, the ingest's closing transaction. Results go to files between
+ * stages (chunks, then vectors), so memory stays bounded at any corpus size.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
 import { providerTokens, type EmbeddingProvider, type EmbeddingSpace, type ExtractorProvider, type VectorRecord, type VectorStoreProvider } from '@docqa/plugin-api';
-import { applyRules, chunkDocument, documentText, ExtractionPool, type MetadataRule, type RuleRunner } from '@docqa/core';
+import { applyRules, chunkDocument, documentText, ExtractionPool, type Chunk, type MetadataRule, type RuleRunner } from '@docqa/core';
 import type { Kernel } from '@docqa/kernel';
-import { chunkId } from '../dist/documents/ingest.js';
+import { chunkId, writeChunkedDocument, type ChunkedDocument } from '../dist/documents/index-writer.js';
+import { ruleOutcomes } from '../dist/analytics/outcomes.js';
 import { binaryCopyHeader, binaryCopyTrailer, binaryVectorRow, copyFrom } from './pg-copy.js';
 
 /** What the pipeline uses (packages/server/src/documents/ingest.ts and workers.ts). */
@@ -28,7 +30,7 @@ const seconds = (start: number) => (performance.now() - start) / 1000;
 /**
  * (a) Extraction (worker threads), chunk_boundary rules, chunking and every rule, as IngestPipeline's
  * #chunkWithRules does, two documents at a time like the ingest queue. Writes one JSON line per
- * document: its id and chunk texts.
+ * document: what the ingest's closing transaction stores (see writeChunkedDocument).
  */
 export async function extractAndChunk(kernel: Kernel, files: string[], rules: MetadataRule[], runner: RuleRunner, out: string): Promise<StageResult> {
   const values = kernel.config.values;
@@ -49,9 +51,17 @@ export async function extractAndChunk(kernel: Kernel, files: string[], rules: Me
       const text = documentText(extracted);
       const { boundaries } = await applyRules(boundaryRules, { filename, text, chunks: [] }, { runner });
       const documentChunks = chunkDocument(extracted, { targetTokens, minChunkLength, boundaries });
-      await applyRules(rules, { filename, text, chunks: documentChunks }, { runner });
+      const applied = await applyRules(rules, { filename, text, chunks: documentChunks }, { runner });
       chunks += documentChunks.length;
-      fs.writeSync(sink, `${JSON.stringify({ documentId: crypto.randomUUID(), texts: documentChunks.map((chunk) => chunk.text) })}\n`);
+      const document: ChunkedDocument = {
+        id: crypto.randomUUID(),
+        chunks: documentChunks,
+        chunkMetadata: documentChunks.map((chunk) => ({ ...applied.document, ...(applied.chunks[chunk.index]?.values ?? {}) })),
+        documentMetadata: { ...extracted.metadata, ...applied.document },
+        title: extracted.title ?? null,
+        outcomes: ruleOutcomes(rules, applied, documentChunks.length),
+      };
+      fs.writeSync(sink, `${JSON.stringify(document)}\n`);
     }
   };
   await Promise.all(Array.from({ length: ingestConcurrency }, work));
@@ -73,7 +83,8 @@ export async function embedAll(kernel: Kernel, chunksFile: string, out: string):
   let items = 0;
   let embedding = 0;
   for await (const line of lines(chunksFile)) {
-    const { documentId, texts } = JSON.parse(line) as { documentId: string; texts: string[] };
+    const { id: documentId, chunks } = JSON.parse(line) as { id: string; chunks: Chunk[] };
+    const texts = chunks.map((chunk) => chunk.text);
     for (let from = 0; from < texts.length; from += batch) {
       // Only the embedding is timed; reading and writing the files are the bench's, not the pipeline's.
       const started = performance.now();
@@ -88,6 +99,41 @@ export async function embedAll(kernel: Kernel, chunksFile: string, out: string):
   }
   fs.closeSync(sink);
   return { seconds: embedding / 1000, items, space: embedder.space };
+}
+
+/**
+ * (c′) The ingest's closing transaction alone (writeChunkedDocument): chunk rows, their BM25
+ * postings, the rules' outcomes and the `indexed` state with its term_stats update, two documents
+ * at a time like the ingest queue. The document rows are made first, untimed (uploads and syncs
+ * make them before any ingest), and removed afterwards, so the pipeline then starts from the
+ * same index.
+ */
+export async function writeChunksAll(kernel: Kernel, chunksFile: string): Promise<StageResult> {
+  const ids: string[] = [];
+  for await (const line of lines(chunksFile)) {
+    const { id } = JSON.parse(line) as { id: string };
+    ids.push(id);
+    await kernel.db.query(
+      `insert into document (id, path, filename, media_type, size_bytes, content_hash, status, title, chunk_count)
+       values ($1, $2, $2, 'text/markdown', 0, $3, 'indexing', $2, 0)`,
+      [id, `bench-chunk-rows/${id}.md`, crypto.createHash('sha256').update(id).digest('hex')],
+    );
+  }
+  const batch = kernel.config.values.INDEX_UPSERT_BATCH_SIZE;
+  const documents = lines(chunksFile);
+  let items = 0;
+  const start = performance.now();
+  const work = async () => {
+    for (let next = await documents.next(); !next.done; next = await documents.next()) {
+      const document = JSON.parse(next.value) as ChunkedDocument;
+      await kernel.db.transaction((tx) => writeChunkedDocument(tx, document, batch));
+      items += document.chunks.length;
+    }
+  };
+  await Promise.all(Array.from({ length: ingestConcurrency }, work));
+  const result = { seconds: seconds(start), items };
+  for (let from = 0; from < ids.length; from += 1000) await kernel.db.query('delete from document where id = any($1::uuid[])', [ids.slice(from, from + 1000)]);
+  return result;
 }
 
 /**

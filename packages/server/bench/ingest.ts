@@ -3,7 +3,8 @@
  * 20,000 × N chunks with metadata rules, through the standard plugins: each stage alone, (a)
  * extraction + rules + chunking, (b) embedding (the tiny random BERT of the plugin testkit through
  * embedder-llamacpp, one thread per core), (c) upsert into the pgvector store next to a raw binary
- * COPY of the same rows, then (d) the whole pipeline through the real path (a filesystem connector's
+ * COPY of the same rows, (c′) the chunk rows with their BM25 postings (the ingest's closing
+ * transaction, which none of the issue's three stages contains), then (d) the whole pipeline through the real path (a filesystem connector's
  * scan, the sync and ingest jobs) and peak RSS of this process and its children. PostgreSQL when
  * TEST_DATABASE_URL or DATABASE_URL is set (a temporary database is created next to it and dropped),
  * else the embedded PGlite on disk. Everything runs in this process except the PostgreSQL server (and
@@ -32,7 +33,7 @@ import { licenseStandIn } from '../dist/testing/license-stand-in.js';
 import { applyMemoryPolicy } from '../dist/runtime/memory-policy.js';
 import { withoutLicenseGate } from '../dist/testing/standard-with-license.js';
 import { benchRules, writeCorpus } from './ingest-corpus.js';
-import { copyAll, embedAll, extractAndChunk, upsertAll, type StageResult } from './ingest-stages.js';
+import { copyAll, embedAll, extractAndChunk, upsertAll, writeChunksAll, type StageResult } from './ingest-stages.js';
 import { describeBreakdown, mb, MemorySampler } from './memory-sampler.js';
 
 const scaleAt = process.argv.indexOf('--scale');
@@ -92,6 +93,9 @@ async function main(): Promise<void> {
     const vectorsFile = path.join(root, 'vectors.bin');
     const embedding = await embedAll(kernel, chunksFile, vectorsFile);
     line('(b) embedding alone', embedding);
+    rss.phase('(c′) chunk rows + BM25 postings', console.log);
+    const chunkRows = await writeChunksAll(kernel, chunksFile);
+    line('(c′) chunk rows + BM25 postings alone', chunkRows);
     fs.rmSync(chunksFile);
     rss.phase('(c) upsert', console.log);
     const store = kernel.resolve(providerTokens.vectorStore) as VectorStoreProvider;
@@ -114,13 +118,14 @@ async function main(): Promise<void> {
     const vectors = await store.count(embedding.space);
     rss.stop();
 
-    const stages = { '(a) extraction + rules + chunking': extraction, '(b) embedding': embedding, '(c) upsert': upsert };
+    const stages = { '(a) extraction + rules + chunking': extraction, '(b) embedding': embedding, '(c) upsert': upsert, '(c′) chunk rows + BM25 postings': chunkRows };
     const [slowestName, slowest] = Object.entries(stages).sort(([, x], [, y]) => rate(x) - rate(y))[0]!;
     const peak = rss.peak;
     console.log(`summary (load average ${os.loadavg()[0]!.toFixed(2)} at the end):`);
     line('(a) extraction + rules + chunking alone', extraction);
     line('(b) embedding alone', embedding);
     line('(c) upsert alone (pgvector store)', upsert);
+    line('(c′) chunk rows + BM25 postings alone', chunkRows);
     line('(d) whole pipeline (scan → sync → ingest jobs)', pipeline);
     line('    upsert, rows/s', upsert, 'rows/s');
     line('    raw binary COPY of the same rows, same index', copy, 'rows/s');
@@ -128,7 +133,7 @@ async function main(): Promise<void> {
     for (const [phase, at] of rss.peaks) console.log(`peak RSS ${phase.padEnd(38)} ${mb(at.rss).padStart(8)}  (${describeBreakdown(at)})`);
     console.log(`peak RSS of the process (getrusage) ${mb(process.resourceUsage().maxRSS * 1024).padStart(27)}`);
     const ratio = (name: string, value: number, target: string, ok: boolean) => console.log(`${name.padEnd(52)} ${value.toFixed(3).padStart(8)}  target ${target}  ${ok ? 'met' : 'MISSED'}`);
-    ratio(`whole pipeline ÷ slowest stage alone ${slowestName.slice(0, 3)}`, rate(pipeline) / rate(slowest), '≥ 0.85', rate(pipeline) / rate(slowest) >= 0.85);
+    ratio(`whole pipeline ÷ slowest stage alone ${slowestName.split(' ')[0]}`, rate(pipeline) / rate(slowest), '≥ 0.85', rate(pipeline) / rate(slowest) >= 0.85);
     ratio('upsert ÷ binary COPY', rate(upsert) / rate(copy), '≥ 0.5', rate(upsert) / rate(copy) >= 0.5);
     const ingesting = Math.max(...[...rss.peaks].filter(([phase]) => phase !== 'start-up').map(([, at]) => at.rss));
     console.log(`${'peak RSS while ingesting, (a) to (d)'.padEnd(52)} ${mb(ingesting).padStart(8)}  target < 400 MB  ${ingesting < 400 * 2 ** 20 ? 'met' : 'MISSED'}`);

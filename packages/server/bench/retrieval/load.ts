@@ -9,7 +9,7 @@
 import crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Db, EmbeddingSpace, VectorStoreProvider } from '@docqa/plugin-api';
-import { chunkId } from '../../src/documents/ingest.js';
+import { chunkId } from '../../src/documents/index-writer.js';
 import { analyseChunk, writePostings } from '../../src/search/lexical-index.js';
 import { chunkText, clusteredSpace, documentTopic, seededRandom, zipfVocabulary, type VectorSpaceOptions } from './corpus.js';
 

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import path from 'node:path';
 import { DocqaError, providerTokens, type ExtractedDocument, type JobContext, type Logger } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
@@ -6,19 +5,13 @@ import { applyRules, chunkDocument, documentText, ExtractionPool, type Chunk } f
 import type { RuleService } from '../rules/rule-service.js';
 import type { DocumentService, IngestJobData } from './document-service.js';
 import type { DocumentRow } from './document-repository.js';
-import { analyseChunk, writePostings } from '../search/lexical-index.js';
-import { ruleOutcomes, writeRuleOutcomes } from '../analytics/outcomes.js';
+import { chunkId, writeChunkedDocument } from './index-writer.js';
+import { ruleOutcomes } from '../analytics/outcomes.js';
 import { currentEmbedder } from '../models/registry.js';
 import { noIngestObserver, type IngestObserver } from '../metrics/ingest-metrics.js';
 
 /** Tokens a chunk aims for; about a paragraph or two, what small embedding models handle well. */
 const targetTokens = 256;
-
-/** A chunk's id derives from its document and position, so indexing again overwrites, never duplicates. */
-export function chunkId(documentId: string, position: number): string {
-  const hex = crypto.createHash('sha256').update(`${documentId}:${position}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${hex.slice(18, 20)}-${hex.slice(20, 32)}`;
-}
 
 /**
  * The `ingest` job: extract (in worker threads), chunk, embed, write vectors, then the chunks and
@@ -84,29 +77,9 @@ export class IngestPipeline {
     const { chunks, chunkMetadata, documentMetadata, outcomes } = await this.#chunkWithRules(document, extracted, minChunkLength);
     await job.progress(0, chunks.length);
     await this.#writeVectors(document.id, chunks, job);
-    await this.kernel.db.transaction(async (tx) => {
-      await tx.query('delete from chunk where document_id = $1', [document.id]);
-      // BM25's length of the document: the sum of its chunks' lengths in analysed terms.
-      let termCount = 0;
-      const batch = v.INDEX_UPSERT_BATCH_SIZE;
-      for (let start = 0; start < chunks.length; start += batch) {
-        const part = chunks.slice(start, start + batch);
-        const analysed = part.map((chunk) => analyseChunk(chunkId(document.id, chunk.index), chunk.text));
-        await tx.query(
-          `insert into chunk (id, document_id, position, text, heading_path, kind, page_start, page_end, char_start, char_end, token_count, term_count, metadata)
-           select u.id, $1, u.position, u.text, coalesce((select array_agg(x) from jsonb_array_elements_text(u.heading_path) x), '{}'), u.kind, u.page_start, u.page_end, u.char_start, u.char_end, u.token_count, u.term_count, u.metadata
-           from jsonb_to_recordset($2::jsonb) as u(id uuid, position int, text text, heading_path jsonb, kind text, page_start int, page_end int, char_start int, char_end int, token_count int, term_count int, metadata jsonb)`,
-          [document.id, JSON.stringify(part.map((chunk, i) => ({ ...toRow(document.id, chunk), term_count: analysed[i]!.length, metadata: chunkMetadata[chunk.index] ?? {} })))],
-        );
-        await writePostings(tx, document.id, analysed);
-        termCount += analysed.reduce((sum, chunk) => sum + chunk.length, 0);
-      }
-      await writeRuleOutcomes(tx, document.id, outcomes);
-      await tx.query(
-        `update document set status = 'indexed', error = null, chunk_count = $2, term_count = $5, title = coalesce($3, title), metadata = $4::jsonb, indexed_at = now(), updated_at = now() where id = $1`,
-        [document.id, chunks.length, extracted.title ?? null, JSON.stringify(documentMetadata), termCount],
-      );
-    });
+    await this.kernel.db.transaction((tx) =>
+      writeChunkedDocument(tx, { id: document.id, chunks, chunkMetadata, documentMetadata, title: extracted.title ?? null, outcomes }, v.INDEX_UPSERT_BATCH_SIZE),
+    );
     await job.progress(chunks.length, chunks.length);
     this.#logger.info({ document_id: document.id, chunks: chunks.length }, 'document indexed');
     return chunks.length;
@@ -161,17 +134,3 @@ export class IngestPipeline {
   }
 }
 
-function toRow(documentId: string, chunk: Chunk) {
-  return {
-    id: chunkId(documentId, chunk.index),
-    position: chunk.index,
-    text: chunk.text,
-    heading_path: chunk.headingPath,
-    kind: chunk.kind,
-    page_start: chunk.pageStart ?? null,
-    page_end: chunk.pageEnd ?? null,
-    char_start: chunk.start,
-    char_end: chunk.end,
-    token_count: Math.ceil(chunk.text.split(/\s+/).filter(Boolean).length * 1.3),
-  };
-}

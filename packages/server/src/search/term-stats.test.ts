@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { expect } from 'chai';
 import type { Db, SqlExecutor } from '@docqa/plugin-api';
-import { chunkId } from '../documents/ingest.js';
+import { chunkId } from '../documents/index-writer.js';
 import { analyseChunk, bm25, idf, lexicalSearch, queryTerms, writePostings } from './lexical-index.js';
 import { startSearchServer, type SearchTestServer } from './search.test-support.js';
 

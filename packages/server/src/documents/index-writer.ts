@@ -1,0 +1,69 @@
+import crypto from 'node:crypto';
+import type { SqlExecutor } from '@docqa/plugin-api';
+import type { Chunk } from '@docqa/core';
+import { analyseChunk, writePostings } from '../search/lexical-index.js';
+import { writeRuleOutcomes, type RuleOutcome } from '../analytics/outcomes.js';
+
+/** A chunk's id derives from its document and position, so indexing again overwrites, never duplicates. */
+export function chunkId(documentId: string, position: number): string {
+  const hex = crypto.createHash('sha256').update(`${documentId}:${position}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${hex.slice(18, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** What an ingest made of a document, ready to be stored. */
+export interface ChunkedDocument {
+  id: string;
+  chunks: readonly Chunk[];
+  /** Per chunk, by its index: the metadata values rules gave it (inherited ones included). */
+  chunkMetadata: ReadonlyArray<Record<string, string> | undefined>;
+  documentMetadata: Record<string, unknown>;
+  /** The extractor's title, if it found one; else the stored title stays. */
+  title: string | null;
+  outcomes: readonly RuleOutcome[];
+}
+
+/**
+ * The ingest's last step, in the caller's transaction: the document's chunks replace any earlier
+ * ones, with their BM25 postings, INDEX_UPSERT_BATCH_SIZE chunks at a time (so memory stays bounded
+ * at any document size); then the rules' outcomes and the `indexed` state, whose change counts the
+ * document's terms in term_stats (search/schema.ts). Until the transaction commits, searches see
+ * the document as it was.
+ */
+export async function writeChunkedDocument(tx: SqlExecutor, document: ChunkedDocument, batchSize: number): Promise<void> {
+  await tx.query('delete from chunk where document_id = $1', [document.id]);
+  // BM25's length of the document: the sum of its chunks' lengths in analysed terms.
+  let termCount = 0;
+  for (let start = 0; start < document.chunks.length; start += batchSize) {
+    const part = document.chunks.slice(start, start + batchSize);
+    const analysed = part.map((chunk) => analyseChunk(chunkId(document.id, chunk.index), chunk.text));
+    const rows = part.map((chunk, i) => ({ ...chunkRow(document.id, chunk), term_count: analysed[i]!.length, metadata: document.chunkMetadata[chunk.index] ?? {} }));
+    await tx.query(
+      `insert into chunk (id, document_id, position, text, heading_path, kind, page_start, page_end, char_start, char_end, token_count, term_count, metadata)
+       select u.id, $1, u.position, u.text, coalesce((select array_agg(x) from jsonb_array_elements_text(u.heading_path) x), '{}'), u.kind, u.page_start, u.page_end, u.char_start, u.char_end, u.token_count, u.term_count, u.metadata
+       from jsonb_to_recordset($2::jsonb) as u(id uuid, position int, text text, heading_path jsonb, kind text, page_start int, page_end int, char_start int, char_end int, token_count int, term_count int, metadata jsonb)`,
+      [document.id, JSON.stringify(rows)],
+    );
+    await writePostings(tx, document.id, analysed);
+    termCount += analysed.reduce((sum, chunk) => sum + chunk.length, 0);
+  }
+  await writeRuleOutcomes(tx, document.id, document.outcomes);
+  await tx.query(
+    `update document set status = 'indexed', error = null, chunk_count = $2, term_count = $5, title = coalesce($3, title), metadata = $4::jsonb, indexed_at = now(), updated_at = now() where id = $1`,
+    [document.id, document.chunks.length, document.title, JSON.stringify(document.documentMetadata), termCount],
+  );
+}
+
+function chunkRow(documentId: string, chunk: Chunk) {
+  return {
+    id: chunkId(documentId, chunk.index),
+    position: chunk.index,
+    text: chunk.text,
+    heading_path: chunk.headingPath,
+    kind: chunk.kind,
+    page_start: chunk.pageStart ?? null,
+    page_end: chunk.pageEnd ?? null,
+    char_start: chunk.start,
+    char_end: chunk.end,
+    token_count: Math.ceil(chunk.text.split(/\s+/).filter(Boolean).length * 1.3),
+  };
+}
