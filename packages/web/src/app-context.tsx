@@ -46,7 +46,7 @@ function onColour(hex: string): string {
   return luminance > 0.45 ? '#111111' : '#ffffff';
 }
 
-/** The served branding becomes CSS custom properties, the document title and the brand name. */
+/** The served branding becomes CSS custom properties (PageHeader puts its name in the document title). */
 function applyBranding(branding: Branding): void {
   const root = document.documentElement;
   const { primary, accent, background, text } = branding.colors;
@@ -56,7 +56,6 @@ function applyBranding(branding: Branding): void {
   root.style.setProperty('--on-accent', onColour(accent));
   root.style.setProperty('--bg', background);
   root.style.setProperty('--text', text);
-  root.dataset.brand = branding.name;
 }
 
 export function AppProvider({ children }: { children: ReactNode }) {

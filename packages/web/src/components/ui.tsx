@@ -1,11 +1,16 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useApp } from '../app-context';
 import { hasNavigated } from '../lib/router';
 
 /** The page's heading; it takes focus when the page opens, so screen readers announce the new page. */
 export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
   const ref = useRef<HTMLHeadingElement>(null);
+  const { branding } = useApp();
+  // The served branding can arrive after the page has rendered (a reload): the title follows it.
   useEffect(() => {
-    document.title = `${title} · ${document.documentElement.dataset.brand ?? 'DocQA'}`;
+    document.title = `${title} · ${branding.name}`;
+  }, [title, branding.name]);
+  useEffect(() => {
     if (hasNavigated()) ref.current?.focus({ preventScroll: true });
   }, [title]);
   return (
