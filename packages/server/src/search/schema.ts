@@ -109,7 +109,7 @@ export const searchMigrations: SchemaMigration[] = [
       // ingest spent writing postings (measured: 4.9 s against 3.0 s for 555,687 postings). Its
       // one use, deleting a chunk's postings with it, is a statement trigger instead: one
       // join per statement on chunk_term_chunk. Postings are written only in the transaction that
-      // writes their chunks (documents/ingest.ts), so none can name a chunk that is not there.
+      // writes their chunks (documents/index-writer.ts), so none can name a chunk that is not there.
       'alter table chunk_term drop constraint chunk_term_chunk_id_fkey',
       `create function chunk_delete_postings() returns trigger language plpgsql as $$
        begin
