@@ -123,6 +123,19 @@ describe('vectorstore-pgvector', function () {
       expect(Number(rows[0]?.rows)).to.be.at.least(records.length);
     });
 
+    it('samples few rows when it analyzes the embedded database (the sample stays in its memory for good)', async function () {
+      if (kernel.db.mode !== 'embedded') this.skip();
+      // A statistics target of 10 keeps at most 10 common values and 11 histogram bounds per column.
+      const { rows } = await kernel.db.query<{ common: number | null; bounds: number | null }>(
+        `select array_length(most_common_vals::text::text[], 1) as common, array_length(histogram_bounds::text::text[], 1) as bounds
+         from pg_stats where tablename = 'vector_embedding' and attname = 'document_id'`,
+      );
+      expect(rows).to.have.lengthOf(1);
+      expect((rows[0]!.common ?? 0) + (rows[0]!.bounds ?? 0)).to.be.greaterThan(0);
+      expect(rows[0]!.common ?? 0).to.be.at.most(10);
+      expect(rows[0]!.bounds ?? 0).to.be.at.most(11);
+    });
+
     it('searches through the HNSW index', async () => {
       expect(await plan()).to.include(`Index Scan using ${hnswIndexName(space)}`);
     });
