@@ -73,6 +73,9 @@ describe('docqa command (end to end)', function () {
       expect(lines.length).to.be.greaterThan(2);
       const parsed = lines.map((line) => JSON.parse(line) as { level: string; msg: string });
       expect(parsed.map((line) => line.msg)).to.include('kernel stopped');
+      // Started bare, not through npm start or the image.
+      const launchWarning = parsed.find((line) => line.msg.startsWith('started without the memory settings'));
+      expect(launchWarning?.msg).to.match(/^started without the memory settings MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, --max-semi-space-size, which npm start/);
     });
   });
 

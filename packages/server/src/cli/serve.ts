@@ -4,10 +4,16 @@ import { installShutdownHandlers, loadConfig, readEnvironment } from '@docqa/ker
 import { startServer } from '../server.js';
 import { clusterMetricsSource } from '../metrics/cluster-metrics.js';
 import { startMetricsListener, type MetricsListener } from '../metrics/metrics-listener.js';
+import { missingLaunchSettings } from '../runtime/memory-policy.js';
 
 /** Runs one server in this process until SIGTERM/SIGINT; returns the exit code. */
 async function serveInProcess(): Promise<number> {
   const running = await startServer({ clusterMetrics: cluster.isWorker });
+  // Only node's start can apply them: say so to an operator who launches the CLI another way.
+  const missing = missingLaunchSettings(process.execArgv, process.env);
+  if (missing.length > 0) {
+    running.kernel.logger.warn({ missing }, `started without the memory settings ${missing.join(', ')}, which npm start and the image set: expect a larger resident set (docs/operations.md, Memory)`);
+  }
   return new Promise<number>((resolve) => {
     installShutdownHandlers(async (signal) => {
       running.kernel.logger.info({ signal }, 'shutdown requested');

@@ -48,3 +48,28 @@ export function applyMemoryPolicy(env: NodeJS.ProcessEnv = process.env): void {
   const flag = heapGrowthFlag(process.execArgv, env);
   if (flag) v8.setFlagsFromString(flag);
 }
+
+/**
+ * The memory settings that only take effect when the process starts, so `npm start`, `npm run
+ * docqa` and the image's `docqa` set them on node's command line or in its environment
+ * (docs/operations.md, Memory), and what each saved an ingesting server on the embedded database
+ * (bench:ingest, 384-d):
+ * - MALLOC_ARENA_MAX=2: glibc gives each thread that allocates an arena of its own that keeps freed
+ *   memory (30–40 MB);
+ * - MALLOC_MMAP_THRESHOLD_=65536: glibc otherwise raises its threshold for giving a large block its
+ *   own mapping to the largest block freed so far, so PGlite's megabyte-sized statements and
+ *   results end up in the heap, where freed space is kept rather than returned;
+ * - --max-semi-space-size=4 (MB): V8's young generation on the main thread, 16 MB semi-spaces by
+ *   default, 32 MB resident once the ingest has filled them; set at run time it is ignored.
+ */
+export const launchSettings = {
+  MALLOC_ARENA_MAX: '2',
+  MALLOC_MMAP_THRESHOLD_: '65536',
+  '--max-semi-space-size': '4',
+} as const;
+
+/** Which of the launch settings above this process started without (another value counts as set). */
+export function missingLaunchSettings(execArgv: readonly string[], env: NodeJS.ProcessEnv): string[] {
+  const nodeOptions = [...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/)].map((option) => (option.split('=')[0] ?? '').replaceAll('_', '-'));
+  return Object.keys(launchSettings).filter((name) => (name.startsWith('--') ? !nodeOptions.includes(name) : !env[name]?.trim()));
+}
