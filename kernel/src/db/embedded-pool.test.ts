@@ -39,4 +39,21 @@ describe('embedded database pool after a failed query', () => {
     const { rows } = await db.pool.query<{ ok: number }>('select $1::int as ok', [1]);
     expect(rows[0]?.ok).to.equal(1);
   });
+
+  it('lets the event loop turn between the statements of a transaction', async () => {
+    // PGlite runs a statement on this thread; without a turn between statements, a timer or an
+    // HTTP request waited for the whole transaction.
+    const client = await db.pool.connect();
+    const order: string[] = [];
+    try {
+      await client.query('begin');
+      setImmediate(() => order.push('turn'));
+      for (let i = 0; i < 20; i++) await client.query('select $1::int', [i]);
+      order.push('statements done');
+      await client.query('commit');
+    } finally {
+      client.release();
+    }
+    expect(order).to.deep.equal(['turn', 'statements done']);
+  });
 });

@@ -116,7 +116,7 @@ function embeddedClientClass(pglite: PGlite): typeof pg.Client {
   return class EmbeddedClient extends pg.Client {
     constructor(config?: string | pg.ClientConfig) {
       const options = typeof config === 'string' ? { connectionString: config } : (config ?? {});
-      super({ ...options, connection: new PglitePgConnection({ pglite }) } as pg.ClientConfig);
+      super({ ...options, connection: new PglitePgConnection({ pglite: turnTaking(pglite) }) } as pg.ClientConfig);
     }
 
     /** A client thrown away mid-transaction left PGlite's one session in it: this one starts clean. */
@@ -133,6 +133,27 @@ function embeddedClientClass(pglite: PGlite): typeof pg.Client {
     }
   };
 }
+
+/**
+ * PGlite runs each statement synchronously on this thread, and node-postgres chains one statement
+ * to the next through promises alone, so a transaction of many statements ran without a single
+ * turn of the event loop: HTTP requests, timers and a local embedding model's finished texts all
+ * waited for its end (an ingest's vector upsert held the thread for seconds). The event loop now
+ * turns before each statement starts (its Parse or simple Query message). Not between the messages
+ * of one statement: after an error the pool replaces the client, and the old connection's last
+ * messages (Execute, Sync) must reach PGlite before the new connection's first.
+ */
+function turnTaking(pglite: PGlite): PGlite {
+  const execProtocolStream: PGlite['execProtocolStream'] = async (message, options) => {
+    if (message[0] === parseMessage || message[0] === queryMessage) await new Promise((resolve) => setImmediate(resolve));
+    return pglite.execProtocolStream(message, options);
+  };
+  // All PglitePgConnection uses of its PGlite.
+  return { waitReady: pglite.waitReady, execProtocolStream } as PGlite;
+}
+
+const parseMessage = 0x50; // 'P'
+const queryMessage = 0x51; // 'Q'
 
 export function redactUrl(url: string): string {
   try {

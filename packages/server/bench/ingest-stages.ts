@@ -12,7 +12,7 @@ import type pg from 'pg';
 import { providerTokens, type EmbeddingProvider, type EmbeddingSpace, type ExtractorProvider, type VectorRecord, type VectorStoreProvider } from '@docqa/plugin-api';
 import { applyRules, chunkDocument, documentText, ExtractionPool, type Chunk, type MetadataRule, type RuleRunner } from '@docqa/core';
 import type { Kernel } from '@docqa/kernel';
-import { chunkId, writeChunkedDocument, type ChunkedDocument } from '../dist/documents/index-writer.js';
+import { chunkId, chunksPerStatement, writeChunkedDocument, type ChunkedDocument } from '../dist/documents/index-writer.js';
 import { ruleOutcomes } from '../dist/analytics/outcomes.js';
 import { binaryCopyHeader, binaryCopyTrailer, binaryVectorRow, copyFrom } from './pg-copy.js';
 
@@ -119,7 +119,7 @@ export async function writeChunksAll(kernel: Kernel, chunksFile: string): Promis
       [id, `bench-chunk-rows/${id}.md`, crypto.createHash('sha256').update(id).digest('hex')],
     );
   }
-  const batch = kernel.config.values.INDEX_UPSERT_BATCH_SIZE;
+  const batch = chunksPerStatement(kernel.db.mode, kernel.config.values.INDEX_UPSERT_BATCH_SIZE);
   const documents = lines(chunksFile);
   let items = 0;
   const start = performance.now();

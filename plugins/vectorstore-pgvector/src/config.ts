@@ -17,7 +17,7 @@ export const pgvectorOptionsSchema = z
     m: z.number().int().min(2).max(100).default(16),
     /** Candidates HNSW keeps while building the graph. */
     efConstruction: z.number().int().min(4).max(1000).default(64),
-    /** Vectors written by one INSERT statement. */
+    /** Vectors written by one INSERT statement (on the embedded database at most 4, see store.ts). */
     batchSize: z.number().int().min(1).max(10_000).default(500),
   })
   .refine((options) => options.efConstruction >= 2 * options.m, {

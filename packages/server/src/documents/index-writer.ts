@@ -10,6 +10,18 @@ export function chunkId(documentId: string, position: number): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${hex.slice(18, 20)}-${hex.slice(20, 32)}`;
 }
 
+/**
+ * Chunks per statement of the closing transaction: INDEX_UPSERT_BATCH_SIZE on a PostgreSQL server,
+ * a few on the embedded database, which runs each statement on the server's own thread (about
+ * 5 ms a chunk with its postings) while a local embedding model needs that thread to start its
+ * next text; see the vector store's embeddedRowsPerStatement.
+ */
+export function chunksPerStatement(mode: 'embedded' | 'server', batchSize: number): number {
+  return mode === 'embedded' ? Math.min(batchSize, embeddedChunksPerStatement) : batchSize;
+}
+
+const embeddedChunksPerStatement = 8;
+
 /** What an ingest made of a document, ready to be stored. */
 export interface ChunkedDocument {
   id: string;

@@ -5,7 +5,7 @@ import { applyRules, chunkDocument, documentText, ExtractionPool, type Chunk } f
 import type { RuleService } from '../rules/rule-service.js';
 import type { DocumentService, IngestJobData } from './document-service.js';
 import type { DocumentRow } from './document-repository.js';
-import { chunkId, writeChunkedDocument } from './index-writer.js';
+import { chunkId, chunksPerStatement, writeChunkedDocument } from './index-writer.js';
 import { ruleOutcomes } from '../analytics/outcomes.js';
 import { currentEmbedder } from '../models/registry.js';
 import { noIngestObserver, type IngestObserver } from '../metrics/ingest-metrics.js';
@@ -78,7 +78,7 @@ export class IngestPipeline {
     await job.progress(0, chunks.length);
     await this.#writeVectors(document.id, chunks, job);
     await this.kernel.db.transaction((tx) =>
-      writeChunkedDocument(tx, { id: document.id, chunks, chunkMetadata, documentMetadata, title: extracted.title ?? null, outcomes }, v.INDEX_UPSERT_BATCH_SIZE),
+      writeChunkedDocument(tx, { id: document.id, chunks, chunkMetadata, documentMetadata, title: extracted.title ?? null, outcomes }, chunksPerStatement(this.kernel.db.mode, v.INDEX_UPSERT_BATCH_SIZE)),
     );
     await job.progress(chunks.length, chunks.length);
     this.#logger.info({ document_id: document.id, chunks: chunks.length }, 'document indexed');
