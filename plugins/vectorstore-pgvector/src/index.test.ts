@@ -77,6 +77,25 @@ describe('vectorstore-pgvector', function () {
     expect(nearest).to.include({ chunkId: 'b0', documentId: 'd-batch-last' });
   });
 
+  it('writes batchSize vectors a statement on a server, and 4 on the embedded database, whose statements hold the event loop', async () => {
+    // A statement-level trigger records how many rows each insert statement brought.
+    await kernel.db.query(`create table statement_rows (n integer)`);
+    await kernel.db.query(`create function note_statement_rows() returns trigger language plpgsql as $$
+      begin insert into statement_rows select count(*) from inserted; return null; end $$`);
+    await kernel.db.query(`create trigger note_statement_rows after insert on vector_embedding referencing new table as inserted for each statement execute function note_statement_rows()`);
+    try {
+      const space = { model: 'plugin-statements', dimensions: 2 };
+      await store.upsert(space, Array.from({ length: 20 }, (_, i) => ({ chunkId: `s${i}`, documentId: 'd-statements', embedding: [1, i + 1] })));
+      const { rows } = await kernel.db.query<{ n: number }>('select n from statement_rows');
+      // batchSize is 7 here.
+      expect(rows.map((row) => row.n)).to.deep.equal(kernel.db.mode === 'embedded' ? [4, 4, 4, 4, 4] : [7, 7, 6]);
+    } finally {
+      await kernel.db.query('drop trigger note_statement_rows on vector_embedding');
+      await kernel.db.query('drop function note_statement_rows()');
+      await kernel.db.query('drop table statement_rows');
+    }
+  });
+
   it('drops the index together with the space', async () => {
     const space = { model: 'plugin-drop', dimensions: 3 };
     await store.upsert(space, [{ chunkId: 'x', documentId: 'd-drop', embedding: [1, 1, 1] }]);
