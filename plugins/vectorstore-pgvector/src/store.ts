@@ -21,9 +21,11 @@ const maxEfSearch = 1000;
  * The embedded database runs a statement on the server's own thread (the kernel lets the event
  * loop turn between statements), and inserting a 384-d vector into its HNSW graph takes about
  * 8 ms there: a statement of 256 vectors held the thread for two seconds while a local embedding
- * model, which needs it to start each next text (about 20 ms apart), waited. With statements of a
- * few vectors the two take turns (bench:ingest, 6,295 chunks, 384-d: the whole ingest went from
- * 0.67 to 0.72 of embedding alone; the upsert alone kept its speed).
+ * model, which needs it to start each next text (about 20 ms apart), waited, and so did HTTP
+ * requests. With statements of a few vectors they take turns. Measured with bench:ingest (384-d,
+ * 2 cores): the upsert alone kept its speed and its peak fell from 385 to 347 MB; the whole ingest
+ * went from 0.67 to 0.72 of embedding alone at 6,295 chunks, but stayed at 0.56 at 20,831, where
+ * the larger graph makes PGlite's share of the two cores larger (docs/operations.md).
  */
 const embeddedRowsPerStatement = 4;
 
