@@ -30,7 +30,7 @@ import { writeTinyBertEmbeddingModel } from '@docqa/plugin-testkit';
 import { standardPreset } from '../dist/presets/standard.js';
 import { startServer } from '../dist/server.js';
 import { licenseStandIn } from '../dist/testing/license-stand-in.js';
-import { applyMemoryPolicy, missingLaunchSettings } from '../dist/runtime/memory-policy.js';
+import { applyMemoryPolicy, launchSettingValues } from '../dist/runtime/memory-policy.js';
 import { withoutLicenseGate } from '../dist/testing/standard-with-license.js';
 import { benchRules, writeCorpus } from './ingest-corpus.js';
 import { copyAll, embedAll, extractAndChunk, upsertAll, writeChunksAll, type StageResult } from './ingest-stages.js';
@@ -84,12 +84,8 @@ async function main(): Promise<void> {
 
     console.log(`Ingestion benchmark: ${kernel.db.mode === 'server' ? 'PostgreSQL' : 'embedded PGlite'}, scale ${scale}, ${os.availableParallelism()} cores, load average ${load.toFixed(2)} at start`);
     console.log(`corpus: ${files.length} Markdown files, ${mb(corpus.bytes)}; ${benchRules.length} metadata rules; tiny BERT ${dimensions} dims on ${threads} threads; INDEX_EXTRACTION_WORKERS ${kernel.config.values.INDEX_EXTRACTION_WORKERS}, INDEX_UPSERT_BATCH_SIZE ${kernel.config.values.INDEX_UPSERT_BATCH_SIZE}`);
-    const youngGeneration = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].find((option) => option.replaceAll('_', '-').startsWith('--max-semi-space-size'));
-    const missing = missingLaunchSettings(process.execArgv, process.env);
-    console.log(
-      `memory settings (docs/operations.md, Memory): HEAP_GROWING_PERCENT ${kernel.config.values.HEAP_GROWING_PERCENT}, MALLOC_ARENA_MAX ${process.env.MALLOC_ARENA_MAX ?? 'unset'}, ` +
-        `MALLOC_MMAP_THRESHOLD_ ${process.env.MALLOC_MMAP_THRESHOLD_ ?? 'unset'}, ${youngGeneration ?? 'V8\'s young generation'}${missing.length > 0 ? ` (not as npm start: ${missing.join(', ')})` : ''}`,
-    );
+    const launch = Object.entries(launchSettingValues(process.execArgv, process.env)).map(([name, value]) => `${name} ${value ?? 'unset (not as npm start)'}`);
+    console.log(`memory settings (docs/operations.md, Memory): HEAP_GROWING_PERCENT ${kernel.config.values.HEAP_GROWING_PERCENT}, ${launch.join(', ')}`);
     rss.phase('(a) extraction + rules + chunking', console.log);
     const chunksFile = path.join(root, 'chunks.jsonl');
     const extraction = await extractAndChunk(kernel, files, rules, server.services.rules.runner, chunksFile);

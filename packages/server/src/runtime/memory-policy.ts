@@ -20,8 +20,7 @@ const flagName = '--heap-growing-percent';
  * (the configuration check reports that, naming the variable).
  */
 export function heapGrowthFlag(execArgv: readonly string[], env: NodeJS.ProcessEnv): string | null {
-  // V8 takes - and _ alike in flag names.
-  if (execArgv.some((option) => (option.split('=')[0] ?? '').replaceAll('_', '-') === flagName)) return null;
+  if (nodeFlagValue(execArgv, flagName) !== null) return null;
   const spec = variables.HEAP_GROWING_PERCENT;
   let percent: number;
   try {
@@ -68,8 +67,25 @@ export const launchSettings = {
   '--max-semi-space-size': '4',
 } as const;
 
+type LaunchSetting = keyof typeof launchSettings;
+
+/** What this process started with for each launch setting: its value, or null when it was not set. */
+export function launchSettingValues(execArgv: readonly string[], env: NodeJS.ProcessEnv): Record<LaunchSetting, string | null> {
+  const nodeOptions = [...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/)];
+  const entries = (Object.keys(launchSettings) as LaunchSetting[]).map((name) => [name, name.startsWith('--') ? nodeFlagValue(nodeOptions, name) : env[name]?.trim() || null]);
+  return Object.fromEntries(entries) as Record<LaunchSetting, string | null>;
+}
+
 /** Which of the launch settings above this process started without (another value counts as set). */
 export function missingLaunchSettings(execArgv: readonly string[], env: NodeJS.ProcessEnv): string[] {
-  const nodeOptions = [...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/)].map((option) => (option.split('=')[0] ?? '').replaceAll('_', '-'));
-  return Object.keys(launchSettings).filter((name) => (name.startsWith('--') ? !nodeOptions.includes(name) : !env[name]?.trim()));
+  return Object.entries(launchSettingValues(execArgv, env)).filter(([, value]) => value === null).map(([name]) => name);
+}
+
+/** A node/V8 flag's value in `--flag=value` or `--flag value` form ('' when bare), or null when absent. */
+function nodeFlagValue(options: readonly string[], flag: string): string | null {
+  // V8 takes - and _ alike in flag names.
+  const at = options.findIndex((option) => (option.split('=')[0] ?? '').replaceAll('_', '-') === flag);
+  if (at < 0) return null;
+  const option = options[at]!;
+  return option.includes('=') ? option.slice(option.indexOf('=') + 1) : (options[at + 1] ?? '');
 }
