@@ -11,8 +11,11 @@ export const llamaCppEmbedderOptionsSchema = z.strictObject({
     .refine((path) => path.toLowerCase().endsWith('.gguf'), { message: 'modelPath must name a .gguf file' }),
   /** CPU threads for one embedding (DocQA's N_THREADS is the usual source). */
   threads: z.number().int().min(1).max(1024).default(4),
-  /** Texts embedded between two looks at the abort signal and two yields to the event loop. */
-  batchSize: z.number().int().min(1).max(4096).default(32),
+  /**
+   * No effect any more, accepted so a configuration that sets it still starts (with a warning): the
+   * embedding thread looks at the abort signal after every text, and never holds the event loop.
+   */
+  batchSize: z.number().int().min(1).max(4096).optional(),
   /** Tokens the model sees at once; the model's training context when left out (and never more). */
   contextSize: z.number().int().min(16).max(1_048_576).optional(),
   /** The model name in the embedding space; the file name without .gguf when left out. */

@@ -9,13 +9,13 @@ import embedderLlamaCppPlugin, { type LlamaCppEmbedderOptionsInput } from './ind
 const quietLogger: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => quietLogger };
 
 /** Starts the plugin the way the kernel does, without a kernel: parsed options, a quiet logger. */
-async function startProvider(options: LlamaCppEmbedderOptionsInput): Promise<{ provider: EmbeddingProvider; stop(): Promise<void> }> {
+async function startProvider(options: LlamaCppEmbedderOptionsInput, logger = quietLogger): Promise<{ provider: EmbeddingProvider; stop(): Promise<void> }> {
   const stopHooks: Array<() => unknown> = [];
   const provider = await embedderLlamaCppPlugin.init({
     options: embedderLlamaCppPlugin.configSchema.parse(options),
     instanceId: 'embedder-llamacpp',
     deps: {},
-    logger: quietLogger,
+    logger,
     onStop: (hook) => stopHooks.push(hook),
     signal: new AbortController().signal,
   });
@@ -95,6 +95,18 @@ describe('embedder-llamacpp', function () {
     expect(problems({ modelPath, threads: 0 })).to.have.lengthOf(1);
     expect(problems({ modelPath, gpu: 'cuda' })).to.have.lengthOf(1);
     expect(problems({ modelPath, unknownOption: true })).to.have.lengthOf(1);
+  });
+
+  it('still starts with the old batchSize option, warning that it has no effect', async () => {
+    const warnings: string[] = [];
+    const logger: Logger = { ...quietLogger, warn: (_fields, message) => void warnings.push(String(message)), child: () => logger };
+    const { provider, stop } = await startProvider({ modelPath, threads: 1, batchSize: 32 }, logger);
+    try {
+      expect(await provider.embed(['still embeds'])).to.have.lengthOf(1);
+      expect(warnings).to.deep.equal(['the option batchSize has no effect any more: the embedding thread looks at the abort signal after every text']);
+    } finally {
+      await stop();
+    }
   });
 
   it('fails init with a message naming the path of a file that is not a model', async () => {

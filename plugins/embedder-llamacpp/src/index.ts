@@ -1,8 +1,7 @@
 import { basename } from 'node:path';
 import { definePlugin } from '@docqa/plugin-api';
 import { llamaCppEmbedderOptionsSchema } from './config.js';
-import { loadEmbeddingModel } from './load-model.js';
-import { createLlamaCppEmbeddingProvider } from './provider.js';
+import { startEmbeddingThread } from './thread-client.js';
 
 export { llamaCppEmbedderOptionsSchema, type LlamaCppEmbedderOptions, type LlamaCppEmbedderOptionsInput } from './config.js';
 
@@ -15,19 +14,15 @@ export default definePlugin({
   configSchema: llamaCppEmbedderOptionsSchema,
   deps: {},
   async init({ options, logger, onStop }) {
-    const loaded = await loadEmbeddingModel(options, logger);
-    onStop(() => loaded.dispose());
-    try {
-      const space = { model: options.modelName ?? basename(options.modelPath).replace(/\.gguf$/i, ''), dimensions: loaded.model.embeddingVectorSize };
-      const provider = createLlamaCppEmbeddingProvider(loaded, space, options.batchSize);
-      logger.info(
-        { model: space.model, dimensions: space.dimensions, contextSize: loaded.contextSize, maxInputTokens: provider.maxInputTokens, threads: options.threads, gpu: loaded.llama.gpu },
-        'local embedding model loaded',
-      );
-      return provider;
-    } catch (error) {
-      await loaded.dispose();
-      throw error;
-    }
+    if (options.batchSize !== undefined) logger.warn({ batchSize: options.batchSize }, 'the option batchSize has no effect any more: the embedding thread looks at the abort signal after every text');
+    // The model runs in a thread of its own (embedding-thread.ts says why).
+    const thread = await startEmbeddingThread(options, options.modelName ?? basename(options.modelPath).replace(/\.gguf$/i, ''), logger);
+    onStop(() => thread.stop());
+    const { provider } = thread;
+    logger.info(
+      { model: provider.space.model, dimensions: provider.space.dimensions, contextSize: thread.contextSize, maxInputTokens: provider.maxInputTokens, threads: options.threads, gpu: thread.gpu },
+      'local embedding model loaded',
+    );
+    return provider;
   },
 });

@@ -13,17 +13,17 @@ const workerLimits: ResourceLimits = { maxYoungGenerationSizeMb: 6 };
 
 /**
  * Starts a worker thread running the module at `url` (a sibling `.js` file, as `import.meta.url`
- * names it). Compiled, that file exists. From TypeScript source (tests under tsx) it is a `.ts` file,
+ * names it), with the small young generation above unless `resourceLimits` says otherwise. Compiled, that file exists. From TypeScript source (tests under tsx) it is a `.ts` file,
  * and Node 20 does not carry tsx's module hooks into worker threads even though the worker inherits
  * `--import tsx`, so a tiny bootstrap registers tsx inside the worker first.
  */
-export function startModuleWorker(url: URL): Worker {
-  if (!url.pathname.endsWith('.ts') && !import.meta.url.endsWith('.ts')) return new Worker(url, { resourceLimits: workerLimits });
+export function startModuleWorker(url: URL, resourceLimits: ResourceLimits = workerLimits): Worker {
+  if (!url.pathname.endsWith('.ts') && !import.meta.url.endsWith('.ts')) return new Worker(url, { resourceLimits });
   const entry = url.href.replace(/\.js$/, '.ts');
   // tsx may run this file as CommonJS, where import.meta.resolve is missing; require.resolve finds the
   // CommonJS build of tsx/esm/api, whose ESM twin (the one that registers correctly) sits beside it.
   const tsxApiCommonJs = createRequire(import.meta.url).resolve('tsx/esm/api');
   const tsxApi = pathToFileURL(tsxApiCommonJs.replace(/\.cjs$/, '.mjs')).href;
   const bootstrap = `import(${JSON.stringify(tsxApi)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(bootstrap, { eval: true, resourceLimits: workerLimits });
+  return new Worker(bootstrap, { eval: true, resourceLimits });
 }
