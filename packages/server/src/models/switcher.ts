@@ -4,6 +4,7 @@ import { providerTokens, type EmbeddingProvider, type LlmBackend, type Logger } 
 import type { Kernel } from '@docqa/kernel';
 import embedderLlamacpp from '@docqa/plugin-embedder-llamacpp';
 import llmLlamacpp, { llamaCppLlmOptionsFromVariables } from '@docqa/plugin-llm-llamacpp';
+import { embeddingThreads, inferenceThreads } from '../presets/inference-threads.js';
 import type { ActiveModelRow, ModelPurpose } from './schema.js';
 import type { InstalledModel, ModelStore } from './store.js';
 
@@ -111,12 +112,14 @@ export class ModelSwitcher {
       if (purpose === 'chat') {
         // The options the standard preset gives the kernel's instance (N_CTX, N_THREADS, ...), another file.
         const variables = this.kernel.config.values as Record<string, unknown>;
-        const options = llmLlamacpp.configSchema.parse({ ...llamaCppLlmOptionsFromVariables((name) => variables[name]), modelPath: model.path });
+        const options = llmLlamacpp.configSchema.parse({ ...llamaCppLlmOptionsFromVariables((name) => variables[name]), threads: inferenceThreads((name) => variables[name]), modelPath: model.path });
         const backend = await llmLlamacpp.init({ ...context, options });
         return { ...common, provider: trackedBackend(backend, counter, model.license) };
       }
-      // Only modelPath, as the preset does: the same file gets the same embedding space either way.
-      const embedder = await embedderLlamacpp.init({ ...context, options: embedderLlamacpp.configSchema.parse({ modelPath: model.path }) });
+      // modelPath and threads, as the preset gives them: the same file gets the same embedding space either way.
+      const variables = this.kernel.config.values as Record<string, unknown>;
+      const options = embedderLlamacpp.configSchema.parse({ modelPath: model.path, threads: embeddingThreads((name) => variables[name]) });
+      const embedder = await embedderLlamacpp.init({ ...context, options });
       return { ...common, provider: trackedEmbedder(embedder, counter) };
     } catch (error) {
       await stop().catch(() => undefined);

@@ -2,7 +2,6 @@ import { definePreset } from '@docqa/plugin-api';
 import emailConsole from '@docqa/plugin-email-console';
 import emailSmtp, { smtpOptionsFromVariables } from '@docqa/plugin-email-smtp';
 import vectorstorePgvector from '@docqa/plugin-vectorstore-pgvector';
-import os from 'node:os';
 import path from 'node:path';
 import connectorFilesystem from '@docqa/plugin-connector-filesystem';
 import integrationGit from '@docqa/plugin-integration-git';
@@ -21,6 +20,7 @@ import licenseEd25519 from '@docqa/plugin-license-ed25519';
 import llmExtractive from '@docqa/plugin-llm-extractive';
 import llmLlamacpp, { llamaCppLlmOptionsFromVariables } from '@docqa/plugin-llm-llamacpp';
 import llmOpenai, { llmOpenAiOptionsFromVariables } from '@docqa/plugin-llm-openai';
+import { embeddingThreads, inferenceThreads } from './inference-threads.js';
 
 /**
  * The standard self-hosted edition. Plugins of other kinds join this list as they are built;
@@ -37,7 +37,7 @@ export const standardPreset = definePreset({
     { plugin: integrationS3, options: { stateDir: stateDir(variable, 's3') } },
     { plugin: integrationWeb, options: { stateDir: stateDir(variable, 'web') } },
     { plugin: integrationGit, options: { stateDir: stateDir(variable, 'git') } },
-    ...(variable('EMBEDDING_MODEL_PATH') ? [{ plugin: embedderLlamacpp, options: { modelPath: variable('EMBEDDING_MODEL_PATH'), threads: inferenceThreads(variable) } }] : []),
+    ...(variable('EMBEDDING_MODEL_PATH') ? [{ plugin: embedderLlamacpp, options: { modelPath: variable('EMBEDDING_MODEL_PATH'), threads: embeddingThreads(variable) } }] : []),
     chatBackend(variable),
     // The plan comes from a signed license key: LICENSE_KEY at start, POST /api/license later; FREE without one.
     { plugin: licenseEd25519, options: { ...(variable('LICENSE_PUBLIC_KEY') ? { publicKey: variable('LICENSE_PUBLIC_KEY') } : {}), ...(variable('LICENSE_KEY') ? { initialKey: variable('LICENSE_KEY') } : {}) } },
@@ -71,15 +71,6 @@ function inferenceServerOptions(variable: (name: string) => unknown): Record<str
   const origin = String(variable('INFERENCE_URL')).replace(/\/+$/, '');
   // The compose stack starts the server with N_CTX as its context size, so the budget can count on it.
   return { baseUrl: `${origin}/v1`, apiKey: inferenceServerApiKey, model: inferenceServerModel, timeoutSeconds: variable('INFERENCE_TIMEOUT_SECONDS'), contextLength: variable('N_CTX') };
-}
-
-/**
- * N_THREADS, but never more than the cores this process may use: llama.cpp threads spin while they
- * wait, so more threads than cores makes inference many times slower, not faster (measured: a tiny
- * embedding model took 1.9 ms with one thread and over a second with four on two busy cores).
- */
-function inferenceThreads(variable: (name: string) => unknown): number {
-  return Math.max(1, Math.min(Number(variable('N_THREADS')), os.availableParallelism()));
 }
 
 function stateDir(variable: (name: string) => unknown, kind: string): string {
