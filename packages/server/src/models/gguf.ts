@@ -1,6 +1,5 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { GgufFileType, readGgufFileInfo } from 'node-llama-cpp';
 import { DocqaError } from '@docqa/plugin-api';
 
 /** What DocQA shows and decides from a GGUF file's header, without loading the model. */
@@ -44,6 +43,9 @@ export async function inspectGguf(file: string): Promise<GgufSummary> {
   });
   if (!stats.isFile()) throw new DocqaError('validation_failed', `${file} is not a file.`);
   if (!(await hasGgufMagic(file))) throw new DocqaError('validation_failed', `${file} is not a GGUF model (it does not start with the GGUF magic bytes).`);
+  // node-llama-cpp loads when a model file is first inspected, not with the server: its modules alone
+  // are about 38 MB of memory (measured), and the local embedding model runs in a thread of its own.
+  const { GgufFileType, readGgufFileInfo } = await import('node-llama-cpp');
   let info;
   try {
     // Tensor info is not needed and is the large part of the header of a big model.
