@@ -15,6 +15,7 @@ import type { Kernel } from '@docqa/kernel';
 import { chunkId, chunksPerStatement, writeChunkedDocument, type ChunkedDocument } from '../dist/documents/index-writer.js';
 import { ruleOutcomes } from '../dist/analytics/outcomes.js';
 import { binaryCopyHeader, binaryCopyTrailer, binaryVectorRow, copyFrom } from './pg-copy.js';
+import { CpuMeter, type CpuTime } from './cpu-meter.js';
 
 /** What the pipeline uses (packages/server/src/documents/ingest.ts and workers.ts). */
 const targetTokens = 256;
@@ -23,6 +24,8 @@ const ingestConcurrency = 2;
 export interface StageResult {
   seconds: number;
   items: number;
+  /** CPU time over the same intervals as `seconds`. */
+  cpu: CpuTime;
 }
 
 const seconds = (start: number) => (performance.now() - start) / 1000;
@@ -42,6 +45,8 @@ export async function extractAndChunk(kernel: Kernel, files: string[], rules: Me
   const signal = new AbortController().signal;
   let chunks = 0;
   let next = 0;
+  const cpu = new CpuMeter();
+  const stopCpu = cpu.start();
   const start = performance.now();
   const work = async () => {
     while (next < files.length) {
@@ -65,7 +70,8 @@ export async function extractAndChunk(kernel: Kernel, files: string[], rules: Me
     }
   };
   await Promise.all(Array.from({ length: ingestConcurrency }, work));
-  const result = { seconds: seconds(start), items: chunks };
+  stopCpu();
+  const result = { seconds: seconds(start), items: chunks, cpu };
   fs.closeSync(sink);
   await pool.close();
   return result;
@@ -82,13 +88,14 @@ export async function embedAll(kernel: Kernel, chunksFile: string, out: string):
   const signal = new AbortController().signal;
   let items = 0;
   let embedding = 0;
+  const cpu = new CpuMeter();
   for await (const line of lines(chunksFile)) {
     const { id: documentId, chunks } = JSON.parse(line) as { id: string; chunks: Chunk[] };
     const texts = chunks.map((chunk) => chunk.text);
     for (let from = 0; from < texts.length; from += batch) {
       // Only the embedding is timed; reading and writing the files are the bench's, not the pipeline's.
       const started = performance.now();
-      const vectors = await embedder.embed(texts.slice(from, from + batch), signal);
+      const vectors = await cpu.around(() => embedder.embed(texts.slice(from, from + batch), signal));
       embedding += performance.now() - started;
       vectors.forEach((vector, offset) => {
         const ids = Buffer.from(chunkId(documentId, from + offset) + documentId, 'latin1');
@@ -98,7 +105,7 @@ export async function embedAll(kernel: Kernel, chunksFile: string, out: string):
     }
   }
   fs.closeSync(sink);
-  return { seconds: embedding / 1000, items, space: embedder.space };
+  return { seconds: embedding / 1000, items, cpu, space: embedder.space };
 }
 
 /**
@@ -122,6 +129,8 @@ export async function writeChunksAll(kernel: Kernel, chunksFile: string): Promis
   const batch = chunksPerStatement(kernel.db.mode, kernel.config.values.INDEX_UPSERT_BATCH_SIZE);
   const documents = lines(chunksFile);
   let items = 0;
+  const cpu = new CpuMeter();
+  const stopCpu = cpu.start();
   const start = performance.now();
   const work = async () => {
     for (let next = await documents.next(); !next.done; next = await documents.next()) {
@@ -131,7 +140,8 @@ export async function writeChunksAll(kernel: Kernel, chunksFile: string): Promis
     }
   };
   await Promise.all(Array.from({ length: ingestConcurrency }, work));
-  const result = { seconds: seconds(start), items };
+  stopCpu();
+  const result = { seconds: seconds(start), items, cpu };
   for (let from = 0; from < ids.length; from += 1000) await kernel.db.query('delete from document where id = any($1::uuid[])', [ids.slice(from, from + 1000)]);
   return result;
 }
@@ -179,13 +189,14 @@ export async function upsertAll(kernel: Kernel, vectorsFile: string, space: Embe
   const batch = kernel.config.values.INDEX_UPSERT_BATCH_SIZE;
   let items = 0;
   let writing = 0;
+  const cpu = new CpuMeter();
   for await (const records of vectorBatches(vectorsFile, space.dimensions, batch)) {
     const started = performance.now();
-    await store.upsert(space, records);
+    await cpu.around(() => store.upsert(space, records));
     writing += performance.now() - started;
     items += records.length;
   }
-  return { seconds: writing / 1000, items };
+  return { seconds: writing / 1000, items, cpu };
 }
 
 /**
@@ -211,6 +222,8 @@ export async function copyAll(kernel: Kernel, vectorsFile: string, space: Embedd
   const columns = 'vector_embedding (space, dimensions, chunk_id, document_id, embedding)';
   const client: pg.PoolClient = await kernel.connection.pool.connect();
   try {
+    const cpu = new CpuMeter();
+    const stopCpu = cpu.start();
     const start = performance.now();
     let items: number;
     if (pgliteDataDir === null) {
@@ -224,7 +237,8 @@ export async function copyAll(kernel: Kernel, vectorsFile: string, space: Embedd
       items = (await client.query(`copy ${columns} from '${found[0]!.data_directory}/${name}' with (format binary)`)).rowCount ?? 0;
       fs.rmSync(`${pgliteDataDir}/${name}`);
     }
-    return { seconds: seconds(start), items };
+    stopCpu();
+    return { seconds: seconds(start), items, cpu };
   } finally {
     client.release();
   }

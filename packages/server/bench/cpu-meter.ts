@@ -1,0 +1,80 @@
+/**
+ * CPU time a bench stage costs, so the whole pipeline can be held against what the machine's cores
+ * allow: when every stage is CPU-bound on the same cores, overlapping them cannot make the
+ * pipeline faster than cores ÷ (the stages' CPU seconds per chunk, summed). Two counts:
+ * - `machine`: busy time of every core (/proc/stat), so a PostgreSQL server's backends count too;
+ *   it is only this bench's on a machine with nothing else running;
+ * - `process`: this process's own, every thread (process.cpuUsage): llama.cpp's threads, the
+ *   extraction workers and, on the embedded database, PGlite.
+ * Spinning counts as busy: llama.cpp's threads wait for each other at a barrier by spinning, and
+ * that time is a core's as much as arithmetic is.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+
+export interface CpuTime {
+  /** Seconds of busy core time, all cores of the machine; null where /proc/stat is missing. */
+  machine: number | null;
+  /** Seconds of this process's CPU time, user and system. */
+  process: number;
+}
+
+/** The kernel's clock ticks in /proc/stat: USER_HZ, 100 on every Linux architecture node runs on. */
+const ticksPerSecond = 100;
+
+/** Busy seconds of all cores since boot: everything in the first `cpu` line but idle and iowait. */
+function machineBusySeconds(): number | null {
+  let line: string;
+  try {
+    line = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!;
+  } catch {
+    return null;
+  }
+  // user nice system idle iowait irq softirq steal (guest time is already inside user and nice).
+  const [user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
+  return ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) / ticksPerSecond;
+}
+
+function now(): CpuTime {
+  const usage = process.cpuUsage();
+  return { machine: machineBusySeconds(), process: (usage.user + usage.system) / 1e6 };
+}
+
+/** Adds up the CPU time of the intervals between each start() and the stop() it returns. */
+export class CpuMeter {
+  machine: number | null = 0;
+  process = 0;
+
+  start(): () => void {
+    const from = now();
+    return () => {
+      const to = now();
+      this.machine = this.machine === null || from.machine === null || to.machine === null ? null : this.machine + (to.machine - from.machine);
+      this.process += to.process - from.process;
+    };
+  }
+
+  /** Measures one whole interval: the time `work` takes. */
+  async around<T>(work: () => Promise<T>): Promise<T> {
+    const stop = this.start();
+    try {
+      return await work();
+    } finally {
+      stop();
+    }
+  }
+}
+
+/**
+ * The fastest the whole pipeline can go when its stages share the machine's cores and each costs
+ * the CPU it cost alone: cores ÷ Σ (CPU seconds per chunk of each stage), in chunks per second.
+ * Null when a stage has no machine-wide count.
+ */
+export function overlapBound(stages: ReadonlyArray<{ cpu: CpuTime; items: number }>, cores = os.availableParallelism()): number | null {
+  let secondsPerChunk = 0;
+  for (const stage of stages) {
+    if (stage.cpu.machine === null || stage.items === 0) return null;
+    secondsPerChunk += stage.cpu.machine / stage.items;
+  }
+  return secondsPerChunk > 0 ? cores / secondsPerChunk : null;
+}
