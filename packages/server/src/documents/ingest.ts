@@ -110,22 +110,38 @@ export class IngestPipeline {
     };
   }
 
-  /** Embeds and stores vectors batch by batch (bounded memory); without an embedder, lexical only. */
+  /**
+   * Embeds and stores vectors batch by batch (bounded memory: two batches at most); without an
+   * embedder, lexical only. The next batch embeds while this one is written, and the first while
+   * the old vectors are deleted: the model and the database work side by side.
+   */
   async #writeVectors(documentId: string, chunks: Chunk[], job: JobContext<IngestJobData>): Promise<void> {
     const container = this.kernel.container;
     if (!container.has(providerTokens.vectorStore)) return;
     const store = this.kernel.resolve(providerTokens.vectorStore);
-    await store.deleteDocuments([documentId]);
     // The embedder chosen with `docqa models use`, else the configured one; its space tags every vector.
     const embedder = currentEmbedder(this.kernel);
-    if (!embedder) return;
+    if (!embedder) {
+      await store.deleteDocuments([documentId]);
+      return;
+    }
     const batch = this.kernel.config.values.INDEX_UPSERT_BATCH_SIZE;
-    for (let start = 0; start < chunks.length; start += batch) {
-      job.signal.throwIfAborted();
-      const part = chunks.slice(start, start + batch);
-      const vectors = await embedder.embed(part.map((chunk) => chunk.text), job.signal);
-      await store.upsert(embedder.space, part.map((chunk, i) => ({ chunkId: chunkId(documentId, chunk.index), documentId, embedding: vectors[i] as Float32Array })));
-      await job.progress(start + part.length, chunks.length);
+    const embedFrom = (start: number) => embedder.embed(chunks.slice(start, start + batch).map((chunk) => chunk.text), job.signal);
+    let embedding = embedFrom(0);
+    try {
+      await store.deleteDocuments([documentId]);
+      for (let start = 0; start < chunks.length; start += batch) {
+        job.signal.throwIfAborted();
+        const vectors = await embedding;
+        if (start + batch < chunks.length) embedding = embedFrom(start + batch);
+        const part = chunks.slice(start, start + batch);
+        await store.upsert(embedder.space, part.map((chunk, i) => ({ chunkId: chunkId(documentId, chunk.index), documentId, embedding: vectors[i] as Float32Array })));
+        await job.progress(start + part.length, chunks.length);
+      }
+    } catch (error) {
+      // A batch still embedding when writing failed is not awaited any more: its failure is this one's.
+      embedding.catch(() => undefined);
+      throw error;
     }
   }
 
