@@ -102,7 +102,7 @@ async function main(): Promise<void> {
     const kernel = server.kernel;
 
     console.log(`Ingestion benchmark: ${kernel.db.mode === 'server' ? 'PostgreSQL' : 'embedded PGlite'}, scale ${scale}, ${os.availableParallelism()} cores, load average ${load.toFixed(2)} at start`);
-    console.log(`corpus: ${files.length} Markdown files, ${mb(corpus.bytes)}; ${benchRules.length} metadata rules; tiny BERT ${dimensions} dims on ${threads} threads${threadsOverride === null ? ' (as the preset gives it)' : ' (BENCH_EMBED_THREADS)'}; INDEX_EXTRACTION_WORKERS ${kernel.config.values.INDEX_EXTRACTION_WORKERS}, INDEX_UPSERT_BATCH_SIZE ${kernel.config.values.INDEX_UPSERT_BATCH_SIZE}`);
+    console.log(`corpus: ${files.length} Markdown files, ${mb(corpus.bytes)}; ${benchRules.length} metadata rules; tiny BERT ${dimensions} dims on ${threads} thread${threads === 1 ? '' : 's'}${threadsOverride === null ? ' (as the preset gives it)' : ' (BENCH_EMBED_THREADS)'}; INDEX_EXTRACTION_WORKERS ${kernel.config.values.INDEX_EXTRACTION_WORKERS}, INDEX_UPSERT_BATCH_SIZE ${kernel.config.values.INDEX_UPSERT_BATCH_SIZE}`);
     const launch = Object.entries(launchSettingValues(process.execArgv, process.env)).map(([name, value]) => `${name} ${value ?? 'unset (not as npm start)'}`);
     console.log(`memory settings (docs/operations.md, Memory): HEAP_GROWING_PERCENT ${kernel.config.values.HEAP_GROWING_PERCENT}, ${launch.join(', ')}`);
     rss.phase('(a) extraction + rules + chunking', console.log);
