@@ -15,9 +15,9 @@ export function inferenceThreads(variable: Variable, cores = os.availableParalle
  * The local embedding model's threads: inferenceThreads, less one core when the database is the
  * embedded one (no DATABASE_URL). PGlite runs every statement on this process's main thread, and an
  * ingest writes each batch while the next one embeds, so a model on every core left the database's
- * thread to fight llama.cpp's spinning threads. Measured with `npm run bench:ingest -- --scale 0.05`
- * on 2 cores: one thread embedded as fast alone (51 chunks/s against 50) and the whole ingest went
- * 43 chunks/s against 38 with two.
+ * thread to fight llama.cpp's spinning threads. Measured with `npm run bench:ingest` on 2 cores:
+ * alone, one thread embeds 48–52 chunks/s against 54 with two, which keep 1.5 cores busy for it;
+ * in the whole ingest one thread does better (×0.05: 43 chunks/s against 38 with two).
  */
 export function embeddingThreads(variable: Variable, cores = os.availableParallelism()): number {
   const threads = inferenceThreads(variable, cores);
