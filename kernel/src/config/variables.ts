@@ -112,7 +112,7 @@ export const variables = {
   MODELS_DIR: spec({ parse: p.nonEmpty('a directory'), group: 'llm', description: 'Where `docqa models pull` and `import` keep GGUF models (default: <DOCQA_DATA_DIR>/models); replicas should share it.' }),
   MODELS_CATALOGUE: spec({ parse: p.nonEmpty('a JSON file'), group: 'llm', description: 'Catalogue of the models `docqa models pull` offers (default: the one shipped with DocQA); point it at a mirror for air-gapped installs.' }),
   N_CTX: spec({ parse: p.int(256, 1_048_576), default: '8192', group: 'llm', description: 'Requested context window in tokens.' }),
-  N_THREADS: spec({ parse: p.int(1, 1024), default: '8', group: 'llm', description: 'CPU threads for inference.' }),
+  N_THREADS: spec({ parse: p.int(1, 1024), default: '8', group: 'llm', description: 'CPU threads for inference, never more than the cores DocQA may use. The local embedding model gets one core less on the embedded database (no `DATABASE_URL`), which runs its SQL on the server\'s main thread while an ingest embeds.' }),
   N_GPU_LAYERS: spec({ parse: p.int(-1, 10_000), default: '0', group: 'llm', description: 'Layers offloaded to a CUDA GPU; -1 all.' }),
   EMBED_DEVICE: spec({ parse: p.oneOf(['auto', 'cpu', 'cuda']), default: 'auto', group: 'llm', description: 'Device for embeddings.' }),
   INFERENCE_URL: spec({ parse: p.url(['http', 'https']), group: 'llm', description: 'Local inference server URL (llama.cpp server, http://inference:8080 in the compose stack): with LLM_BACKEND=local and no LLM_MODEL_PATH, chat answers come from its OpenAI-compatible API; unset: in-process model or extractive answers.' }),

@@ -8,19 +8,21 @@ import { missingLaunchSettings } from '../runtime/memory-policy.js';
 
 /** Runs one server in this process until SIGTERM/SIGINT; returns the exit code. */
 async function serveInProcess(): Promise<number> {
+  // Handlers before the start: a signal while the server starts (or just after its "listening"
+  // line) stops it once started, instead of node's default action killing it half-way.
+  let requested!: (signal: NodeJS.Signals) => void;
+  const signalled = new Promise<NodeJS.Signals>((resolve) => (requested = resolve));
+  installShutdownHandlers(async (signal) => requested(signal));
   const running = await startServer({ clusterMetrics: cluster.isWorker });
   // Only node's start can apply them: say so to an operator who launches the CLI another way.
   const missing = missingLaunchSettings(process.execArgv, process.env);
   if (missing.length > 0) {
     running.kernel.logger.warn({ missing }, `started without the memory settings ${missing.join(', ')}, which npm start and the image set: expect a larger resident set (docs/operations.md, Memory)`);
   }
-  return new Promise<number>((resolve) => {
-    installShutdownHandlers(async (signal) => {
-      running.kernel.logger.info({ signal }, 'shutdown requested');
-      await running.stop();
-      resolve(0);
-    });
-  });
+  const signal = await signalled;
+  running.kernel.logger.info({ signal }, 'shutdown requested');
+  await running.stop();
+  return 0;
 }
 
 export const serveRoles = ['all', 'api', 'worker'];
