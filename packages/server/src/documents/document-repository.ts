@@ -166,6 +166,28 @@ export class DocumentRepository {
     return { items: rows, total: rows[0] ? Number(rows[0].total) : 0 };
   }
 
+  /**
+   * The existing documents among `ids`, in groups of at most `maxChunks` chunks (a larger document
+   * is a group of its own); ids that name no document are left out.
+   */
+  async deletionGroups(ids: string[], maxChunks: number): Promise<string[][]> {
+    const { rows } = await this.db.query<{ id: string; chunk_count: number }>('select id, chunk_count from document where id = any($1::uuid[]) order by created_at, id', [ids]);
+    const groups: string[][] = [];
+    let group: string[] = [];
+    let chunks = 0;
+    for (const row of rows) {
+      if (group.length > 0 && chunks + row.chunk_count > maxChunks) {
+        groups.push(group);
+        group = [];
+        chunks = 0;
+      }
+      group.push(row.id);
+      chunks += row.chunk_count;
+    }
+    if (group.length > 0) groups.push(group);
+    return groups;
+  }
+
   async delete(ids: string[], tx: SqlExecutor = this.db): Promise<Array<{ id: string; content_hash: string }>> {
     const { rows } = await tx.query<{ id: string; content_hash: string }>('delete from document where id = any($1::uuid[]) returning id, content_hash', [ids]);
     return rows;

@@ -13,6 +13,13 @@ import { formatBytes, UploadPolicy } from './upload-policy.js';
 
 export const ingestQueue = 'ingest';
 
+/**
+ * Chunks deleted per group of documents (see DocumentService.delete). On the embedded database a
+ * deleted chunk costs about a millisecond with its postings and vector; one statement for a
+ * 364-document source of 20,831 chunks kept the connection for over 30 s, the pool's wait limit.
+ */
+const chunksPerDeletion = 2_000;
+
 export interface IngestJobData {
   documentId: string;
 }
@@ -263,17 +270,24 @@ export class DocumentService {
     return { items: items.map(publicDocument), total, limit: query.limit, offset: query.offset };
   }
 
-  /** Deletes documents, their vectors and (when no other document shares them) their bytes. */
-  async delete(ids: string[]): Promise<{ deleted: string[]; not_found: string[] }> {
-    const removed = await this.repository.delete(ids);
-    if (removed.length > 0 && this.kernel.container.has(providerTokens.vectorStore)) {
-      await this.kernel.resolve(providerTokens.vectorStore).deleteDocuments(removed.map((row) => row.id));
+  /**
+   * Deletes documents, their vectors and (when no other document shares them) their bytes, in
+   * groups of about `chunksPerDeletion` chunks. Each group is a few short statements, so a big
+   * source or bulk delete does not hold the embedded database's one connection for long: requests
+   * and jobs get their turn between groups instead of timing out behind one long statement.
+   */
+  async delete(ids: string[], chunksPerGroup = chunksPerDeletion): Promise<{ deleted: string[]; not_found: string[] }> {
+    const store = this.kernel.container.has(providerTokens.vectorStore) ? this.kernel.resolve(providerTokens.vectorStore) : null;
+    const deleted = new Set<string>();
+    for (const group of await this.repository.deletionGroups(ids, chunksPerGroup)) {
+      const removed = await this.repository.delete(group);
+      if (removed.length > 0) await store?.deleteDocuments(removed.map((row) => row.id));
+      for (const hash of new Set(removed.map((row) => row.content_hash))) {
+        if (!(await this.repository.isContentReferenced(hash))) await this.blobs.remove(hash);
+      }
+      for (const row of removed) deleted.add(row.id);
     }
-    for (const hash of new Set(removed.map((row) => row.content_hash))) {
-      if (!(await this.repository.isContentReferenced(hash))) await this.blobs.remove(hash);
-    }
-    const deleted = removed.map((row) => row.id);
-    return { deleted, not_found: ids.filter((id) => !deleted.includes(id)) };
+    return { deleted: [...deleted], not_found: ids.filter((id) => !deleted.has(id)) };
   }
 
   /**

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { DocqaError, providerTokens, type ConnectorDocument, type JobContext, type Logger } from '@docqa/plugin-api';
+import { DocqaError, type ConnectorDocument, type JobContext, type Logger } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import { ingestQueue, type DocumentService, type IngestJobData } from '../documents/document-service.js';
 import { UploadPolicy } from '../documents/upload-policy.js';
@@ -164,6 +164,5 @@ export class SourceSync {
 export async function deleteSourceDocuments(kernel: Kernel, documents: DocumentService, sourceId: string): Promise<number> {
   const { rows } = await kernel.db.query<{ id: string }>('select id from document where source_id = $1', [sourceId]);
   if (rows.length === 0) return 0;
-  if (kernel.container.has(providerTokens.vectorStore)) await kernel.resolve(providerTokens.vectorStore).deleteDocuments(rows.map((r) => r.id));
   return (await documents.delete(rows.map((r) => r.id))).deleted.length;
 }
