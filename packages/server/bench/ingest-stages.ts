@@ -52,6 +52,7 @@ export async function extractAndChunk(kernel: Kernel, files: string[], rules: Me
     while (next < files.length) {
       const file = files[next++]!;
       const filename = file.split('/').pop()!;
+      await extractor.prepareMainThread?.();
       const extracted = await pool.extract(extractor.workerModule, { path: file, filename, mediaType: 'text/markdown', options: { ocr: false, ocrLanguages: [], tables: values.INDEXING_TABLES_ENABLED } }, signal);
       const text = documentText(extracted);
       const { boundaries } = await applyRules(boundaryRules, { filename, text, chunks: [] }, { runner });

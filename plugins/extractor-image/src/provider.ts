@@ -1,7 +1,4 @@
 import type { ExtractorProvider } from '@docqa/plugin-api';
-// Importing extract.ts loads sharp in the main thread too. sharp asks for that: a worker thread that
-// exits would otherwise unload libvips while another thread still uses it, crashing the process.
-import { extract } from './extract.js';
 
 export const imageMediaTypes = ['image/png', 'image/jpeg', 'image/tiff'] as const;
 
@@ -12,5 +9,11 @@ export const imageExtractorProvider: ExtractorProvider = {
   mediaTypes: imageMediaTypes,
   extensions: ['.png', '.jpg', '.jpeg', '.tif', '.tiff'],
   capabilities: { tables: false, ocr: true },
-  extract: (input, signal) => extract(input, signal),
+  // sharp (about 30 MB resident with libvips) loads when the first image is extracted, in the main
+  // thread too, as sharp asks: a worker thread that exits would otherwise unload libvips while
+  // another thread still uses it, crashing the process.
+  prepareMainThread: async () => {
+    await import('sharp');
+  },
+  extract: async (input, signal) => (await import('./extract.js')).extract(input, signal),
 };

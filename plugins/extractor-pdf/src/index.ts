@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { definePlugin } from '@docqa/plugin-api';
 import type { ExtractorProvider } from '@docqa/plugin-api';
-// Importing extract.ts loads sharp in the main thread too. sharp asks for that: a worker thread that
-// exits would otherwise unload libvips while another thread still uses it, crashing the process.
-import { extract } from './extract.js';
 
 export { stopOcrWorkers } from '@docqa/ocr';
 
@@ -35,6 +32,12 @@ export function createPdfExtractorProvider(): ExtractorProvider {
     extensions: ['.pdf'],
     // OCR of pages without a text layer, when the pipeline's options turn it on.
     capabilities: { tables: true, ocr: true },
-    extract: (input, signal) => extract(input, signal),
+    // The worker module loads sharp (for OCR) with every PDF; so does the main thread, as sharp asks
+    // (a worker thread that exits would otherwise unload libvips while another thread still uses
+    // it, crashing the process), but only once a PDF comes: about 30 MB resident with libvips.
+    prepareMainThread: async () => {
+      await import('sharp');
+    },
+    extract: async (input, signal) => (await import('./extract.js')).extract(input, signal),
   };
 }

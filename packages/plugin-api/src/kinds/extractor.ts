@@ -34,6 +34,13 @@ export interface ExtractorProvider {
   /** The lowest plan allowed to index this file type; absent means every plan. */
   readonly requiredPlan?: Plan;
   readonly capabilities: { tables: boolean; ocr: boolean };
+  /**
+   * Called in the main thread before the pipeline hands this extractor's work to a worker thread,
+   * for native libraries the main thread must hold while worker threads use them (sharp's libvips:
+   * with glibc, a worker that exits would otherwise unload it under the threads still using it).
+   * Loading them here instead of when the plugin loads spares servers that never get such a file.
+   */
+  prepareMainThread?(): Promise<void>;
   /** In-process extraction (tests, tools); the pipeline prefers `workerModule`. */
   extract(input: ExtractorInput, signal: AbortSignal): Promise<ExtractedDocument>;
 }

@@ -90,6 +90,14 @@ export function describeExtractorConformance(name: string, setup: ExtractorConfo
       await loadWorkerExtract();
     });
 
+    it('prepares the main thread, when it says it must, as often as the pipeline asks', async () => {
+      if (provider.prepareMainThread === undefined) return;
+      expect(provider.prepareMainThread, 'prepareMainThread').to.be.a('function');
+      // The pipeline calls it before every extraction: it must be cheap and harmless the second time.
+      await provider.prepareMainThread();
+      await provider.prepareMainThread();
+    });
+
     it('writes samples of the types it declares', async () => {
       for (const sample of await writeSamples()) {
         expect(provider.mediaTypes, `media type of ${sample.filename}`).to.include(sample.mediaType);

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import type { Metadata, OutputInfo } from 'sharp';
 import { DocqaError } from '@docqa/plugin-api';
 
 /** The largest logo file accepted; a logo is a small picture, not a photograph archive. */
@@ -30,6 +30,9 @@ export async function normaliseLogo(input: Buffer): Promise<NormalisedLogo> {
   if (input.length > maxLogoBytes) throw logoTooLarge(input.length);
   const svg = looksLikeSvg(input);
   if (svg) refuseUnsafeSvg(input.toString('utf8'));
+  // Loaded on the first logo, not with the server: sharp and its libvips are about 23 MB resident
+  // (measured in a bare process), and most servers never get a logo.
+  const { default: sharp } = await import('sharp');
   let metadata: Metadata;
   try {
     metadata = await sharp(input, { limitInputPixels: maxInputPixels }).metadata();

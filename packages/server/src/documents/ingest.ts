@@ -68,6 +68,7 @@ export class IngestPipeline {
     // By extension, else by the media type stored with the document (a source's path may have none).
     const extractor = extractors.find((candidate) => candidate.extensions.includes(extension)) ?? extractors.find((candidate) => candidate.mediaTypes.includes(document.media_type));
     if (!extractor) throw new DocqaError('unsupported_media_type', `No extractor reads ${extension} files any more; ${document.filename} cannot be indexed.`);
+    await extractor.prepareMainThread?.();
     const extracted = await this.#pool.extract(
       extractor.workerModule,
       { path: this.documents.blobs.pathOf(document.content_hash), filename: document.filename, mediaType: document.media_type, options: { ocr: v.INDEXING_OCR_ENABLED, ocrLanguages: v.INDEXING_OCR_LANGUAGES, tables: v.INDEXING_TABLES_ENABLED } },
