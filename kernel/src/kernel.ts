@@ -26,6 +26,7 @@ import { DbSettingsService } from './settings/settings-service.js';
 import { readPluginFile, resolveEntries } from './plugins/resolve.js';
 import { planPlugins, type PluginPlanItem } from './plugins/validate.js';
 import { startPlugins, type StartedPlugins } from './plugins/start.js';
+import { startEmbeddedAutovacuum, type EmbeddedAutovacuum } from './db/embedded-autovacuum.js';
 
 export interface KernelOptions {
   env?: Record<string, string | undefined>;
@@ -59,6 +60,8 @@ export class Kernel {
   readonly settings: DbSettingsService;
   readonly jobs: PgBossJobs;
   readonly plugins: StartedPlugins;
+  /** The embedded database's stand-in for autovacuum; null on a PostgreSQL server, which has its own. */
+  readonly autovacuum: EmbeddedAutovacuum | null;
   /** The context window in effect: N_CTX, lowered to the model's limit when the model is smaller. */
   effectiveNCtx: number;
   #stopping: Promise<void> | null = null;
@@ -73,6 +76,7 @@ export class Kernel {
     this.settings = parts.settings;
     this.jobs = parts.jobs;
     this.plugins = parts.plugins;
+    this.autovacuum = parts.autovacuum;
     this.effectiveNCtx = parts.effectiveNCtx;
   }
 
@@ -126,11 +130,12 @@ export class Kernel {
       cleanup.unshift(() => plugins.stop());
 
       const effectiveNCtx = await deriveEffectiveNCtx(container, values.N_CTX, logger);
+      const autovacuum = connection.mode === 'embedded' ? startEmbeddedAutovacuum(connection.pool, logger) : null;
       logger.info(
         { database: connection.mode, plugins: plan.map((item) => `${item.instanceId}:${item.plugin.id}`), effective_n_ctx: effectiveNCtx },
         'kernel started',
       );
-      return new Kernel({ config, logger, container, connection, orm, db, settings, jobs, plugins, effectiveNCtx });
+      return new Kernel({ config, logger, container, connection, orm, db, settings, jobs, plugins, autovacuum, effectiveNCtx });
     } catch (error) {
       for (const step of cleanup) await step().catch(() => undefined);
       throw error;
@@ -156,6 +161,7 @@ export class Kernel {
   stop(): Promise<void> {
     this.#stopping ??= (async () => {
       const timeoutMs = this.config.values.SHUTDOWN_TIMEOUT_SECONDS * 1000;
+      await this.autovacuum?.stop();
       await this.jobs.stop(timeoutMs).catch((error) => this.logger.error({ err: error }, 'stopping jobs failed'));
       await this.plugins.stop();
       this.settings.stop();
