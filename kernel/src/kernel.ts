@@ -161,10 +161,13 @@ export class Kernel {
   stop(): Promise<void> {
     this.#stopping ??= (async () => {
       const timeoutMs = this.config.values.SHUTDOWN_TIMEOUT_SECONDS * 1000;
-      await this.autovacuum?.stop();
+      // No maintenance pass starts from now on. One under way may be waiting for the connection
+      // behind a job's transaction, which only the jobs' stop ends: it is waited for after them.
+      const maintenanceStopped = this.autovacuum?.stop();
       await this.jobs.stop(timeoutMs).catch((error) => this.logger.error({ err: error }, 'stopping jobs failed'));
       await this.plugins.stop();
       this.settings.stop();
+      await maintenanceStopped;
       await this.orm.close().catch(() => undefined);
       await this.connection.close().catch((error) => this.logger.error({ err: error }, 'closing the database failed'));
       this.logger.info('kernel stopped');

@@ -20,8 +20,10 @@ const statisticsTarget = 10;
 
 /**
  * The planner picks the HNSW index over an exact scan only when it knows how many vectors a space
- * holds. A PostgreSQL server learns that through autovacuum; PGlite runs no autovacuum, so without
- * this its planner would scan every vector of even a large space exactly, forever.
+ * holds. A PostgreSQL server learns that through autovacuum; PGlite runs none. DocQA's server does
+ * that job on the embedded database once a minute (kernel/src/db/embedded-autovacuum.ts), but a
+ * plugin cannot count on running in that server, and a new space's first searches should not scan
+ * every vector for up to a minute: this analyzes as soon as an upsert crosses the threshold.
  */
 export function createStatisticsKeeper(db: Db, logger: Logger): StatisticsKeeper {
   if (db.mode !== 'embedded') return { noteChanges: async () => undefined };

@@ -41,8 +41,9 @@ export { SqlParams };
 
 /**
  * Runs one analytics statement with nested loops ruled out. Each statement aggregates whole sets
- * (every chunk, every outcome of a source), for which hash joins are right at any size. The
- * embedded database runs no autovacuum, so its tables are never analysed; without statistics the
+ * (every chunk, every outcome of a source), for which hash joins are right at any size. On the
+ * embedded database, whose tables are analysed only by the server's own maintenance (a minute after
+ * enough changes, kernel/src/db/embedded-autovacuum.ts), a table can be without statistics; then the
  * planner guesses one row per source and picks nested loops of index probes, which took 0.6 to
  * 3 s instead of 0.1 to 0.3 s on 100,000 chunks in bench:analytics. `set local` ends with the
  * transaction, so the connection goes back to the pool unchanged.
