@@ -4,7 +4,7 @@ export { loadConfig, readEnvironment, type LoadedConfig, type OidcFallbackProvid
 export { variables, seedVariables, type ConfigValues, type VariableName, type VariableSpec } from './config/variables.js';
 export { createLogger, type RootLogger, type LogLevelName } from './logging/logger.js';
 export { openEmbeddedDatabase, openServerDatabase, redactUrl, type DatabaseConnection } from './db/pool.js';
-export { startEmbeddedAutovacuum, maintenanceDue, type EmbeddedAutovacuum, type TableMaintenance } from './db/embedded-autovacuum.js';
+export type { EmbeddedAutovacuum, TableMaintenance } from './db/embedded-autovacuum.js';
 export { createDb } from './db/sql.js';
 export type { SchemaMigration } from './db/orm.js';
 export { installShutdownHandlers } from './lifecycle.js';
