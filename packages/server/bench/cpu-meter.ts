@@ -5,7 +5,10 @@
  * - `machine`: busy time of every core (/proc/stat), so a PostgreSQL server's backends count too;
  *   it is only this bench's on a machine with nothing else running;
  * - `process`: this process's own, every thread (process.cpuUsage): llama.cpp's threads, the
- *   extraction workers and, on the embedded database, PGlite.
+ *   extraction workers and, on the embedded database, PGlite;
+ * - `mainThread`: the share of `process` spent on the main thread, where the server's JavaScript
+ *   and, on the embedded database, every SQL statement run. The pipeline's stages overlap only as
+ *   far as this thread lets them: a stage that needs it waits while another holds it.
  * Spinning counts as busy: llama.cpp's threads wait for each other at a barrier by spinning, and
  * that time is a core's as much as arithmetic is.
  */
@@ -17,6 +20,8 @@ export interface CpuTime {
   machine: number | null;
   /** Seconds of this process's CPU time, user and system. */
   process: number;
+  /** Seconds of CPU time of this process's main thread; null where /proc is missing. */
+  mainThread: number | null;
 }
 
 /** The kernel's clock ticks in /proc/stat: USER_HZ, 100 on every Linux architecture node runs on. */
@@ -35,15 +40,29 @@ function machineBusySeconds(): number | null {
   return ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) / ticksPerSecond;
 }
 
+/** The main thread's user and system time (/proc/self/task/<pid>/stat, fields 14 and 15), in seconds. */
+function mainThreadSeconds(): number | null {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  // The command name, field 2, is in parentheses and may hold spaces: count fields after it.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+}
+
 function now(): CpuTime {
   const usage = process.cpuUsage();
-  return { machine: machineBusySeconds(), process: (usage.user + usage.system) / 1e6 };
+  return { machine: machineBusySeconds(), process: (usage.user + usage.system) / 1e6, mainThread: mainThreadSeconds() };
 }
 
 /** Adds up the CPU time of the intervals between each start() and the stop() it returns. */
 export class CpuMeter {
   machine: number | null = 0;
   process = 0;
+  mainThread: number | null = 0;
 
   start(): () => void {
     const from = now();
@@ -51,6 +70,7 @@ export class CpuMeter {
       const to = now();
       this.machine = this.machine === null || from.machine === null || to.machine === null ? null : this.machine + (to.machine - from.machine);
       this.process += to.process - from.process;
+      this.mainThread = this.mainThread === null || from.mainThread === null || to.mainThread === null ? null : this.mainThread + (to.mainThread - from.mainThread);
     };
   }
 
