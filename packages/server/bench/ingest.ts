@@ -55,7 +55,7 @@ const rate = (result: StageResult) => result.items / result.seconds;
 const coresBusy = (result: StageResult) => (result.cpu.machine ?? result.cpu.process) / result.seconds;
 const line = (label: string, result: StageResult, unit = 'chunks/s') =>
   console.log(`${label.padEnd(52)} ${rate(result).toFixed(0).padStart(8)} ${unit}  (${result.items} in ${result.seconds.toFixed(1)} s, ${coresBusy(result).toFixed(2)} cores busy)`);
-/** Milliseconds of CPU per chunk: the machine's, then this process's. */
+/** Milliseconds of CPU per chunk: the machine's, then this process's and its main thread's. */
 const cpuLine = (label: string, result: StageResult) =>
   console.log(`${`CPU per chunk ${label}`.padEnd(52)} ${result.cpu.machine === null ? '     n/a' : `${((1000 * result.cpu.machine) / result.items).toFixed(2).padStart(8)} ms`}  (this process ${((1000 * result.cpu.process) / result.items).toFixed(2)} ms${result.cpu.mainThread === null ? '' : `, its main thread ${((1000 * result.cpu.mainThread) / result.items).toFixed(2)} ms`})`);
 
