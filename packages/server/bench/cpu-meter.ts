@@ -58,6 +58,11 @@ function now(): CpuTime {
   return { machine: machineBusySeconds(), process: (usage.user + usage.system) / 1e6, mainThread: mainThreadSeconds() };
 }
 
+/** A count that was missing at any reading stays missing: a partial sum would read as a figure. */
+function addInterval(total: number | null, from: number | null, to: number | null): number | null {
+  return total === null || from === null || to === null ? null : total + (to - from);
+}
+
 /** Adds up the CPU time of the intervals between each start() and the stop() it returns. */
 export class CpuMeter {
   machine: number | null = 0;
@@ -68,9 +73,9 @@ export class CpuMeter {
     const from = now();
     return () => {
       const to = now();
-      this.machine = this.machine === null || from.machine === null || to.machine === null ? null : this.machine + (to.machine - from.machine);
+      this.machine = addInterval(this.machine, from.machine, to.machine);
       this.process += to.process - from.process;
-      this.mainThread = this.mainThread === null || from.mainThread === null || to.mainThread === null ? null : this.mainThread + (to.mainThread - from.mainThread);
+      this.mainThread = addInterval(this.mainThread, from.mainThread, to.mainThread);
     };
   }
 
