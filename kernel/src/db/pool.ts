@@ -4,6 +4,7 @@ import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig, PglitePgConnection } from '@electric-sql/pglite/node-postgres';
 import { DocqaError } from '@docqa/plugin-api';
+import { TurnTakingPool } from './connection-turns.js';
 import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.js';
 import { createEmbeddedDatabase, embeddedOptions } from './embedded-database.js';
 
@@ -60,10 +61,14 @@ export async function openServerDatabase(url: string, settings: PoolSettings): P
   return { mode: 'server', pool, url, close: async () => (pool.ended ? undefined : pool.end()) };
 }
 
+/** How long a transaction on the embedded database lets single statements go first (connection-turns.ts). */
+const transactionPatienceMs = 1000;
+
 /**
  * The embedded database: PostgreSQL compiled to WebAssembly (PGlite) with pgvector, its files in
  * `<dataDir>/pgdata`. PGlite is one connection, so the pool holds exactly one client: a transaction
- * holds it and everything else waits, which is what keeps transactions from interleaving.
+ * holds it and everything else waits, which is what keeps transactions from interleaving. Single
+ * statements get it before waiting transactions (connection-turns.ts).
  * Pass `dataDir: null` for an in-memory database (tests).
  */
 export async function openEmbeddedDatabase(dataDir: string | null, timeoutSeconds = 30): Promise<DatabaseConnection> {
@@ -85,14 +90,17 @@ export async function openEmbeddedDatabase(dataDir: string | null, timeoutSecond
     lock?.release();
     throw new DocqaError('unavailable', `Cannot open the embedded database in ${pgDir ?? 'memory'}: ${(error as Error).message}`, { cause: error });
   }
-  const pool = new pg.Pool({
-    ...(createPgConfig(pglite) as unknown as pg.PoolConfig),
-    Client: embeddedClientClass(pglite),
-    max: 1,
-    idleTimeoutMillis: 0,
-    connectionTimeoutMillis: timeoutSeconds * 1000,
-    types: applicationTypes(),
-  });
+  const pool = new TurnTakingPool(
+    {
+      ...(createPgConfig(pglite) as unknown as pg.PoolConfig),
+      Client: embeddedClientClass(pglite),
+      max: 1,
+      idleTimeoutMillis: 0,
+      connectionTimeoutMillis: timeoutSeconds * 1000,
+      types: applicationTypes(),
+    },
+    transactionPatienceMs,
+  );
   return {
     mode: 'embedded',
     pool,
