@@ -97,6 +97,12 @@ export class DocumentRepository {
     return rows[0] ?? null;
   }
 
+  /** The document, now `indexing`: an ingest's first statement, one instead of a read and an update. */
+  async claimForIndexing(id: string): Promise<DocumentRow | null> {
+    const { rows } = await this.db.query<DocumentRow>(`update document set status = 'indexing', error = null, updated_at = now() where id = $1 returning *`, [id]);
+    return rows[0] ?? null;
+  }
+
   async byContent(contentHash: string): Promise<DocumentRow | null> {
     const { rows } = await this.db.query<DocumentRow>(`select * from document where source_type = 'upload' and source_id is null and content_hash = $1`, [contentHash]);
     return rows[0] ?? null;

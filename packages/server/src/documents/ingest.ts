@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { DocqaError, providerTokens, type ExtractedDocument, type JobContext, type Logger } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
-import { applyRules, chunkDocument, documentText, ExtractionPool, type Chunk } from '@docqa/core';
+import { applyRules, chunkDocument, documentText, ExtractionPool, type Chunk, type MetadataRule } from '@docqa/core';
 import type { RuleService } from '../rules/rule-service.js';
 import type { DocumentService, IngestJobData } from './document-service.js';
 import type { DocumentRow } from './document-repository.js';
@@ -38,10 +38,8 @@ export class IngestPipeline {
   }
 
   async run(job: JobContext<IngestJobData>): Promise<{ chunks: number } | { skipped: string }> {
-    const repository = this.documents.repository;
-    const document = await repository.byId(job.data.documentId);
+    const document = await this.documents.repository.claimForIndexing(job.data.documentId);
     if (!document) return { skipped: 'the document was deleted' };
-    await this.#setStatus(document.id, 'indexing', null);
     const started = performance.now();
     const seconds = () => (performance.now() - started) / 1000;
     try {
@@ -69,14 +67,17 @@ export class IngestPipeline {
     const extractor = extractors.find((candidate) => candidate.extensions.includes(extension)) ?? extractors.find((candidate) => candidate.mediaTypes.includes(document.media_type));
     if (!extractor) throw new DocqaError('unsupported_media_type', `No extractor reads ${extension} files any more; ${document.filename} cannot be indexed.`);
     await extractor.prepareMainThread?.();
-    const extracted = await this.#pool.extract(
-      extractor.workerModule,
-      { path: this.documents.blobs.pathOf(document.content_hash), filename: document.filename, mediaType: document.media_type, options: { ocr: v.INDEXING_OCR_ENABLED, ocrLanguages: v.INDEXING_OCR_LANGUAGES, tables: v.INDEXING_TABLES_ENABLED } },
-      job.signal,
-    );
+    // The rules are read while the file is extracted: every wait before the embedding request is time the model may idle.
+    const [rules, extracted] = await Promise.all([
+      document.source_id ? this.rules.rulesOf(document.source_id) : [],
+      this.#pool.extract(
+        extractor.workerModule,
+        { path: this.documents.blobs.pathOf(document.content_hash), filename: document.filename, mediaType: document.media_type, options: { ocr: v.INDEXING_OCR_ENABLED, ocrLanguages: v.INDEXING_OCR_LANGUAGES, tables: v.INDEXING_TABLES_ENABLED } },
+        job.signal,
+      ),
+    ]);
     const minChunkLength = Number(this.kernel.settings.get('RAG_MIN_CHUNK_LENGTH'));
-    const { chunks, chunkMetadata, documentMetadata, outcomes } = await this.#chunkWithRules(document, extracted, minChunkLength);
-    await job.progress(0, chunks.length);
+    const { chunks, chunkMetadata, documentMetadata, outcomes } = await this.#chunkWithRules(document, rules, extracted, minChunkLength);
     await this.#writeVectors(document.id, chunks, job);
     await this.kernel.db.transaction((tx) =>
       writeChunkedDocument(tx, { id: document.id, chunks, chunkMetadata, documentMetadata, title: extracted.title ?? null, outcomes }, chunksPerStatement(this.kernel.db.mode, v.INDEX_UPSERT_BATCH_SIZE)),
@@ -91,8 +92,7 @@ export class IngestPipeline {
    * split points before chunking, then every rule fills document and chunk values, chunk-level ones
    * inherited by later chunks. A rule that fails (bad pattern, time budget) is logged and skipped.
    */
-  async #chunkWithRules(document: DocumentRow, extracted: ExtractedDocument, minChunkLength: number) {
-    const rules = document.source_id ? await this.rules.rulesOf(document.source_id) : [];
+  async #chunkWithRules(document: DocumentRow, rules: MetadataRule[], extracted: ExtractedDocument, minChunkLength: number) {
     if (rules.length === 0) {
       const chunks = chunkDocument(extracted, { targetTokens, minChunkLength });
       return { chunks, chunkMetadata: [] as Array<Record<string, string>>, documentMetadata: extracted.metadata, outcomes: [] };
@@ -114,30 +114,31 @@ export class IngestPipeline {
   /**
    * Embeds and stores vectors batch by batch (bounded memory: two batches at most); without an
    * embedder, lexical only. The next batch embeds while this one is written, and the first while
-   * the old vectors are deleted: the model and the database work side by side.
+   * the old vectors are deleted and the job's progress is set: the model and the database work
+   * side by side, and the model gets its texts before anything waits for the database.
    */
   async #writeVectors(documentId: string, chunks: Chunk[], job: JobContext<IngestJobData>): Promise<void> {
     const container = this.kernel.container;
-    if (!container.has(providerTokens.vectorStore)) return;
-    const store = this.kernel.resolve(providerTokens.vectorStore);
+    const store = container.has(providerTokens.vectorStore) ? this.kernel.resolve(providerTokens.vectorStore) : null;
     // The embedder chosen with `docqa models use`, else the configured one; its space tags every vector.
-    const embedder = currentEmbedder(this.kernel);
-    if (!embedder) {
-      await store.deleteDocuments([documentId]);
+    const embedder = store ? currentEmbedder(this.kernel) : null;
+    if (!store || !embedder) {
+      await Promise.all([job.progress(0, chunks.length), store?.deleteDocuments([documentId])]);
       return;
     }
     const batch = this.kernel.config.values.INDEX_UPSERT_BATCH_SIZE;
     const embedFrom = (start: number) => embedder.embed(chunks.slice(start, start + batch).map((chunk) => chunk.text), job.signal);
     let embedding = embedFrom(0);
     try {
-      await store.deleteDocuments([documentId]);
+      await Promise.all([job.progress(0, chunks.length), store.deleteDocuments([documentId])]);
       for (let start = 0; start < chunks.length; start += batch) {
         job.signal.throwIfAborted();
         const vectors = await embedding;
         if (start + batch < chunks.length) embedding = embedFrom(start + batch);
         const part = chunks.slice(start, start + batch);
         await store.upsert(embedder.space, part.map((chunk, i) => ({ chunkId: chunkId(documentId, chunk.index), documentId, embedding: vectors[i] as Float32Array })));
-        await job.progress(start + part.length, chunks.length);
+        // The last batch's count is set once the chunks are committed (#index).
+        if (start + part.length < chunks.length) await job.progress(start + part.length, chunks.length);
       }
     } catch (error) {
       // A batch still embedding when writing failed is not awaited any more: its failure is this one's.
