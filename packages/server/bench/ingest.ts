@@ -161,14 +161,19 @@ async function main(): Promise<void> {
     const bound = overlapBound(Object.values(stages));
     if (bound !== null) console.log(`${`(d)'s bound on ${os.availableParallelism()} cores: cores ÷ Σ CPU per chunk of (a)–(c′)`.padEnd(52)} ${bound.toFixed(0).padStart(8)} chunks/s  (${(bound / rate(slowest)).toFixed(3)} × the slowest stage)`);
     for (const [phase, at] of rss.peaks) console.log(`peak RSS ${phase.padEnd(38)} ${mb(at.rss).padStart(8)}  (${describeBreakdown(at)})`);
-    console.log(`peak RSS of the process (getrusage) ${mb(process.resourceUsage().maxRSS * 1024).padStart(27)}`);
+    // The sampler reads every 100 ms on the main thread, so it misses a short peak while a statement
+    // or a garbage collection holds that thread; the kernel's high-water mark (this process, without
+    // its children) misses none. The overall target is held against the higher of the two.
+    const processPeak = process.resourceUsage().maxRSS * 1024;
+    console.log(`peak RSS of the process (getrusage) ${mb(processPeak).padStart(27)}`);
     const ratio = (name: string, value: number, target: string, ok: boolean) => console.log(`${name.padEnd(52)} ${value.toFixed(3).padStart(8)}  target ${target}  ${ok ? 'met' : 'MISSED'}`);
     ratio(`whole pipeline ÷ slowest stage alone ${slowestName.split(' ')[0]}`, rate(pipeline) / rate(slowest), '≥ 0.85', rate(pipeline) / rate(slowest) >= 0.85);
     if (bound !== null) console.log(`${'whole pipeline ÷ its bound on these cores'.padEnd(52)} ${(rate(pipeline) / bound).toFixed(3).padStart(8)}`);
     ratio('upsert ÷ binary COPY', rate(upsert) / rate(copy), '≥ 0.5', rate(upsert) / rate(copy) >= 0.5);
     const ingesting = Math.max(...[...rss.peaks].filter(([phase]) => phase !== 'start-up').map(([, at]) => at.rss));
     console.log(`${'peak RSS while ingesting, (a) to (d)'.padEnd(52)} ${mb(ingesting).padStart(8)}  target < 400 MB  ${ingesting < 400 * 2 ** 20 ? 'met' : 'MISSED'}`);
-    console.log(`${'peak RSS overall, start-up included'.padEnd(52)} ${mb(peak).padStart(8)}  target < 400 MB  ${peak < 400 * 2 ** 20 ? 'met' : 'MISSED'}`);
+    const overall = Math.max(peak, processPeak);
+    console.log(`${'peak RSS overall: sampled or getrusage, the higher'.padEnd(52)} ${mb(overall).padStart(8)}  target < 400 MB  ${overall < 400 * 2 ** 20 ? 'met' : 'MISSED'}`);
   } finally {
     rss.stop();
     await server.stop();
