@@ -80,7 +80,8 @@ type ConnectCallback = (error: Error | undefined, client: pg.PoolClient | undefi
 /**
  * The embedded database's pool (pool.ts): one client, handed out by ConnectionTurns. pg.Pool's
  * `query` checks the client out with a callback for its one statement; every other caller checks
- * it out without one, to hold it for several.
+ * it out without one, to hold it for several. (That is pg-pool's inside, not its contract: if it
+ * changed, statements would only lose their precedence, and connection-turns.test.ts would say so.)
  */
 export class TurnTakingPool extends pg.Pool {
   readonly #turns: ConnectionTurns;
