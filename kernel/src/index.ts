@@ -5,6 +5,7 @@ export { variables, seedVariables, type ConfigValues, type VariableName, type Va
 export { createLogger, type RootLogger, type LogLevelName } from './logging/logger.js';
 export { openEmbeddedDatabase, openServerDatabase, redactUrl, type DatabaseConnection } from './db/pool.js';
 export type { EmbeddedAutovacuum, TableMaintenance } from './db/embedded-autovacuum.js';
+export type { EmbeddedCheckpoints, CheckpointRecord } from './db/embedded-checkpoints.js';
 export { createDb } from './db/sql.js';
 export type { SchemaMigration } from './db/orm.js';
 export { installShutdownHandlers } from './lifecycle.js';

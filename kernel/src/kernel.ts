@@ -27,6 +27,7 @@ import { readPluginFile, resolveEntries } from './plugins/resolve.js';
 import { planPlugins, type PluginPlanItem } from './plugins/validate.js';
 import { startPlugins, type StartedPlugins } from './plugins/start.js';
 import { startEmbeddedAutovacuum, type EmbeddedAutovacuum } from './db/embedded-autovacuum.js';
+import { startEmbeddedCheckpoints, type EmbeddedCheckpoints } from './db/embedded-checkpoints.js';
 
 export interface KernelOptions {
   env?: Record<string, string | undefined>;
@@ -62,6 +63,8 @@ export class Kernel {
   readonly plugins: StartedPlugins;
   /** The embedded database's stand-in for autovacuum; null on a PostgreSQL server, which has its own. */
   readonly autovacuum: EmbeddedAutovacuum | null;
+  /** The embedded database's stand-in for the checkpointer; null on a PostgreSQL server. */
+  readonly checkpoints: EmbeddedCheckpoints | null;
   /** The context window in effect: N_CTX, lowered to the model's limit when the model is smaller. */
   effectiveNCtx: number;
   #stopping: Promise<void> | null = null;
@@ -77,6 +80,7 @@ export class Kernel {
     this.jobs = parts.jobs;
     this.plugins = parts.plugins;
     this.autovacuum = parts.autovacuum;
+    this.checkpoints = parts.checkpoints;
     this.effectiveNCtx = parts.effectiveNCtx;
   }
 
@@ -131,11 +135,12 @@ export class Kernel {
 
       const effectiveNCtx = await deriveEffectiveNCtx(container, values.N_CTX, logger);
       const autovacuum = connection.mode === 'embedded' ? startEmbeddedAutovacuum(connection.pool, logger) : null;
+      const checkpoints = connection.mode === 'embedded' ? startEmbeddedCheckpoints(connection.pool, logger) : null;
       logger.info(
         { database: connection.mode, plugins: plan.map((item) => `${item.instanceId}:${item.plugin.id}`), effective_n_ctx: effectiveNCtx },
         'kernel started',
       );
-      return new Kernel({ config, logger, container, connection, orm, db, settings, jobs, plugins, autovacuum, effectiveNCtx });
+      return new Kernel({ config, logger, container, connection, orm, db, settings, jobs, plugins, autovacuum, checkpoints, effectiveNCtx });
     } catch (error) {
       for (const step of cleanup) await step().catch(() => undefined);
       throw error;
@@ -163,7 +168,7 @@ export class Kernel {
       const timeoutMs = this.config.values.SHUTDOWN_TIMEOUT_SECONDS * 1000;
       // No maintenance pass starts from now on. One under way may be waiting for the connection
       // behind a job's transaction, which only the jobs' stop ends: it is waited for after them.
-      const maintenanceStopped = this.autovacuum?.stop();
+      const maintenanceStopped = Promise.all([this.autovacuum?.stop(), this.checkpoints?.stop()]);
       await this.jobs.stop(timeoutMs).catch((error) => this.logger.error({ err: error }, 'stopping jobs failed'));
       await this.plugins.stop();
       this.settings.stop();

@@ -13,7 +13,27 @@ import { embeddedTemplatePath, unpackEmbeddedTemplate } from './embedded-templat
  * operating system caches anyway, with no disk access. Corpora that need a large cache belong on a
  * PostgreSQL server (DATABASE_URL).
  */
-const embeddedSettings = ['-c', 'shared_buffers=16MB'];
+const embeddedSettings = [
+  '-c',
+  'shared_buffers=16MB',
+  // PostgreSQL fills each new 16 MB WAL segment with zeros, in writes of many blocks at once, and
+  // PGlite's WebAssembly runtime copies each such write into a new JavaScript buffer first: every new
+  // segment left 16 MB of garbage outside the heap until a collection, seen as short rises of the
+  // resident set of 16 to 32 MB while the ×10 bench corpus was indexed. The zeros only make sure the
+  // disk space is there before the log is written; off, PostgreSQL writes the segment's last byte
+  // instead. PGlite runs with fsync off anyway, and recycled segments (embedded-checkpoints.ts) are
+  // not written anew either way.
+  '-c',
+  'wal_init_zero=off',
+  // After each checkpoint PostgreSQL logs the whole page the first time it changes, so that a page
+  // torn by a crash of the operating system mid-write can be restored. An HNSW insert changes pages
+  // all over the graph, and with checkpoints every 64 MB of log (embedded-checkpoints.ts) the ×10
+  // bench corpus wrote those 64 MB every 10 s. PGlite runs with fsync off, so a crash of the
+  // operating system can lose its recent writes anyway, page images or not; a crash of the process
+  // itself tears no page (every write has reached the operating system when it returns).
+  '-c',
+  'full_page_writes=off',
+];
 
 /** How DocQA opens PGlite, here and in the child process that creates a new database. */
 export function embeddedOptions(pgDir: string | undefined): PGliteOptions<{ vector: typeof vector }> {
