@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { OneAtATime } from './one-at-a-time.js';
 
 // scrypt is memory-hard: each guess needs 128·N·r bytes (32 MiB here), which makes guessing on GPUs
 // and ASICs expensive. These parameters are the current policy; hashes store their own, so raising
@@ -126,7 +127,18 @@ function deriveKey(
   // NFKC so the same password typed on systems that compose accents differently still matches
   // (NIST SP 800-63B asks verifiers to normalise this way).
   const normalised = password.normalize('NFKC');
-  return new Promise((resolve, reject) => {
-    scrypt(normalised, salt, keyBytes, options, (error, key) => (error ? reject(error) : resolve(key)));
-  });
+  return derivations.run(
+    () =>
+      new Promise<Buffer>((resolve, reject) => {
+        scrypt(normalised, salt, keyBytes, options, (error, key) => (error ? reject(error) : resolve(key)));
+      }),
+  );
 }
+
+/**
+ * One derivation at a time. Each holds its 32 MiB until it ends, on a thread of libuv's pool (four by
+ * default, shared with file I/O): a burst of logins, or of guesses, cost up to 128 MiB at once and
+ * took every thread the server reads and writes files with. In turn, a burst costs 32 MiB and a
+ * tenth of a second per login; the other threads stay free.
+ */
+const derivations = new OneAtATime();
