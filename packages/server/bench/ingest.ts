@@ -155,6 +155,8 @@ async function main(): Promise<void> {
     line('    upsert, rows/s', upsert, 'rows/s');
     line('    raw binary COPY of the same rows, same index', copy, 'rows/s');
     console.log(`documents indexed ${indexed.documents}/${files.length}, failed ${indexed.failed}; vectors stored ${vectors} (chunks ${indexed.chunks})`);
+    // The embedded database's log stays bounded by the server's checkpoints (kernel/src/db/embedded-checkpoints.ts).
+    if (!database) console.log(`embedded database on disk at the end: ${mb(diskBytes(path.join(dataDir, 'pgdata')))}, of which the write-ahead log (pg_wal) ${mb(diskBytes(path.join(dataDir, 'pgdata', 'pg_wal')))}`);
     // What overlapping the stages can gain at most on this machine's cores (bench/cpu-meter.ts).
     for (const [name, stage] of Object.entries(stages)) cpuLine(name, stage);
     cpuLine('(d) whole pipeline', pipeline);
@@ -193,6 +195,14 @@ async function maintainUntimed(kernel: Awaited<ReturnType<typeof startServer>>['
   const started = performance.now();
   const done = await kernel.autovacuum.runOnce();
   console.log(`    maintenance between stages (untimed): ${done.map((entry) => `${entry.table} ${entry.vacuum ? 'vacuum' : 'analyze'} ${entry.milliseconds} ms`).join(', ') || 'none due'} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+}
+
+/** Disk space the files under `dir` take (allocated blocks: a new WAL segment is sparse). */
+function diskBytes(dir: string): number {
+  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).reduce((total, name) => {
+    const stat = fs.statSync(path.join(dir, name), { throwIfNoEntry: false });
+    return total + (stat?.isFile() ? stat.blocks * 512 : 0);
+  }, 0);
 }
 
 function listFiles(dir: string): string[] {
