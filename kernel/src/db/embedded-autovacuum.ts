@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Logger } from '@docqa/plugin-api';
+import { startPeriodicTask, type PeriodicTask } from './periodic-task.js';
 
 /**
  * PGlite is PostgreSQL without its background processes, so no autovacuum ever runs on the embedded
@@ -19,13 +20,10 @@ import type { Logger } from '@docqa/plugin-api';
  * - ANALYZE samples 300 rows per point of statistics target, whole rows: at PostgreSQL's default of
  *   100, 30,000 chunk texts or vectors, which would grow PGlite's WebAssembly memory (it never
  *   shrinks) by tens of MB. A target of 10 samples 3,000, enough for row counts and the common values.
+ *
+ * runOnce() makes one pass over every table now and answers what it did; the timer calls it too.
  */
-export interface EmbeddedAutovacuum {
-  /** One pass over every table now; answers what it did. The timer calls this too. */
-  runOnce(): Promise<TableMaintenance[]>;
-  /** No pass starts after this; one under way is waited for. */
-  stop(): Promise<void>;
-}
+export type EmbeddedAutovacuum = PeriodicTask<TableMaintenance[]>;
 
 export interface TableMaintenance {
   table: string;
@@ -74,16 +72,14 @@ export function maintenanceDue(activity: TableActivity): { vacuum: boolean; anal
 }
 
 export function startEmbeddedAutovacuum(pool: pg.Pool, logger: Logger, naptimeMs = autovacuumDefaults.naptimeMs): EmbeddedAutovacuum {
-  let stopped = false;
-  let running: Promise<TableMaintenance[]> | null = null;
   // Without index cleanup, the removed rows' slots stay counted as dead: per table, how many a
   // vacuum left, so that only new ones count towards the next (else it would run every pass).
   const deadLeftByVacuum = new Map<string, number>();
 
-  async function pass(): Promise<TableMaintenance[]> {
+  async function pass(stopping: () => boolean): Promise<TableMaintenance[]> {
     const done: TableMaintenance[] = [];
     for (const activity of await tableActivity(pool)) {
-      if (stopped) break;
+      if (stopping()) break;
       const due = maintenanceDue({ ...activity, deadRows: Math.max(0, activity.deadRows - (deadLeftByVacuum.get(activity.table) ?? 0)) });
       if (!due.vacuum && !due.analyze) continue;
       const started = performance.now();
@@ -114,29 +110,8 @@ export function startEmbeddedAutovacuum(pool: pg.Pool, logger: Logger, naptimeMs
     return done;
   }
 
-  function runOnce(): Promise<TableMaintenance[]> {
-    running ??= pass().finally(() => {
-      running = null;
-    });
-    return running;
-  }
-
-  const timer = setInterval(() => {
-    runOnce().catch((error: unknown) => {
-      // Maintenance only costs speed and disk when it fails; the next pass tries again.
-      if (!stopped) logger.warn({ err: error }, 'maintenance of the embedded database failed');
-    });
-  }, naptimeMs);
-  timer.unref();
-
-  return {
-    runOnce,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running?.catch(() => undefined);
-    },
-  };
+  // Maintenance only costs speed and disk when it fails; the next pass tries again.
+  return startPeriodicTask(pass, naptimeMs, (error) => logger.warn({ err: error }, 'maintenance of the embedded database failed'));
 }
 
 async function tableActivity(pool: pg.Pool): Promise<TableActivity[]> {

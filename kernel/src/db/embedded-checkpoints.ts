@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Logger } from '@docqa/plugin-api';
+import { startPeriodicTask, type PeriodicTask } from './periodic-task.js';
 
 /**
  * PGlite runs PostgreSQL as a standalone backend: there is no checkpointer process, and a standalone
@@ -15,13 +16,10 @@ import type { Logger } from '@docqa/plugin-api';
  * anew), so pg_wal stays within a few times `walBytes` and crash recovery replays at most about
  * that much. PGlite runs with fsync off, so a checkpoint writes the dirty pages of the 16 MB buffer
  * pool and syncs nothing.
+ *
+ * runOnce() checks now, and checkpoints when one is due; it answers what it did (null: none was due).
  */
-export interface EmbeddedCheckpoints {
-  /** Checks now, and checkpoints when one is due; answers what it did (null: none was due). The timer calls this too. */
-  runOnce(): Promise<CheckpointRecord | null>;
-  /** No check starts after this; one under way is waited for. */
-  stop(): Promise<void>;
-}
+export type EmbeddedCheckpoints = PeriodicTask<CheckpointRecord | null>;
 
 export interface CheckpointRecord {
   /** Why: `wal` past the volume, `time` past the timeout. */
@@ -58,10 +56,7 @@ export function checkpointDue(walSinceRedo: number, millisecondsSinceCheckpoint:
 }
 
 export function startEmbeddedCheckpoints(pool: pg.Pool, logger: Logger, limits: CheckpointLimits = checkpointDefaults): EmbeddedCheckpoints {
-  let stopped = false;
-  let running: Promise<CheckpointRecord | null> | null = null;
-
-  async function check(): Promise<CheckpointRecord | null> {
+  async function check(stopping: () => boolean): Promise<CheckpointRecord | null> {
     const { rows } = await pool.query<{ wal: number; age: number }>(
       `select pg_wal_lsn_diff(pg_current_wal_insert_lsn(), redo_lsn)::float8 as wal,
               (extract(epoch from clock_timestamp() - checkpoint_time) * 1000)::float8 as age
@@ -69,7 +64,7 @@ export function startEmbeddedCheckpoints(pool: pg.Pool, logger: Logger, limits: 
     );
     const { wal, age } = rows[0]!;
     const reason = checkpointDue(wal, age, limits);
-    if (reason === null || stopped) return null;
+    if (reason === null || stopping()) return null;
     const started = performance.now();
     await pool.query('checkpoint');
     const record = { reason, walBytes: Math.round(wal), milliseconds: Math.round(performance.now() - started) };
@@ -79,27 +74,6 @@ export function startEmbeddedCheckpoints(pool: pg.Pool, logger: Logger, limits: 
     return record;
   }
 
-  function runOnce(): Promise<CheckpointRecord | null> {
-    running ??= check().finally(() => {
-      running = null;
-    });
-    return running;
-  }
-
-  const timer = setInterval(() => {
-    runOnce().catch((error: unknown) => {
-      // A missed checkpoint only lets the log grow until the next one.
-      if (!stopped) logger.warn({ err: error }, 'checkpoint of the embedded database failed');
-    });
-  }, limits.intervalMs);
-  timer.unref();
-
-  return {
-    runOnce,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running?.catch(() => undefined);
-    },
-  };
+  // A missed checkpoint only lets the log grow until the next one.
+  return startPeriodicTask(check, limits.intervalMs, (error) => logger.warn({ err: error }, 'checkpoint of the embedded database failed'));
 }
