@@ -36,7 +36,7 @@ export interface CheckpointLimits {
 }
 
 /**
- * 64 MB of WAL (four segments) between checkpoints, measured at about 45 s apart while the ×10
+ * 64 MB of WAL (four segments) between checkpoints, measured at about 40 s apart while the ×10
  * bench corpus was indexed; checked every 10 s, so the log passes the mark by one check's worth at
  * most. Five minutes is checkpoint_timeout's default.
  */

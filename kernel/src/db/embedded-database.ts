@@ -18,10 +18,10 @@ const embeddedSettings = [
   'shared_buffers=16MB',
   // PostgreSQL fills each new 16 MB WAL segment with zeros, in writes of many blocks at once, and
   // PGlite's WebAssembly runtime copies each such write into a new JavaScript buffer first: every new
-  // segment left 16 MB of garbage outside the heap until a collection, seen as short rises of the
-  // resident set of 16 to 32 MB while the ×10 bench corpus was indexed. The zeros only make sure the
-  // disk space is there before the log is written; off, PostgreSQL writes the segment's last byte
-  // instead. PGlite runs with fsync off anyway, and recycled segments (embedded-checkpoints.ts) are
+  // segment left 16 MB of garbage outside the heap until a collection (the resident set rose by up
+  // to 16 MB, a new segment every 11 s while the ×10 bench corpus was indexed). The zeros only make
+  // sure the disk space is there before the log is written; off, PostgreSQL writes the segment's last
+  // byte instead. PGlite runs with fsync off anyway, and recycled segments (embedded-checkpoints.ts) are
   // not written anew either way.
   '-c',
   'wal_init_zero=off',

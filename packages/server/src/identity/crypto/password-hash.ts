@@ -138,7 +138,7 @@ function deriveKey(
 /**
  * One derivation at a time. Each holds its 32 MiB until it ends, on a thread of libuv's pool (four by
  * default, shared with file I/O): a burst of logins, or of guesses, cost up to 128 MiB at once and
- * took every thread the server reads and writes files with. In turn, a burst costs 32 MiB and a
- * tenth of a second per login; the other threads stay free.
+ * took every thread the server reads and writes files with. In turn, a burst costs 32 MiB, and each
+ * login waits for those before it (about 0.2 s each on a 2-core machine); the other threads stay free.
  */
 const derivations = new OneAtATime();
