@@ -1,6 +1,4 @@
-import type { Request } from 'express';
-import busboy from 'busboy';
-import { DocqaError, providerTokens, type JobsService, type Logger } from '@docqa/plugin-api';
+import { DocqaError, providerTokens, type JobsService, type Logger, type PlanLimits } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import type { Principal } from '../http/route.js';
 import type { GroupsService } from '../identity/groups-service.js';
@@ -10,6 +8,7 @@ import { ConnectorDocuments, type ConnectorUploadFile } from './connector-docume
 import { ConnectorTargets, isRelativeSourcePath, type ConnectorTarget } from './connector-targets.js';
 import { DocumentRepository, publicDocument, type DocumentRow } from './document-repository.js';
 import { formatBytes, UploadPolicy } from './upload-policy.js';
+import { multipartParts, type MultipartPart, type UploadBody } from './multipart-parts.js';
 
 export const ingestQueue = 'ingest';
 
@@ -75,16 +74,18 @@ export class DocumentService {
 
   /**
    * Streams every `file` part to staging, checking type, plan and limits before and while bytes
-   * arrive; only when all parts are accepted are they stored and queued. A refusal leaves nothing.
+   * arrive; only when all parts are accepted are they stored and queued. A refusal leaves nothing
+   * stored and the rest of the body unread (the HTTP layer drains it).
    */
-  async upload(req: Request, principal: Principal, options: UploadOptions = {}): Promise<Array<ReturnType<typeof publicDocument> & { duplicate: boolean }>> {
+  async upload(body: UploadBody, principal: Principal, options: UploadOptions = {}): Promise<Array<ReturnType<typeof publicDocument> & { duplicate: boolean }>> {
     const target: UploadTarget = {
       connector: options.connectorId ? await this.#targets.resolve(options.connectorId, 'query.connector_id') : null,
       directory: options.directory ?? '',
     };
-    if (!req.is('multipart/form-data')) throw new DocqaError('bad_request', 'Send the files as multipart/form-data, each in a part named "file".');
-    const staged = await this.#stageParts(req, target);
+    if (!isMultipartForm(body.contentType)) throw new DocqaError('bad_request', 'Send the files as multipart/form-data, each in a part named "file".');
+    const staged: StagedFile[] = [];
     try {
+      await this.#stageParts(body, target, staged);
       if (staged.length === 0) throw new DocqaError('validation_failed', 'The upload holds no file; send each file in a part named "file".', { errors: [{ field: 'file', message: 'is required' }] });
       if (target.connector) return await this.#connectorDocuments.storeUpload(staged as ConnectorUploadFile[], target.connector, principal);
       try {
@@ -99,88 +100,58 @@ export class DocumentService {
     }
   }
 
-  #stageParts(req: Request, target: UploadTarget): Promise<StagedFile[]> {
+  /**
+   * Reads the parts in order, each checked against what the earlier ones added. The document limit
+   * is checked before the first byte of the body is read, so a full plan refuses at once.
+   */
+  async #stageParts(body: UploadBody, target: UploadTarget, staged: StagedFile[]): Promise<void> {
     const limits = this.#policy.limits();
-    const staged: StagedFile[] = [];
-    return new Promise((resolve, reject) => {
-      let parser: busboy.Busboy;
-      try {
-        parser = busboy({ headers: req.headers, limits: { files: maxFilesPerUpload, fields: 10, fieldSize: 1024, parts: maxFilesPerUpload + 10 } });
-      } catch {
-        reject(new DocqaError('bad_request', 'The multipart body has no boundary; send it as multipart/form-data.'));
-        return;
+    const totals = await this.repository.totals();
+    if (limits.documents !== null && totals.documents >= limits.documents) {
+      throw new DocqaError('plan_limit', `This plan holds at most ${limits.documents} documents; delete some or upgrade.`, { extra: { limit: limits.documents, current: totals.documents } });
+    }
+    let filesSeen = false;
+    for await (const part of multipartParts(body, { files: maxFilesPerUpload, fields: 10, fieldSize: 1024 })) {
+      if (part.kind === 'field') {
+        // connector_id and directory may come as form fields, before the files: each file is checked
+        // against its target as it arrives, so a field after the first file comes too late.
+        if (part.name === 'connector_id' || part.name === 'directory') await this.#applyUploadField(target, part.name, part.value, filesSeen);
+        continue;
       }
-      let chain: Promise<void> = this.repository.totals().then((totals) => {
-        if (limits.documents !== null && totals.documents >= limits.documents) {
-          throw new DocqaError('plan_limit', `This plan holds at most ${limits.documents} documents; delete some or upgrade.`, { extra: { limit: limits.documents, current: totals.documents } });
-        }
-        usedBytes = totals.bytes;
-        documentCount = totals.documents;
-      });
-      let usedBytes = 0;
-      let documentCount = 0;
-      let failed = false;
-      let filesSeen = false;
-      const fail = (error: unknown) => {
-        if (failed) return;
-        failed = true;
-        req.unpipe(parser);
-        req.resume();
-        reject(error);
-      };
-      // connector_id and directory may come as form fields, before the files: each file is checked
-      // against its target as it arrives, so a field after the first file comes too late.
-      parser.on('field', (name, value) => {
-        if (failed || (name !== 'connector_id' && name !== 'directory')) return;
-        const afterFiles = filesSeen;
-        chain = chain.then(() => (failed ? undefined : this.#applyUploadField(target, name, value, afterFiles)));
-        chain.catch(fail);
-      });
-      parser.on('file', (field, stream, info) => {
-        if (field !== 'file' || failed) {
-          stream.resume();
-          return;
-        }
-        filesSeen = true;
-        // Parts are handled one after another so limits count what the earlier parts added.
-        stream.pause();
-        chain = chain.then(async () => {
-          if (failed) {
-            stream.resume();
-            return;
-          }
-          const filename = safeFilename(info.filename);
-          const extractor = this.#policy.extractorFor(filename);
-          if (limits.documents !== null && documentCount + staged.length + 1 > limits.documents) {
-            throw new DocqaError('plan_limit', `This plan holds at most ${limits.documents} documents.`, { extra: { limit: limits.documents, current: documentCount + staged.length } });
-          }
-          const targetPath = await this.#connectorPathFor(target, filename, staged);
-          const stagedBytes = staged.reduce((sum, file) => sum + file.blob.sizeBytes, 0);
-          const blob = await this.blobs.stage(stream, (bytes) => {
-            if (limits.fileSizeBytes !== null && bytes > limits.fileSizeBytes) this.#policy.refuseTooLarge(filename, limits);
-            if (limits.storageBytes !== null && usedBytes + stagedBytes + bytes > limits.storageBytes) {
-              throw new DocqaError('plan_limit', `Storing ${filename} would pass the ${formatBytes(limits.storageBytes)} of storage this plan has.`, { extra: { limit: limits.storageBytes, current: usedBytes + stagedBytes } });
-            }
-          });
-          if (stream.truncated) throw new DocqaError('bad_request', `${filename} was cut short.`);
-          staged.push({ filename, mediaType: extractor.mediaTypes.includes(info.mimeType) ? info.mimeType : (extractor.mediaTypes[0] as string), blob, ...(targetPath === undefined ? {} : { targetPath }) });
-        });
-        chain.catch(fail);
-      });
-      parser.on('filesLimit', () => fail(new DocqaError('validation_failed', `An upload may hold at most ${maxFilesPerUpload} files.`)));
-      parser.on('error', () => fail(new DocqaError('bad_request', 'The multipart body is malformed.')));
-      parser.on('close', () => {
-        chain.then(
-          () => (failed ? undefined : resolve(staged)),
-          (error: unknown) => fail(error),
-        );
-      });
-      req.on('aborted', () => fail(new DocqaError('bad_request', 'The upload was aborted by the client.')));
-      req.pipe(parser);
-    }).catch(async (error: unknown) => {
-      await Promise.all(staged.map((file) => this.blobs.discard(file.blob)));
+      if (part.name !== 'file') {
+        part.stream.resume();
+        continue;
+      }
+      filesSeen = true;
+      staged.push(await this.#stageFile(part, target, staged, limits, totals));
+    }
+  }
+
+  async #stageFile(part: Extract<MultipartPart, { kind: 'file' }>, target: UploadTarget, staged: StagedFile[], limits: PlanLimits, totals: { documents: number; bytes: number }): Promise<StagedFile> {
+    // Until its checks pass, the part's bytes stay unread.
+    const filename = safeFilename(part.filename);
+    const extractor = this.#policy.extractorFor(filename);
+    if (limits.documents !== null && totals.documents + staged.length + 1 > limits.documents) {
+      throw new DocqaError('plan_limit', `This plan holds at most ${limits.documents} documents.`, { extra: { limit: limits.documents, current: totals.documents + staged.length } });
+    }
+    const targetPath = await this.#connectorPathFor(target, filename, staged);
+    const stagedBytes = staged.reduce((sum, file) => sum + file.blob.sizeBytes, 0);
+    const blob = await this.blobs.stage(part.stream, (bytes) => {
+      if (limits.fileSizeBytes !== null && bytes > limits.fileSizeBytes) this.#policy.refuseTooLarge(filename, limits);
+      if (limits.storageBytes !== null && totals.bytes + stagedBytes + bytes > limits.storageBytes) {
+        throw new DocqaError('plan_limit', `Storing ${filename} would pass the ${formatBytes(limits.storageBytes)} of storage this plan has.`, { extra: { limit: limits.storageBytes, current: totals.bytes + stagedBytes } });
+      }
+    }).catch((error: unknown) => {
+      // The part's own stream failing is the body's fault (cut short, malformed); the disk's is ours.
+      if (!DocqaError.is(error) && part.stream.errored) throw new DocqaError('bad_request', `${filename} was cut short: the multipart body ended inside it.`);
       throw error;
-    }) as Promise<StagedFile[]>;
+    });
+    const file: StagedFile = { filename, mediaType: extractor.mediaTypes.includes(part.mimeType) ? part.mimeType : (extractor.mediaTypes[0] as string), blob, ...(targetPath === undefined ? {} : { targetPath }) };
+    if (part.stream.truncated) {
+      await this.blobs.discard(blob);
+      throw new DocqaError('bad_request', `${filename} was cut short.`);
+    }
+    return file;
   }
 
   async #store(staged: StagedFile[], principal: Principal) {
@@ -333,6 +304,11 @@ export class DocumentService {
     return publicDocument(await this.#connectorDocuments.move(document, target, targetPath));
   }
 
+}
+
+/** `multipart/form-data`, whatever its parameters and case. */
+function isMultipartForm(contentType: string | undefined): boolean {
+  return contentType?.split(';')[0]?.trim().toLowerCase() === 'multipart/form-data';
 }
 
 /** Keeps the last path segment of a client's file name, without control characters. */

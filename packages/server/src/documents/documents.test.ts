@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -7,6 +8,7 @@ import { definePlugin, definePreset, type ExtractorProvider, type Plan, type Pla
 import { createTemporaryDatabase, testSecrets } from '@docqa/kernel/testing';
 import { licenseStandIn } from '../testing/license-stand-in.js';
 import { startServer, type RunningServer } from '../server.js';
+import { multipartBody, rawUpload } from './raw-upload.test-support.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
@@ -121,6 +123,64 @@ describe('documents API', function () {
     expect([storage.status, storage.body.code]).to.deep.equal([403, 'plan_limit']);
     limits = { ...limits, storageBytes: 1024 ** 3 };
     expect(stagingIsEmpty()).to.equal(true);
+  });
+
+  it('a full plan refuses an upload whose parts arrive after the check, and the server lives on', async () => {
+    const total = (await call('GET', '/api/docs')).body.total as number;
+    limits = { ...limits, documents: total };
+    // In a real server one unhandled rejection ends the process; in mocha's it must be caught here.
+    const unhandled: unknown[] = [];
+    const collect = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', collect);
+    try {
+      // The limit is checked before the first part is parsed; a rejection there had no handler yet.
+      const { boundary, parts } = multipartBody([{ name: 'late.txt', content: 'comes late' }]);
+      const answers = await Promise.all(Array.from({ length: 8 }, () => rawUpload(server.url, { token: admin, body: parts, boundary, delayMs: 30 })));
+      for (const answer of answers) expect([answer.status, answer.body?.code, answer.error]).to.deep.equal([403, 'plan_limit', null]);
+      expect((await fetch(`${server.url}/api/health`)).status).to.equal(200);
+      expect(unhandled).to.deep.equal([]);
+    } finally {
+      process.off('unhandledRejection', collect);
+      limits = { ...limits, documents: 100 };
+    }
+  });
+
+  it('a client still sending a refused upload reads the answer, and its connection serves the next request', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      limits = { ...limits, fileSizeBytes: 64 * 1024 };
+      // 2 MiB in 64 KiB pieces: most of it is still to come when the 413 is sent.
+      const { boundary, parts } = multipartBody([{ name: 'big.txt', content: Buffer.alloc(2 * 1024 * 1024, 'y') }]);
+      const whole = Buffer.concat(parts);
+      const pieces = Array.from({ length: Math.ceil(whole.length / 65_536) }, (_, i) => whole.subarray(i * 65_536, (i + 1) * 65_536));
+      const refused = await rawUpload(server.url, { token: admin, body: pieces, boundary, agent });
+      expect([refused.status, refused.body?.code, refused.error]).to.deep.equal([413, 'file_too_large', null]);
+      const next = await new Promise<number>((resolve, reject) => {
+        http.get(`${server.url}/api/health`, { agent }, (res) => resolve(res.resume().statusCode ?? 0)).on('error', reject);
+      });
+      expect(next).to.equal(200);
+    } finally {
+      limits = { ...limits, fileSizeBytes: 10 * 1024 * 1024 };
+      agent.destroy();
+    }
+    expect(stagingIsEmpty()).to.equal(true);
+  });
+
+  it('malformed, truncated and aborted multipart bodies answer JSON errors and leave nothing staged', async () => {
+    const before = (await call('GET', '/api/docs')).body.total;
+    const { boundary, parts } = multipartBody([{ name: 'cut.txt', content: 'x'.repeat(50_000) }]);
+    const noBoundary = await rawUpload(server.url, { token: admin, body: parts, boundary, contentType: 'multipart/form-data' });
+    expect([noBoundary.status, noBoundary.body?.code]).to.deep.equal([400, 'bad_request']);
+    // The declared length is longer than what comes, and the end boundary never does.
+    const truncated = await rawUpload(server.url, { token: admin, body: [Buffer.concat(parts.slice(0, 1)).subarray(0, 20_000)], boundary, abortAfterPieces: 1, delayMs: 50 });
+    // Either the client has gone before the 400 arrives, or it reads it as it goes.
+    expect([0, 400]).to.include(truncated.status);
+    const garbage = await rawUpload(server.url, { token: admin, body: Buffer.from('--nope\r\nthis is not multipart at all'), boundary });
+    expect([garbage.status, garbage.body?.code]).to.deep.equal([400, 'bad_request']);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await call('GET', '/api/docs')).body.total).to.equal(before);
+    expect(stagingIsEmpty()).to.equal(true);
+    expect((await fetch(`${server.url}/api/health`)).status).to.equal(200);
   });
 
   it('access: viewers list but do not upload; non-multipart bodies are refused', async () => {

@@ -8,6 +8,7 @@ import { createJwtAuthenticator } from '../identity/authenticator.js';
 import { accessLog } from './access-log.js';
 import { errorHandler, sendError, validationError } from './errors.js';
 import { requestId } from './request-id.js';
+import { drainUnreadBody } from './unread-body.js';
 import { expressPath, type AnyRoute } from './route.js';
 
 export interface AppOptions {
@@ -84,6 +85,7 @@ export function createApp(options: AppOptions): express.Express {
   const jsonParser = express.json({ limit: values.MAX_JSON_BODY, strict: true, type: ['application/json', 'application/*+json'] });
 
   app.use(requestId());
+  app.use(drainUnreadBody());
   app.use(accessLog(kernel.logger));
   app.use((_req: Request, res: Response, next: NextFunction) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');

@@ -50,7 +50,7 @@ export const documentRoutes = [
       "With `connector_id` (query or form field), each file is written into that connector's storage at `<directory>/<file name>` and becomes the connector's document, as a scan would record it, so the next scan changes nothing; `duplicate` is then false (a connector may hold the same bytes at two paths). An existing file or document at that path answers 409, a path the connector refuses (through a link, out of its directory, excluded by its globs) 422, an integration or a connector that cannot store files 422, an unknown connector 404; nothing is written.",
     request: { query: uploadQuery },
     responses: { 202: { description: 'Accepted; indexing runs as jobs.', schema: z.object({ documents: z.array(documentSchema.extend({ duplicate: z.boolean() })) }) } },
-    handler: async ({ services, principal, query, req }) => ({ status: 202, body: { documents: await services.documents.upload(req, principal!, { connectorId: query.connector_id, directory: query.directory }) } }),
+    handler: async ({ services, principal, query, req }) => ({ status: 202, body: { documents: await services.documents.upload({ stream: req, contentType: req.headers['content-type'] }, principal!, { connectorId: query.connector_id, directory: query.directory }) } }),
   }),
   defineRoute({
     method: 'get',

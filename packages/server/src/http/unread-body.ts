@@ -1,0 +1,24 @@
+import type { NextFunction, Request, Response } from 'express';
+
+/**
+ * A request can be answered before its body has been read: a refused upload (plan, size, type), or
+ * any 401, 403 or 422 decided before the body is looked at. Once a handler has read part of the
+ * body (piped it into a parser), node leaves the rest unread, the socket stalls, and a client still
+ * sending sees its connection reset instead of reading the answer. So the rest is read and thrown
+ * away, in constant memory, and the connection stays usable for the client's next request. A client
+ * that keeps sending for longer than `lingerMs` after the answer has its connection closed, as
+ * nginx's lingering close does: no request holds a socket for ever.
+ */
+export function drainUnreadBody(lingerMs = 30_000) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    res.on('finish', () => {
+      if (req.complete || req.destroyed) return;
+      req.resume();
+      const timer = setTimeout(() => req.socket.destroy(), lingerMs).unref();
+      const done = () => clearTimeout(timer);
+      req.once('end', done);
+      req.once('close', done);
+    });
+    next();
+  };
+}
