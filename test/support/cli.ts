@@ -77,9 +77,11 @@ export function serveCli(options: { cwd: string; env: Record<string, string>; ar
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`docqa serve exited with ${code} before listening\n${output}`));
-    });
+    exited
+      .then((code) => {
+        clearTimeout(timer);
+        reject(new Error(`docqa serve exited with ${code} before listening\n${output}`));
+      })
+      .catch(reject);
   });
 }

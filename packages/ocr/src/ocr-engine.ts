@@ -78,8 +78,8 @@ function engineFor(languages: readonly string[]): { key: string; engine: Engine 
     engine = { worker: startWorker(languages), tail: Promise.resolve() };
     const created = engine;
     // A worker that failed to start, or whose thread died, is forgotten: the next document starts a new one.
-    const forget = () => void stopEngine(key, created);
-    created.worker.then((started) => started.crashed.catch(forget), forget);
+    const forget = () => stopEngine(key, created);
+    created.worker.then((started) => started.crashed.catch(forget), forget).catch(() => undefined);
     engines.set(key, engine);
   }
   return { key, engine };
@@ -104,7 +104,9 @@ export function withOcrWorker<T>(languages: readonly string[], signal: AbortSign
     } finally {
       threadOf(tesseract)?.unref();
       if (engines.get(key) === engine) {
-        engine.idleTimer = setTimeout(() => void stopEngine(key, engine), ocrIdleMs);
+        engine.idleTimer = setTimeout(() => {
+          stopEngine(key, engine).catch(() => undefined);
+        }, ocrIdleMs);
         engine.idleTimer.unref();
       }
     }
@@ -117,7 +119,7 @@ function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined, onAbort
   if (!signal) return work;
   return new Promise<T>((resolve, reject) => {
     const abort = () => {
-      void onAbort();
+      onAbort().catch(() => undefined);
       reject(signal.reason);
     };
     signal.addEventListener('abort', abort, { once: true });

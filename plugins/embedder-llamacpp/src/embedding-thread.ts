@@ -56,9 +56,15 @@ function fewestLeft(): [number, Request] {
 
 function drain(): void {
   if (running || !embedder) return;
-  running = embedWhileRequested(embedder).finally(() => {
-    running = null;
-  });
+  running = embedWhileRequested(embedder)
+    .catch((error: unknown) => {
+      // Kept for stop() to await: a rejection here would go unobserved until then, or for ever.
+      for (const id of requests.keys()) send({ type: 'failed', id, error: toThreadError(error) });
+      requests.clear();
+    })
+    .finally(() => {
+      running = null;
+    });
 }
 
 async function embedWhileRequested(embedder: TextEmbedder): Promise<void> {
@@ -89,7 +95,7 @@ async function start(message: Extract<ToEmbeddingThread, { type: 'start' }>): Pr
     send({ type: 'ready', dimensions: embedder.space.dimensions, maxInputTokens: embedder.maxInputTokens, contextSize: loaded.contextSize, gpu: loaded.llama.gpu });
     drain();
   } catch (error) {
-    await loaded?.dispose();
+    await loaded?.dispose().catch(() => undefined);
     loaded = null;
     send({ type: 'failed', id: null, error: toThreadError(error instanceof DocqaError ? error : new DocqaError('unavailable', String(error))) });
     port.close();
@@ -100,15 +106,20 @@ async function stop(): Promise<void> {
   stopping = true;
   requests.clear();
   // A text under way ends first: llama.cpp must not be released in the middle of an evaluation.
-  await running;
-  await loaded?.dispose();
-  port.close();
+  try {
+    await running;
+    await loaded?.dispose();
+  } finally {
+    // The parent waits for this thread's exit; an error unloading must not keep it alive.
+    port.close();
+  }
 }
 
 port.on('message', (message: ToEmbeddingThread) => {
   switch (message.type) {
     case 'start':
-      void start(message);
+      // start reports its own failures to the parent ('failed').
+      start(message).catch(() => port.close());
       break;
     case 'embed':
       requests.set(message.id, { texts: message.texts, vectors: [] });
@@ -118,7 +129,7 @@ port.on('message', (message: ToEmbeddingThread) => {
       requests.delete(message.id);
       break;
     case 'stop':
-      void stop();
+      stop().catch(() => undefined);
       break;
   }
 });

@@ -102,7 +102,9 @@ class ThreadConnection {
   async stop(): Promise<void> {
     this.#stopping = true;
     this.#send({ type: 'stop' });
-    const timer = setTimeout(() => void this.#worker.terminate(), stopGraceMs);
+    const timer = setTimeout(() => {
+      this.#worker.terminate().catch(() => undefined);
+    }, stopGraceMs);
     await this.#exited;
     clearTimeout(timer);
   }

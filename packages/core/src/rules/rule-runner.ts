@@ -43,7 +43,7 @@ export class RuleRunner {
         worker.off('error', onError);
         if (discardWorker) {
           this.worker = undefined;
-          void worker.terminate();
+          terminateQuietly(worker);
         }
         resolve(outcome);
       };
@@ -77,7 +77,7 @@ function startWorker(): Promise<Worker> {
     };
     const fail = (error: Error) => {
       cleanUp();
-      void worker.terminate();
+      terminateQuietly(worker);
       reject(error);
     };
     worker.on('message', onReady);
@@ -87,4 +87,9 @@ function startWorker(): Promise<Worker> {
 
 function createWorker(): Worker {
   return startModuleWorker(new URL('./rule-worker.js', import.meta.url));
+}
+
+/** Ends a worker we are done with; its exit code tells nothing we would act on. */
+function terminateQuietly(worker: Worker): void {
+  worker.terminate().catch(() => undefined);
 }

@@ -63,7 +63,7 @@ export async function startModelFileServer(): Promise<ModelFileServer> {
     const body = fs.readFileSync(file).subarray(start);
     const dropAfter = drops.get(name);
     drops.delete(name);
-    void send(res, dropAfter === undefined ? body : body.subarray(0, dropAfter), dropAfter !== undefined);
+    send(res, dropAfter === undefined ? body : body.subarray(0, dropAfter), dropAfter !== undefined).catch(() => res.destroy());
   });
 
   async function send(res: http.ServerResponse, body: Buffer, drop: boolean): Promise<void> {
