@@ -30,6 +30,11 @@ export class ApiClient {
     return new ApiClient(url, ((await res.json()) as Json).access_token as string);
   }
 
+  /** The Authorization header's value, for requests this client does not make itself. */
+  get authorization(): string {
+    return `Bearer ${this.token}`;
+  }
+
   async call(method: string, route: string, body?: unknown): Promise<{ status: number; body: Json }> {
     const res = await fetch(this.url + route, {
       method,

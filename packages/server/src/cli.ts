@@ -11,9 +11,10 @@ import { openApiDocument, startServer } from './server.js';
 
 const usage = `Usage: docqa <command>
 
-  serve [--role api|worker|all]
+  serve [--role api|worker|all] [--supervise]
                      start the server (default); the role (DOCQA_ROLE, default all) says
-                     whether it serves the API, runs the jobs, or both
+                     whether it serves the API, runs the jobs, or both; --supervise runs
+                     it in a child process and starts another when it fails
   init [--if-missing] [--force] [--pull-models]
                      write .env with generated secrets and an admin password; on a
                      terminal, offer to download the recommended models (--pull-models: do)
@@ -45,7 +46,7 @@ async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { 'if-missing': { type: 'boolean', default: false }, force: { type: 'boolean', default: false }, 'pull-models': { type: 'boolean', default: false }, role: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } },
+    options: { 'if-missing': { type: 'boolean', default: false }, force: { type: 'boolean', default: false }, 'pull-models': { type: 'boolean', default: false }, role: { type: 'string' }, supervise: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
   });
   const [command = 'serve', sub] = positionals;
   if (values.help) {
@@ -58,7 +59,7 @@ async function main(argv: string[]): Promise<number> {
         process.stderr.write(`--role must be one of ${serveRoles.join(', ')}, not "${values.role}".\n`);
         return 2;
       }
-      return serve(values.role);
+      return serve({ role: values.role, supervise: values.supervise });
     case 'init':
       // Never a download in a non-interactive run unless asked: scripts pass --pull-models.
       return runInit({ cwd: process.cwd(), ifMissing: values['if-missing'], force: values.force, out, pullModels: values['pull-models'] || (process.stdin.isTTY && process.stdout.isTTY ? 'ask' : false) });

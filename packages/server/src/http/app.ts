@@ -9,6 +9,7 @@ import { accessLog } from './access-log.js';
 import { errorHandler, sendError, validationError } from './errors.js';
 import { requestId } from './request-id.js';
 import { drainUnreadBody } from './unread-body.js';
+import { requestScope } from './request-context.js';
 import { expressPath, type AnyRoute } from './route.js';
 
 export interface AppOptions {
@@ -85,6 +86,7 @@ export function createApp(options: AppOptions): express.Express {
   const jsonParser = express.json({ limit: values.MAX_JSON_BODY, strict: true, type: ['application/json', 'application/*+json'] });
 
   app.use(requestId());
+  app.use(requestScope());
   app.use(drainUnreadBody());
   app.use(accessLog(kernel.logger));
   app.use((_req: Request, res: Response, next: NextFunction) => {

@@ -3,6 +3,7 @@ import { HttpMetrics } from './http-metrics.js';
 import { JobMetrics, type ObservableJobs } from './job-metrics.js';
 import { IngestMetrics } from './ingest-metrics.js';
 import { LlmMetrics } from './llm-metrics.js';
+import { ProcessMetrics } from './process-metrics.js';
 
 /**
  * The Prometheus metrics of one server: a registry of its own (never prom-client's global one, so
@@ -15,6 +16,7 @@ export class Metrics {
   readonly jobs: JobMetrics;
   readonly ingest: IngestMetrics;
   readonly llm: LlmMetrics;
+  readonly process: ProcessMetrics;
 
   constructor(jobs: ObservableJobs) {
     collectDefaultMetrics({ register: this.registry, prefix: 'docqa_' });
@@ -22,6 +24,7 @@ export class Metrics {
     this.jobs = new JobMetrics(this.registry, jobs);
     this.ingest = new IngestMetrics(this.registry);
     this.llm = new LlmMetrics(this.registry);
+    this.process = new ProcessMetrics(this.registry);
   }
 
   /** The Prometheus text exposition format, version 0.0.4. */
