@@ -183,6 +183,16 @@ describe('documents API', function () {
     expect((await fetch(`${server.url}/api/health`)).status).to.equal(200);
   });
 
+  it('a client that hangs up in the middle of a file leaves no staged file and no request waiting', async () => {
+    const { boundary, parts } = multipartBody([{ name: 'hang-up.txt', content: 'z'.repeat(200_000) }]);
+    const whole = Buffer.concat(parts);
+    const answer = await rawUpload(server.url, { token: admin, body: [whole.subarray(0, 100_000), whole.subarray(100_000)], boundary, delayMs: 100, abortAfterPieces: 1 });
+    expect(answer.status).to.equal(0);
+    const deadline = Date.now() + 5_000;
+    while (!stagingIsEmpty() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(stagingIsEmpty()).to.equal(true);
+  });
+
   it('access: viewers list but do not upload; non-multipart bodies are refused', async () => {
     expect((await upload([{ name: 'v.txt', content: 'v' }], viewer)).status).to.equal(403);
     const json = await call('POST', '/api/docs/upload', { file: 'x' });

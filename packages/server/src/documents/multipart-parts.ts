@@ -46,8 +46,12 @@ export async function* multipartParts(body: UploadBody, limits: MultipartLimits)
     wake?.();
     wake = null;
   };
+  // The file part being read: a body that breaks off mid-file must end its stream too, or whoever
+  // reads it waits for bytes that never come (and keeps its staged file).
+  let reading: Readable | null = null;
   const fail = (error: DocqaError) => {
     failure ??= error;
+    reading?.destroy(error);
     notify();
   };
   parser.on('field', (name, value, info) => {
@@ -80,6 +84,7 @@ export async function* multipartParts(body: UploadBody, limits: MultipartLimits)
       if (failure) throw failure;
       const next = waiting.shift();
       if (next) {
+        reading = next.kind === 'file' ? next.stream : null;
         yield next;
         continue;
       }
