@@ -96,7 +96,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       routes: role === 'worker' ? systemRoutes : [...routes, ...extraRoutes],
       extras: role === 'worker' ? [] : [(expressApp) => mountApiReference(expressApp, () => (document ??= openApiDocument()), values.ENABLE_API_DOCS), (expressApp) => mountWebUi(expressApp, kernel.logger)],
     });
-    const server = http.createServer({ requestTimeout: 0, headersTimeout: 60_000, keepAliveTimeout: 5_000 }, app);
+    const server = http.createServer(serverTimeouts, app);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port ?? values.PORT, host ?? values.HOST, () => {
@@ -123,6 +123,21 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     throw error;
   }
 }
+
+/**
+ * An idle keep-alive connection is closed after 5 s, and `Keep-Alive: timeout=5` tells clients so;
+ * fetch (undici) stops reusing it a second earlier. A client whose event loop is busy can still
+ * send on it just as the server closes it, and a POST that meets the closed socket fails with
+ * ECONNRESET and leaves no trace in the server's log (no request arrived). Node 24.6 and later keep
+ * the socket open `keepAliveTimeoutBuffer` longer than they announce (1 s, set here explicitly);
+ * older Node ignores the option.
+ */
+const serverTimeouts: http.ServerOptions & { keepAliveTimeoutBuffer: number } = {
+  requestTimeout: 0,
+  headersTimeout: 60_000,
+  keepAliveTimeout: 5_000,
+  keepAliveTimeoutBuffer: 1_000,
+};
 
 async function drainAndStop(server: http.Server, kernel: Kernel, timeoutMs: number): Promise<void> {
   kernel.logger.info('stopping: no new requests; waiting for running ones');
