@@ -11,6 +11,7 @@ import {
   type Logger,
   type PluginMigration,
   type Token,
+  type AnyModule,
 } from '@docqa/plugin-api';
 import { Container } from './container.js';
 import { loadConfig, readEnvironment, type LoadedConfig } from './config/load.js';
@@ -28,6 +29,8 @@ import { planPlugins, type PluginPlanItem } from './plugins/validate.js';
 import { startPlugins, type StartedPlugins } from './plugins/start.js';
 import { startEmbeddedAutovacuum, type EmbeddedAutovacuum } from './db/embedded-autovacuum.js';
 import { startEmbeddedCheckpoints, type EmbeddedCheckpoints } from './db/embedded-checkpoints.js';
+import { planModules } from './modules/plan.js';
+import { startModules, type StartedModules } from './modules/start.js';
 
 export interface KernelOptions {
   env?: Record<string, string | undefined>;
@@ -38,8 +41,10 @@ export interface KernelOptions {
   inMemoryDatabase?: boolean;
   /** Where logs go (default stdout). */
   logDestination?: pino.DestinationStream;
-  /** The application's own schema migrations, applied after the core's and before the plugins'. */
+  /** The application's own schema migrations, applied after the core's and before the modules'. */
   migrations?: readonly SchemaMigration[];
+  /** Domain modules (defineModule), planned with the plugins and started after them. */
+  modules?: readonly AnyModule[];
   /**
    * Where audit events go; by default, the log. A factory is called once the database is open and
    * the container holds the core services (the application's audit store lives in the database).
@@ -61,6 +66,7 @@ export class Kernel {
   readonly settings: DbSettingsService;
   readonly jobs: PgBossJobs;
   readonly plugins: StartedPlugins;
+  readonly modules: StartedModules;
   /** The embedded database's stand-in for autovacuum; null on a PostgreSQL server, which has its own. */
   readonly autovacuum: EmbeddedAutovacuum | null;
   /** The embedded database's stand-in for the checkpointer; null on a PostgreSQL server. */
@@ -79,6 +85,7 @@ export class Kernel {
     this.settings = parts.settings;
     this.jobs = parts.jobs;
     this.plugins = parts.plugins;
+    this.modules = parts.modules;
     this.autovacuum = parts.autovacuum;
     this.checkpoints = parts.checkpoints;
     this.effectiveNCtx = parts.effectiveNCtx;
@@ -97,13 +104,14 @@ export class Kernel {
     });
     for (const warning of config.warnings) logger.warn(warning);
 
-    // Every plugin is checked before the database opens or any plugin starts.
-    const plan = await planFromConfiguration(options.presets, config, env, cwd);
+    // Every plugin and module is checked before the database opens or any of them starts.
+    const { plugins: plan, modules: modulePlan } = await planFromConfiguration(options.presets, config, env, cwd, options.modules ?? []);
 
     const connection = await openDatabase(config, options.inMemoryDatabase ?? false, logger);
     const cleanup: Array<() => Promise<void>> = [() => connection.close()];
     try {
-      const orm = await createOrm({ pool: connection.pool, logger, appMigrations: options.migrations ?? [], pluginMigrations: pluginMigrationsOf(plan) });
+      const appMigrations = [...(options.migrations ?? []), ...moduleMigrationsOf(modulePlan)];
+      const orm = await createOrm({ pool: connection.pool, logger, appMigrations, pluginMigrations: pluginMigrationsOf(plan) });
       cleanup.unshift(() => orm.close());
       const applied = await withMigrationLock(connection, () => migrate(orm));
       if (applied.length > 0) logger.info({ migrations: applied }, `applied ${applied.length} database migration(s)`);
@@ -119,6 +127,10 @@ export class Kernel {
       const jobs = new PgBossJobs(connection, logger, { poolSize: Math.max(2, Math.min(values.DB_POOL_SIZE, 5)), runsJobs: values.DOCQA_ROLE !== 'api' });
       await jobs.start();
       cleanup.unshift(() => jobs.stop(values.SHUTDOWN_TIMEOUT_SECONDS * 1000));
+      // Every process declares every queue: API processes send to the queues workers work.
+      for (const module of modulePlan) {
+        for (const [queue, queueOptions] of Object.entries(module.queues ?? {})) await jobs.createQueue(queue, queueOptions);
+      }
 
       const db = createDb(connection.pool, connection.mode);
       const container = new Container();
@@ -133,14 +145,18 @@ export class Kernel {
       const plugins = await startPlugins(plan, container, logger);
       cleanup.unshift(() => plugins.stop());
 
+      const modules = await startModules(modulePlan, container, logger);
+      cleanup.unshift(() => modules.stop());
+      await modules.startHooks(values.DOCQA_ROLE !== 'api');
+
       const effectiveNCtx = await deriveEffectiveNCtx(container, values.N_CTX, logger);
       const autovacuum = connection.mode === 'embedded' ? startEmbeddedAutovacuum(connection.pool, logger) : null;
       const checkpoints = connection.mode === 'embedded' ? startEmbeddedCheckpoints(connection.pool, logger) : null;
       logger.info(
-        { database: connection.mode, plugins: plan.map((item) => `${item.instanceId}:${item.plugin.id}`), effective_n_ctx: effectiveNCtx },
+        { database: connection.mode, plugins: plan.map((item) => `${item.instanceId}:${item.plugin.id}`), modules: modules.ids, effective_n_ctx: effectiveNCtx },
         'kernel started',
       );
-      return new Kernel({ config, logger, container, connection, orm, db, settings, jobs, plugins, autovacuum, checkpoints, effectiveNCtx });
+      return new Kernel({ config, logger, container, connection, orm, db, settings, jobs, plugins, modules, autovacuum, checkpoints, effectiveNCtx });
     } catch (error) {
       for (const step of cleanup) await step().catch(() => undefined);
       throw error;
@@ -170,6 +186,7 @@ export class Kernel {
       // behind a job's transaction, which only the jobs' stop ends: it is waited for after them.
       const maintenanceStopped = Promise.all([this.autovacuum?.stop(), this.checkpoints?.stop()]);
       await this.jobs.stop(timeoutMs).catch((error) => this.logger.error({ err: error }, 'stopping jobs failed'));
+      await this.modules.stop();
       await this.plugins.stop();
       this.settings.stop();
       await maintenanceStopped;
@@ -188,7 +205,22 @@ export function pluginMigrationsOf(plan: readonly PluginPlanItem[]): Array<{ plu
   return migratingPlugins.flatMap((plugin) => (plugin.migrations ?? []).map((migration) => ({ pluginId: plugin.id, migration })));
 }
 
-export async function planFromConfiguration(presets: Record<string, Preset>, config: LoadedConfig, env: Record<string, string | undefined>, cwd: string): Promise<PluginPlanItem[]> {
+/** The plan's module migrations, in module order: each module's own after those it depends on. */
+export function moduleMigrationsOf(plan: readonly AnyModule[]): SchemaMigration[] {
+  return plan.flatMap((module) => module.migrations ?? []);
+}
+
+/**
+ * The plugins of the preset and the configuration file, and the modules, checked and ordered. Every
+ * problem of either is reported at once, before anything opens or starts.
+ */
+export async function planFromConfiguration(
+  presets: Record<string, Preset>,
+  config: LoadedConfig,
+  env: Record<string, string | undefined>,
+  cwd: string,
+  modules: readonly AnyModule[] = [],
+): Promise<{ plugins: PluginPlanItem[]; modules: AnyModule[] }> {
   const presetName = config.values.DOCQA_PRESET;
   let preset = presets[presetName];
   if (!preset) {
@@ -210,10 +242,12 @@ export async function planFromConfiguration(presets: Record<string, Preset>, con
   }
   const entries = await resolveEntries(preset, { variable: (name) => (config.values as Record<string, unknown>)[name] ?? env[name] }, file);
   const { plan, problems } = planPlugins(entries);
-  if (problems.length > 0) {
-    throw new DocqaError('plugin_invalid', problems.map((line) => `Plugin error: ${line}`).join('\n'));
-  }
-  return plan;
+  // Modules are judged against the plugins that are fine; a broken plugin is reported on its own.
+  const valid = problems.length > 0 ? planPlugins(entries.filter((entry) => !entry.problem)).plan : plan;
+  const modulePlan = planModules(modules, valid);
+  const lines = [...problems.map((line) => `Plugin error: ${line}`), ...modulePlan.problems.map((line) => `Module error: ${line}`)];
+  if (lines.length > 0) throw new DocqaError(problems.length > 0 ? 'plugin_invalid' : 'module_invalid', lines.join('\n'));
+  return { plugins: plan, modules: modulePlan.plan };
 }
 
 async function openDatabase(config: LoadedConfig, inMemory: boolean, logger: RootLogger): Promise<DatabaseConnection> {

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
-import { DocqaError, type Preset } from '@docqa/plugin-api';
+import { DocqaError, type AnyModule, type Preset } from '@docqa/plugin-api';
 import { loadConfig, readEnvironment, type LoadedConfig } from '../config/load.js';
 import { createLogger } from '../logging/logger.js';
-import { planFromConfiguration, pluginMigrationsOf } from '../kernel.js';
+import { moduleMigrationsOf, planFromConfiguration, pluginMigrationsOf } from '../kernel.js';
 import { createOrm, migrate, type SchemaMigration } from './orm.js';
 import { withMigrationLock } from './migration-lock.js';
 import { openEmbeddedDatabase, openServerDatabase, type DatabaseConnection } from './pool.js';
@@ -15,6 +15,8 @@ export interface MaintenanceOptions {
   presets: Record<string, Preset>;
   /** The application's schema migrations, as the server passes them to Kernel.start. */
   migrations: readonly SchemaMigration[];
+  /** The modules the server starts: their migrations follow the application's. */
+  modules?: readonly AnyModule[];
   /**
    * Open only an embedded database that exists already: reading one (an export) must not create an
    * empty database in a mistyped DOCQA_DATA_DIR.
@@ -46,7 +48,7 @@ export async function openMaintenanceDatabase(options: MaintenanceOptions): Prom
   const config = loadConfig(env, { cwd: options.cwd });
   // Only warnings and errors, on stderr: the command's own output is what the operator reads.
   const logger = createLogger({ level: 'WARNING', privacy: { anonymiseUsers: true, redactQueries: true }, hashKey: config.values.JWT_SECRET_KEY, destination: pino.destination(2) });
-  const plan = await planFromConfiguration(options.presets, config, env, options.cwd);
+  const { plugins: plan, modules } = await planFromConfiguration(options.presets, config, env, options.cwd, options.modules ?? []);
   const values = config.values;
   let connection: DatabaseConnection;
   if (values.DATABASE_URL) {
@@ -58,7 +60,8 @@ export async function openMaintenanceDatabase(options: MaintenanceOptions): Prom
     connection = await openEmbeddedDatabase(config.dataDir, values.DB_POOL_TIMEOUT);
   }
   try {
-    const orm = await createOrm({ pool: connection.pool, logger, appMigrations: options.migrations, pluginMigrations: pluginMigrationsOf(plan) });
+    const appMigrations = [...options.migrations, ...moduleMigrationsOf(modules)];
+    const orm = await createOrm({ pool: connection.pool, logger, appMigrations, pluginMigrations: pluginMigrationsOf(plan) });
     const knownMigrations = (orm.config.get('migrations').migrationsList ?? []).map((migration) => (migration as { name: string }).name);
     return {
       config,

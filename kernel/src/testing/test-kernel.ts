@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
 import pg from 'pg';
-import { definePreset, type PluginEntry } from '@docqa/plugin-api';
+import { defineModule, definePreset, type AnyModule, type PluginEntry, type Token } from '@docqa/plugin-api';
 import { Kernel, type KernelOptions } from '../kernel.js';
 import { Writable } from 'node:stream';
 
@@ -15,6 +15,8 @@ export interface TestKernelOptions {
   logs?: string[];
   /** The application's schema migrations to apply (the server's identity tables, ...). */
   migrations?: KernelOptions['migrations'];
+  /** Domain modules to plan and start with the plugins. */
+  modules?: KernelOptions['modules'];
   /** Keep the embedded database on disk in env.DOCQA_DATA_DIR (restart tests); the caller removes it. */
   persistent?: boolean;
 }
@@ -55,6 +57,7 @@ export async function startTestKernel(options: TestKernelOptions = {}): Promise<
     presets: { test: definePreset({ id: 'test', description: 'plugins under test', plugins: () => options.plugins ?? [] }) },
     inMemoryDatabase: database === null && !options.persistent,
     ...(options.migrations ? { migrations: options.migrations } : {}),
+    ...(options.modules ? { modules: options.modules } : {}),
     logDestination: collect(logs ?? []),
   }).catch(async (error) => {
     await database?.drop();
@@ -103,4 +106,30 @@ export async function createTemporaryDatabase(serverUrl: string): Promise<{ url:
       }
     },
   };
+}
+
+/** A value a test puts in place of a module it does not start: the token and what it resolves to. */
+export interface ProvidedValue<T = unknown> {
+  token: Token<T>;
+  value: T;
+}
+
+export function provide<T>(token: Token<T>, value: T): ProvidedValue<T> {
+  return { token, value };
+}
+
+/**
+ * Starts a real kernel with just the modules under test (and their plugins). What they need from
+ * modules left out comes from `provide`: values registered under those modules' tokens, so a module
+ * is tested without the HTTP server and without the rest of the domain.
+ */
+export function startTestModules(options: TestKernelOptions & { modules: readonly AnyModule[]; provide?: readonly ProvidedValue[] }): Promise<TestKernel> {
+  const provided = options.provide ?? [];
+  const standIns = defineModule({
+    id: 'test-provided',
+    deps: {},
+    provides: Object.fromEntries(provided.map((entry, index) => [`value${index}`, entry.token])),
+    init: () => Object.fromEntries(provided.map((entry, index) => [`value${index}`, entry.value])) as never,
+  });
+  return startTestKernel({ ...options, modules: provided.length > 0 ? [standIns, ...options.modules] : options.modules });
 }

@@ -24,6 +24,8 @@ export const errorStatus = {
   config_invalid: 500,
   plugin_invalid: 500,
   plugin_failed: 500,
+  module_invalid: 500,
+  module_failed: 500,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -3,6 +3,7 @@ export * from './tokens.js';
 export * from './services.js';
 export * from './core-tokens.js';
 export * from './define-plugin.js';
+export * from './define-module.js';
 export * from './kinds/connector.js';
 export * from './kinds/extractor.js';
 export * from './kinds/vector-store.js';
