@@ -22,7 +22,7 @@ import { scheduleMigrations } from './schedules/schema.js';
 import { conversationMigrations } from './chat/schema.js';
 import { analyticsMigrations } from './analytics/schema.js';
 import { auditMigrations } from './audit/schema.js';
-import { brandingMigrations } from './branding/schema.js';
+import { standardModules } from '@docqa/core/modules';
 import { modelMigrations } from './models/schema.js';
 import { ModelRuntime } from './models/runtime.js';
 import { AuditStore } from './audit/audit-store.js';
@@ -54,7 +54,7 @@ export interface ServerOptions extends Partial<KernelOptions> {
   clusterMetrics?: boolean;
 }
 
-export const applicationMigrations = [...identityMigrations, ...groupMigrations, ...documentMigrations, ...searchMigrations, ...sourceMigrations, ...ruleMigrations, ...scheduleMigrations, ...conversationMigrations, ...analyticsMigrations, ...auditMigrations, ...brandingMigrations, ...modelMigrations];
+export const applicationMigrations = [...identityMigrations, ...groupMigrations, ...documentMigrations, ...searchMigrations, ...sourceMigrations, ...ruleMigrations, ...scheduleMigrations, ...conversationMigrations, ...analyticsMigrations, ...auditMigrations, ...modelMigrations];
 
 /** Audit events go to the hash-chained log in the database, recorded while the plan is ENTERPRISE. */
 function databaseAuditLog({ db, logger, container }: { db: Db; logger: Logger; container: Kernel['container'] }): AuditStore {
@@ -68,6 +68,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     presets,
     ...kernelOptions,
     migrations: [...applicationMigrations, ...(kernelOptions.migrations ?? [])],
+    modules: [...standardModules, ...(kernelOptions.modules ?? [])],
     audit: kernelOptions.audit ?? databaseAuditLog,
   });
   let models: ModelRuntime | null = null;

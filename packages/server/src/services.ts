@@ -13,7 +13,6 @@ import { ScheduleService } from './schedules/schedule-service.js';
 import { currentPlan } from './http/access.js';
 import { ChatService } from './chat/chat-service.js';
 import { AuditStore } from './audit/audit-store.js';
-import { BrandingService } from './branding/branding-service.js';
 import { Metrics } from './metrics/metrics.js';
 
 /** The application services routes work with, built once per server from the kernel. */
@@ -32,7 +31,6 @@ export interface AppServices {
   chat: ChatService;
   /** Reads, verifies and purges the audit log; recording goes through tokens.audit. */
   audit: AuditStore;
-  branding: BrandingService;
   /** This server's Prometheus registry; the recorders in it are handed to the code they measure. */
   metrics: Metrics;
 }
@@ -51,5 +49,5 @@ export function createServices(kernel: Kernel): AppServices {
   const metrics = new Metrics(kernel.jobs);
   const chat = new ChatService(kernel, search, rules, metrics.llm);
   const audit = new AuditStore(kernel.db, kernel.logger, () => currentPlan(kernel));
-  return { identity, mfa, groups, documents, index, sources, syncs, rules, schedules, search, chat, audit, branding: new BrandingService(kernel.db), metrics, oidc: new OidcService(kernel, identity) };
+  return { identity, mfa, groups, documents, index, sources, syncs, rules, schedules, search, chat, audit, metrics, oidc: new OidcService(kernel, identity) };
 }

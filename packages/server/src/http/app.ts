@@ -43,6 +43,7 @@ async function readJsonBody(req: Request, res: Response, parser: express.Request
 }
 
 function mountRoute(app: express.Express, route: AnyRoute, kernel: Kernel, services: AppServices, authenticator: Authenticator, jsonParser: express.RequestHandler): void {
+  const deps = Object.fromEntries(Object.entries(route.deps ?? {}).map(([name, token]) => [name, token.multi ? kernel.resolveAll(token) : kernel.resolve(token)]));
   app[route.method](expressPath(route.path), ...(route.middleware?.(kernel) ?? []), async (req: Request, res: Response, next: NextFunction) => {
     try {
       const principal = await checkAccess(kernel, authenticator, req, res, route.access, route.plan);
@@ -50,7 +51,7 @@ function mountRoute(app: express.Express, route: AnyRoute, kernel: Kernel, servi
       const params = parsePart(route.request?.params, req.params, 'params');
       const query = parsePart(route.request?.query, req.query, 'query');
       const body = route.request?.body ? parsePart(route.request.body, await readJsonBody(req, res, jsonParser), 'body') : undefined;
-      const result = await route.handler({ kernel, services, params, query, body, principal, requestId: String(res.locals.requestId), req, res });
+      const result = await route.handler({ kernel, services, deps, params, query, body, principal, requestId: String(res.locals.requestId), req, res });
       if (result === 'handled') return;
       for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
       if (result.body === undefined) res.status(result.status).end();

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
-import type { Plan } from '@docqa/plugin-api';
+import type { DepsMap, Plan, ResolvedDeps } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import type { AppServices } from '../services.js';
 
@@ -13,9 +13,11 @@ export interface Principal {
   role: 'admin' | 'editor' | 'viewer';
 }
 
-export interface RouteContext<P, Q, B> {
+export interface RouteContext<P, Q, B, D = Record<string, never>> {
   kernel: Kernel;
   services: AppServices;
+  /** The modules' services the route declared in `deps`. */
+  deps: D;
   params: P;
   query: Q;
   body: B;
@@ -34,7 +36,7 @@ export interface ResponseSpec {
   contentType?: string;
 }
 
-export interface RouteDefinition<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
+export interface RouteDefinition<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, D extends DepsMap = DepsMap> {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** OpenAPI path syntax: `/api/jobs/{id}`. */
   path: string;
@@ -50,13 +52,15 @@ export interface RouteDefinition<P extends z.ZodType = z.ZodType, Q extends z.Zo
   /** Runs before anything else (rate limits); built once when the route is mounted. */
   middleware?: (kernel: Kernel) => RequestHandler[];
   responses: Record<number, ResponseSpec>;
-  handler(context: RouteContext<z.output<P>, z.output<Q>, z.output<B>>): Promise<RouteResult> | RouteResult;
+  /** What the route needs from modules, by token; resolved once, when the route is mounted. */
+  deps?: D;
+  handler(context: RouteContext<z.output<P>, z.output<Q>, z.output<B>, ResolvedDeps<D>>): Promise<RouteResult> | RouteResult;
 }
 
 export type AnyRoute = RouteDefinition<z.ZodType, z.ZodType, z.ZodType>;
 
-export function defineRoute<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>(
-  route: RouteDefinition<P, Q, B>,
+export function defineRoute<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, D extends DepsMap = Record<string, never>>(
+  route: RouteDefinition<P, Q, B, D>,
 ): AnyRoute {
   return route as unknown as AnyRoute;
 }

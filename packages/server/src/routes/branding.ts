@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../http/route.js';
-import { brandingSchema } from '../branding/branding-service.js';
-import { normaliseLogo } from '../branding/logo.js';
-import { readLogoUpload } from '../branding/read-logo-upload.js';
+import { brandingSchema, brandingTokens } from '@docqa/core/branding';
+import { readLogoUpload } from '../http/read-logo-upload.js';
 
 const brandingResponse = z.object({
   name: z.string(),
@@ -23,7 +22,8 @@ export const brandingRoutes = [
     operationId: 'getBranding',
     summary: 'Name, colours, texts and logo address of this installation',
     responses: { 200: { description: 'The branding (DocQA\'s defaults until an admin sets it).', schema: brandingResponse } },
-    handler: async ({ services }) => ({ status: 200, body: await services.branding.get(), headers: { 'Cache-Control': 'no-cache' } }),
+    deps: { branding: brandingTokens.service },
+    handler: async ({ deps }) => ({ status: 200, body: await deps.branding.get(), headers: { 'Cache-Control': 'no-cache' } }),
   }),
   defineRoute({
     method: 'put',
@@ -35,10 +35,11 @@ export const brandingRoutes = [
     description: 'Fields left out take DocQA\'s defaults. Recorded as config.update.',
     request: { body: brandingSchema },
     responses: { 200: { description: 'The branding now in effect.', schema: brandingResponse } },
-    handler: async ({ services, principal, body, req }) => {
-      await services.branding.put(body);
+    deps: { branding: brandingTokens.service },
+    handler: async ({ deps, services, principal, body, req }) => {
+      await deps.branding.put(body);
       await services.identity.recordConfigUpdate(principal, req.ip, 'branding', { name: body.name, colors: body.colors });
-      return { status: 200, body: await services.branding.get() };
+      return { status: 200, body: await deps.branding.get() };
     },
   }),
   defineRoute({
@@ -50,8 +51,9 @@ export const brandingRoutes = [
     summary: 'The logo image',
     description: 'PNG, JPEG or WebP as normalised at upload (SVG uploads are served as PNG). ETag and If-None-Match let browsers revalidate cheaply; 404 until a logo is uploaded.',
     responses: { 200: { description: 'The image.', contentType: 'image/png' }, 304: { description: 'Unchanged since the ETag sent.' }, 404: { description: 'No logo yet.' } },
-    async handler({ services, req, res }) {
-      const logo = await services.branding.logo();
+    deps: { branding: brandingTokens.service },
+    async handler({ deps, req, res }) {
+      const logo = await deps.branding.logo();
       const etag = `"${logo.sha256}"`;
       res.setHeader('ETag', etag);
       res.setHeader('Last-Modified', new Date(logo.updatedAt).toUTCString());
@@ -80,12 +82,12 @@ export const brandingRoutes = [
       413: { description: 'Larger than 2 MB.' },
       415: { description: 'Not a PNG, JPEG, WebP or safe SVG image.' },
     },
-    async handler({ services, principal, req }) {
-      const logo = await normaliseLogo(await readLogoUpload(req));
-      await services.branding.putLogo(logo);
-      await services.identity.recordConfigUpdate(principal, req.ip, 'branding.logo', { media_type: logo.mediaType, width: logo.width, height: logo.height, sha256: logo.sha256 });
-      const { logo_url } = await services.branding.get();
-      return { status: 201, body: { media_type: logo.mediaType, width: logo.width, height: logo.height, sha256: logo.sha256, logo_url: logo_url! } };
+    deps: { branding: brandingTokens.service },
+    async handler({ deps, services, principal, req }) {
+      const logo = await deps.branding.replaceLogo(await readLogoUpload(req));
+      const { logo_url: _, ...recorded } = logo;
+      await services.identity.recordConfigUpdate(principal, req.ip, 'branding.logo', recorded);
+      return { status: 201, body: logo };
     },
   }),
 ];

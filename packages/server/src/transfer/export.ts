@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { openMaintenanceDatabase } from '@docqa/kernel';
 import { DocqaError } from '@docqa/plugin-api';
 import { presets } from '../presets/standard.js';
+import { standardModules } from '@docqa/core/modules';
 import { applicationMigrations } from '../server.js';
 import { readBuildInfo } from '../build-info.js';
 import { ArchiveWriter, archiveFormat, archiveVersion, type ArchiveHeader, type SequenceState, type TableManifest } from './archive-format.js';
@@ -43,7 +44,7 @@ export async function exportArchive(options: ExportOptions): Promise<ExportSumma
   const out = path.resolve(options.cwd, options.out);
   if (fs.existsSync(out)) throw new DocqaError('conflict', `${out} exists already; choose another file name or remove it first.`);
   fs.mkdirSync(path.dirname(out), { recursive: true });
-  const database = await openMaintenanceDatabase({ env: options.env, cwd: options.cwd, presets, migrations: applicationMigrations, existingOnly: true });
+  const database = await openMaintenanceDatabase({ env: options.env, cwd: options.cwd, presets, migrations: applicationMigrations, modules: standardModules, existingOnly: true });
   const partial = `${out}.partial-${process.pid}`;
   let writer: ArchiveWriter | null = null;
   try {

@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { openMaintenanceDatabase, type MaintenanceDatabase } from '@docqa/kernel';
 import { DocqaError } from '@docqa/plugin-api';
 import { presets } from '../presets/standard.js';
+import { standardModules } from '@docqa/core/modules';
 import { applicationMigrations } from '../server.js';
 import { readArchive, type ArchiveHeader, type ArchiveRecord, type TableManifest } from './archive-format.js';
 import { exactTextSettings, quoteIdent, readCatalog, type CatalogTable } from './catalog.js';
@@ -46,7 +47,7 @@ export async function importArchive(options: ImportOptions): Promise<ImportSumma
   if (first.done || first.value.kind !== 'header') throw new DocqaError('validation_failed', 'The archive is damaged or not a DocQA archive: it has no header. Nothing was imported from it.');
   const header = first.value.header;
 
-  const database = await openMaintenanceDatabase({ env: options.env, cwd: options.cwd, presets, migrations: applicationMigrations }).catch(async (error: unknown) => {
+  const database = await openMaintenanceDatabase({ env: options.env, cwd: options.cwd, presets, migrations: applicationMigrations, modules: standardModules }).catch(async (error: unknown) => {
     await records.return(undefined);
     throw error;
   });

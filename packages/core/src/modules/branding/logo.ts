@@ -1,9 +1,8 @@
 import crypto from 'node:crypto';
 import type { Metadata, OutputInfo } from 'sharp';
 import { DocqaError } from '@docqa/plugin-api';
+import { logoTooLarge, maxLogoBytes } from './contract.js';
 
-/** The largest logo file accepted; a logo is a small picture, not a photograph archive. */
-export const maxLogoBytes = 2 * 1024 * 1024;
 /** Logos are shown small: larger ones are scaled down to fit this square. */
 const maxLogoSide = 512;
 /** Decompression bombs: a tiny file claiming a huge canvas is refused before it is decoded. */
@@ -54,9 +53,6 @@ export async function normaliseLogo(input: Buffer): Promise<NormalisedLogo> {
   return { mediaType: rasterOutputs[output], bytes: encoded.data, sha256: crypto.createHash('sha256').update(encoded.data).digest('hex'), width: encoded.info.width, height: encoded.info.height };
 }
 
-export function logoTooLarge(bytes: number): DocqaError {
-  return new DocqaError('payload_too_large', `The logo is larger than ${maxLogoBytes / 1024 / 1024} MB${bytes > 0 ? ` (${bytes} bytes)` : ''}.`, { extra: { limit: maxLogoBytes } });
-}
 
 function notAnImage(): DocqaError {
   return new DocqaError('unsupported_media_type', 'The logo must be a PNG, JPEG, WebP or SVG image.');

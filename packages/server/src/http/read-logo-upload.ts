@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import busboy from 'busboy';
 import { DocqaError } from '@docqa/plugin-api';
-import { logoTooLarge, maxLogoBytes } from './logo.js';
+import { logoTooLarge, maxLogoBytes } from '@docqa/core/branding';
 
 /**
  * A client that sends far more than the limit is drained up to this much, so it still reads the

@@ -1,7 +1,7 @@
-import type { SchemaMigration } from '@docqa/kernel';
+import type { ModuleMigration } from '@docqa/plugin-api';
 
 /** Branding and its logo: one row each, in the database so every replica serves the same. */
-export const brandingMigrations: SchemaMigration[] = [
+export const brandingMigrations: ModuleMigration[] = [
   {
     name: '0013_branding',
     up: [

@@ -1,0 +1,5 @@
+import type { AnyModule } from '@docqa/plugin-api';
+import { brandingModule } from './branding/index.js';
+
+/** The standard domain modules, in no particular order: the kernel orders them by their dependencies. */
+export const standardModules: readonly AnyModule[] = [brandingModule];
