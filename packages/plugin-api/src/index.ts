@@ -14,3 +14,6 @@ export * from './kinds/license-gate.js';
 export * from './preset.js';
 export { decodeTextFile, readTextLines } from './text/read-text.js';
 export { formatTableRow, joinTableCells } from './text/table-row.js';
+export { OutboundGuard, outboundAllowEntrySchema, outboundAllowListSchema, type OutboundGuardOptions } from './net/outbound-guard.js';
+export { createGuardedFetch, type GuardedFetch, type GuardedFetchOptions } from './net/guarded-fetch.js';
+export { checkZipLimits, ratioGraceBytes, zipLimitsSchema, type ZipCheck, type ZipLimits } from './archive/zip-limits.js';
