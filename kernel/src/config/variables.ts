@@ -99,6 +99,7 @@ export const variables = {
   // --- Ingestion ---
   CONNECTOR_ALLOWED_PATHS: spec({ parse: p.list(':', p.absolutePath), default: '/app/docs', group: 'ingestion', description: 'Colon-separated directories connectors may read.' }),
   INDEX_EXTRACTION_WORKERS: spec({ parse: p.int(1, 64), default: () => String(Math.max(1, Math.min(4, os.availableParallelism() - 1))), group: 'ingestion', description: 'Text-extraction worker threads (default: cores - 1, at most 4).' }),
+  INDEX_EXTRACTION_WORKER_HEAP_MB: spec({ parse: p.int(128, 16_384), default: '1024', group: 'ingestion', description: 'JavaScript heap of each extraction worker thread, in MB. A document needing more (a zip bomb) fails alone with an error naming this limit and its worker is replaced, so the process stays within its memory budget (docs/security.md).' }),
   INDEX_UPSERT_BATCH_SIZE: spec({ parse: p.int(1, 100_000), default: '256', group: 'ingestion', description: 'Chunks held in memory before each flush to the index.' }),
   INDEXING_OCR_ENABLED: spec({ ...bool(false), group: 'ingestion', description: 'OCR scanned PDFs and images (PNG, JPG, TIFF).' }),
   INDEXING_OCR_LANGUAGES: spec({ parse: p.list(','), default: 'eng', group: 'ingestion', description: 'Comma-separated OCR language codes.' }),

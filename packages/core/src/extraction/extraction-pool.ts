@@ -1,6 +1,6 @@
-import type { Worker } from 'node:worker_threads';
+import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { DocqaError, errorStatus, type ErrorCode, type ExtractedDocument, type ExtractorInput } from '@docqa/plugin-api';
-import { startModuleWorker } from '../workers/module-worker.js';
+import { startModuleWorker, workerLimits } from '../workers/module-worker.js';
 import type { ExtractionReply, ExtractionRequest } from './extraction-worker.js';
 
 interface Task {
@@ -17,20 +17,41 @@ interface Slot {
 }
 
 /**
- * INDEX_EXTRACTION_WORKERS worker threads that run extractors, so a slow or crashing parser never
- * blocks the server or takes it down. A task that is cancelled or overruns `timeoutMs` has its
- * worker terminated (the only way to stop a running parser) and replaced.
+ * The JavaScript heap one extraction worker may use unless the pool is told otherwise: the default
+ * of INDEX_EXTRACTION_WORKER_HEAP_MB, which the server passes as `heapLimitMb`.
+ */
+export const defaultExtractionHeapLimitMb = 1024;
+
+export interface ExtractionPoolOptions {
+  /** Most time one document may take; the worker is then terminated and replaced. */
+  timeoutMs?: number;
+  /**
+   * Most JavaScript heap (V8 old generation) of each worker thread, in MB. A document whose parser
+   * needs more (a zip bomb past the extractors' own checks) kills its worker alone: the document
+   * fails with an error naming the limit, the worker is replaced, and the process stays within its
+   * memory budget instead of growing to several GB.
+   */
+  heapLimitMb?: number;
+}
+
+/**
+ * INDEX_EXTRACTION_WORKERS worker threads that run extractors, so a slow, crashing or memory-hungry
+ * parser never blocks the server or takes it down. A task that is cancelled, overruns `timeoutMs` or
+ * runs out of its worker's heap has its worker terminated (the only way to stop a running parser)
+ * and replaced.
  */
 export class ExtractionPool {
   readonly #slots: Slot[];
   readonly #queue: Task[] = [];
   readonly #timeoutMs: number;
+  readonly #heapLimitMb: number;
   #nextId = 1;
   #closed = false;
 
-  constructor(size: number, options: { timeoutMs?: number } = {}) {
-    this.#slots = Array.from({ length: Math.max(1, size) }, () => ({ worker: spawn(), busy: false }));
+  constructor(size: number, options: ExtractionPoolOptions = {}) {
     this.#timeoutMs = options.timeoutMs ?? 10 * 60_000;
+    this.#heapLimitMb = options.heapLimitMb ?? defaultExtractionHeapLimitMb;
+    this.#slots = Array.from({ length: Math.max(1, size) }, () => ({ worker: this.#spawn(), busy: false }));
   }
 
   extract(workerModule: string, input: ExtractorInput, signal: AbortSignal): Promise<ExtractedDocument> {
@@ -67,7 +88,7 @@ export class ExtractionPool {
     try {
       worker = await slot.worker;
     } catch (error) {
-      slot.worker = spawn();
+      slot.worker = this.#spawn();
       return task.reject(new DocqaError('unavailable', `An extraction worker could not start: ${(error as Error).message}`));
     }
     const id = this.#nextId++;
@@ -80,7 +101,7 @@ export class ExtractionPool {
         task.signal.removeEventListener('abort', onAbort);
         if (discard && !this.#closed) {
           void worker.terminate();
-          slot.worker = spawn();
+          slot.worker = this.#spawn();
         }
         done();
       };
@@ -92,7 +113,7 @@ export class ExtractionPool {
       };
       const onError = (error: Error) => {
         finish(true);
-        task.reject(new DocqaError('unsupported_media_type', `${task.input.filename} could not be read: the extractor crashed (${error.message}).`));
+        task.reject(this.#crashError(task.input.filename, error));
       };
       const onExit = () => onError(new Error('worker exited'));
       const onAbort = () => {
@@ -110,10 +131,26 @@ export class ExtractionPool {
       worker.postMessage({ id, workerModule: task.workerModule, input: task.input } satisfies ExtractionRequest);
     });
   }
+
+  #crashError(filename: string, error: Error): DocqaError {
+    if ((error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
+      return new DocqaError(
+        'file_too_large',
+        `${filename} needs more memory to read than an extraction worker may use (INDEX_EXTRACTION_WORKER_HEAP_MB, ` +
+          `${this.#heapLimitMb} MB); it was given up.`,
+        { extra: { limit: 'INDEX_EXTRACTION_WORKER_HEAP_MB' } },
+      );
+    }
+    return new DocqaError('unsupported_media_type', `${filename} could not be read: the extractor crashed (${error.message}).`);
+  }
+
+  #spawn(): Promise<Worker> {
+    return spawn({ ...workerLimits, maxOldGenerationSizeMb: this.#heapLimitMb });
+  }
 }
 
-function spawn(): Promise<Worker> {
-  const worker = startModuleWorker(new URL('./extraction-worker.js', import.meta.url));
+function spawn(resourceLimits: ResourceLimits): Promise<Worker> {
+  const worker = startModuleWorker(new URL('./extraction-worker.js', import.meta.url), resourceLimits);
   worker.unref();
   return new Promise((resolve, reject) => {
     const onMessage = (message: { ready?: boolean }) => {

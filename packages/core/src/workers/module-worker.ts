@@ -9,11 +9,12 @@ import { Worker, type ResourceLimits } from 'node:worker_threads';
  * 165 MB with 6 MB, no slower). It only makes short-lived garbage collected more often; what a
  * worker may hold in all is not limited, so a large document still gets the memory it needs.
  */
-const workerLimits: ResourceLimits = { maxYoungGenerationSizeMb: 6 };
+export const workerLimits: ResourceLimits = { maxYoungGenerationSizeMb: 6 };
 
 /**
  * Starts a worker thread running the module at `url` (a sibling `.js` file, as `import.meta.url`
- * names it), with the small young generation above unless `resourceLimits` says otherwise. Compiled, that file exists. From TypeScript source (tests under tsx) it is a `.ts` file,
+ * names it), with the small young generation above unless `resourceLimits` says otherwise.
+ * Compiled, that file exists. From TypeScript source (tests under tsx) it is a `.ts` file,
  * and Node 20 does not carry tsx's module hooks into worker threads even though the worker inherits
  * `--import tsx`, so a tiny bootstrap registers tsx inside the worker first.
  */
