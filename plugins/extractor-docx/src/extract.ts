@@ -1,7 +1,8 @@
 import mammoth from 'mammoth';
-import { DocqaError } from '@docqa/plugin-api';
+import { checkZipLimits, DocqaError, TextBudget } from '@docqa/plugin-api';
 import type { ExtractedDocument, ExtractorInput } from '@docqa/plugin-api';
 import { htmlToBlocks } from './html-to-blocks.js';
+import { docxExtractorOptionsSchema, isInflatedPart } from './options.js';
 import { detectWordContainer } from './word-container.js';
 
 /**
@@ -15,11 +16,20 @@ const headingStyleMap = [1, 2, 3, 4, 5, 6].flatMap((level) => [
 
 /**
  * Extracts a .docx file. Runs in an extraction worker thread (it is the provider's `workerModule`),
- * so it imports nothing but the plugin API and its parser.
+ * so it imports nothing but the plugin API and its parser. `options` are the plugin's (its limits);
+ * absent, the defaults apply.
  */
-export async function extract(input: ExtractorInput, signal?: AbortSignal): Promise<ExtractedDocument> {
+export async function extract(input: ExtractorInput, signal?: AbortSignal, options?: unknown): Promise<ExtractedDocument> {
   signal?.throwIfAborted();
+  const limits = docxExtractorOptionsSchema.parse(options ?? {});
   await refuseNonDocx(input);
+  // Before mammoth, which inflates every part it reads into memory at once: a zip bomb stops here.
+  try {
+    await checkZipLimits(input.path, { filename: input.filename, plugin: 'extractor-docx', limits, isInflated: isInflatedPart });
+  } catch (error) {
+    throw DocqaError.is(error, 'unsupported_media_type') ? unreadable(input.filename, error.cause) : error;
+  }
+  signal?.throwIfAborted();
   let html: string;
   try {
     const result = await mammoth.convertToHtml(
@@ -38,6 +48,8 @@ export async function extract(input: ExtractorInput, signal?: AbortSignal): Prom
   }
   signal?.throwIfAborted();
   const blocks = htmlToBlocks(html, { tables: input.options.tables });
+  const budget = new TextBudget(input.filename, 'extractor-docx', limits.maxTextCharacters);
+  for (const block of blocks) budget.spend(block.text);
   // mammoth does not expose the core properties (docProps/core.xml), so the first heading is the title.
   const title = blocks.find((block) => block.kind === 'heading')?.text;
   return { ...(title === undefined ? {} : { title }), blocks, metadata: {} };

@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx';
-import { DocqaError } from '@docqa/plugin-api';
+import { DocqaError, splitWorkerModule } from '@docqa/plugin-api';
 import type { ExtractedDocument, ExtractorInput, ExtractorProvider } from '@docqa/plugin-api';
 import { describeExtractorConformance } from '@docqa/plugin-testkit';
-import docxExtractorPlugin, { createDocxExtractorProvider, docxMediaType } from './index.js';
+import docxExtractorPlugin, { createDocxExtractorProvider, docxExtractorOptionsSchema, docxMediaType } from './index.js';
+import { inflatedDocx, lyingSizes, manyEntriesDocx } from './zip-bomb.test-support.js';
 
 describeExtractorConformance('extractor-docx', {
   provider: createDocxExtractorProvider(),
@@ -169,6 +170,68 @@ describe('extractor-docx', function () {
     const worker = (await import(provider.workerModule)) as { extract(input: ExtractorInput): Promise<ExtractedDocument> };
     const fromWorker = await worker.extract(input(path, 'worker.docx'));
     expect(fromWorker).to.deep.equal(await provider.extract(input(path, 'worker.docx'), signal));
+  });
+
+  describe('zip bomb limits', () => {
+    async function refusal(extraction: Promise<ExtractedDocument>): Promise<DocqaError> {
+      const error = await extraction.then(() => null, (failed: unknown) => failed);
+      expect(DocqaError.is(error, 'file_too_large'), String(error)).to.equal(true);
+      return error as DocqaError;
+    }
+
+    it('refuses a document whose XML inflates past maxUncompressedBytes before mammoth reads it', async () => {
+      // 1.6 million paragraphs: 70 MB of XML from about 0.2 MB of archive.
+      const path = await write('bomb.docx', inflatedDocx(await Packer.toBuffer(handbook()), 1_600_000));
+      const error = await refusal(provider.extract(input(path, 'bomb.docx'), signal));
+      expect(error.message).to.equal(
+        `bomb.docx inflates to more than ${64 * 1024 * 1024} bytes; it looks like a zip bomb and was not read. ` +
+          'The limit is the maxUncompressedBytes option of extractor-docx (docs/security.md).',
+      );
+    });
+
+    it('refuses an entry compressed more than maxCompressionRatio to 1', async () => {
+      const path = await write('ratio.docx', inflatedDocx(await Packer.toBuffer(handbook()), 100_000));
+      const error = await refusal(provider.extract(input(path, 'ratio.docx'), signal));
+      expect(error.message).to.match(/^ratio\.docx has an entry \(word\/document\.xml\) compressed \d+ to 1, more than 100 to 1;/);
+      expect(error.message).to.include('maxCompressionRatio option of extractor-docx');
+    });
+
+    it('refuses more entries than maxEntries', async () => {
+      const path = await write('entries.docx', manyEntriesDocx(await Packer.toBuffer(handbook()), 10_001));
+      const error = await refusal(provider.extract(input(path, 'entries.docx'), signal));
+      expect(error.message).to.match(/^entries\.docx has 100\d\d entries, more than 10000;/);
+    });
+
+    it('refuses an entry that inflates to more than its archive declares', async () => {
+      const bomb = inflatedDocx(await Packer.toBuffer(handbook()), 20_000, 'Varied text keeps the ratio low: 0123456789 abcdefghij.');
+      const path = await write('liar.docx', lyingSizes(bomb, 1000));
+      const error = await refusal(provider.extract(input(path, 'liar.docx'), signal));
+      expect(error.message).to.include('has an entry (word/document.xml) that inflates to more than the size it declares');
+    });
+
+    it('stops at maxTextCharacters, also in the worker module, which gets the options through its URL', async () => {
+      const limited = createDocxExtractorProvider(docxExtractorOptionsSchema.parse({ maxTextCharacters: 10_000 }));
+      const path = await write('long.docx', inflatedDocx(await Packer.toBuffer(handbook()), 1000));
+      const error = await refusal(limited.extract(input(path, 'long.docx'), signal));
+      expect(error.message).to.equal(
+        'long.docx has more than 10000 characters of text; it was not indexed. The limit is the maxTextCharacters option of extractor-docx (docs/security.md).',
+      );
+      const { moduleUrl, options } = splitWorkerModule(limited.workerModule);
+      const worker = (await import(moduleUrl)) as { extract(input: ExtractorInput, signal?: AbortSignal, options?: unknown): Promise<ExtractedDocument> };
+      await refusal(worker.extract(input(path, 'long.docx'), undefined, options));
+      expect((await worker.extract(input(path, 'long.docx'))).blocks.length, 'default limits').to.be.above(1000);
+    });
+
+    it('validates its limits', () => {
+      expect(docxExtractorOptionsSchema.safeParse({ maxCompressionRatio: 1 }).success).to.equal(false);
+      expect(docxExtractorOptionsSchema.safeParse({ maxEntries: 'many' }).success).to.equal(false);
+      expect(docxExtractorOptionsSchema.parse({})).to.deep.equal({
+        maxEntries: 10_000,
+        maxUncompressedBytes: 64 * 1024 * 1024,
+        maxCompressionRatio: 100,
+        maxTextCharacters: 20_000_000,
+      });
+    });
   });
 
   it('stops when the signal is aborted', async () => {

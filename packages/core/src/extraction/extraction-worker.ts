@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import type { ExtractedDocument, ExtractorInput } from '@docqa/plugin-api';
+import { splitWorkerModule, type ExtractedDocument, type ExtractorInput } from '@docqa/plugin-api';
 
 /** One extraction request: which extractor module to use and what to read. */
 export interface ExtractionRequest {
@@ -11,18 +11,20 @@ export interface ExtractionRequest {
 /** Errors cross the thread as plain data; the pool rebuilds a DocqaError from code and message. */
 export type ExtractionReply = { id: number; document: ExtractedDocument } | { id: number; error: { code: string | null; message: string } };
 
-type ExtractModule = { extract(input: ExtractorInput): Promise<ExtractedDocument> };
+type ExtractModule = { extract(input: ExtractorInput, signal?: AbortSignal, options?: unknown): Promise<ExtractedDocument> };
 const modules = new Map<string, Promise<ExtractModule>>();
 
 parentPort?.on('message', (request: ExtractionRequest) => {
   void (async () => {
     try {
-      let module = modules.get(request.workerModule);
+      // The plugin's options (its limits) ride in the URL's query; the module is loaded once without them.
+      const { moduleUrl, options } = splitWorkerModule(request.workerModule);
+      let module = modules.get(moduleUrl);
       if (!module) {
-        module = import(request.workerModule) as Promise<ExtractModule>;
-        modules.set(request.workerModule, module);
+        module = import(moduleUrl) as Promise<ExtractModule>;
+        modules.set(moduleUrl, module);
       }
-      const document = await (await module).extract(request.input);
+      const document = await (await module).extract(request.input, undefined, options);
       parentPort?.postMessage({ id: request.id, document } satisfies ExtractionReply);
     } catch (error) {
       const code = typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : null;

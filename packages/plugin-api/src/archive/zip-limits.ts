@@ -44,15 +44,27 @@ export interface ZipCheck {
 /** Throws a DocqaError naming the limit and its option when the archive at `path` exceeds one. */
 export async function checkZipLimits(path: string, check: ZipCheck): Promise<void> {
   const yauzl = (await import('yauzl')).default;
-  const zip = await new Promise<ZipFile>((resolve, reject) =>
-    yauzl.open(path, { lazyEntries: true, autoClose: false, validateEntrySizes: true }, (error, file) => (error ? reject(error) : resolve(file))),
-  );
+  let zip: ZipFile;
   try {
-    const entries = await centralDirectory(zip, check);
+    zip = await new Promise<ZipFile>((resolve, reject) =>
+      yauzl.open(path, { lazyEntries: true, autoClose: false, validateEntrySizes: true }, (error, file) => (error ? reject(error) : resolve(file))),
+    );
+  } catch (error) {
+    throw unreadable(check, error);
+  }
+  try {
+    const entries = await centralDirectory(zip, check).catch((error: unknown) => {
+      throw DocqaError.is(error) ? error : unreadable(check, error);
+    });
     for (const entry of entries) await inflateIntoNothing(zip, entry, check);
   } finally {
     zip.close();
   }
+}
+
+function unreadable(check: ZipCheck, cause: unknown): DocqaError {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return new DocqaError('unsupported_media_type', `${check.filename} is not a readable zip archive: ${reason}`, { cause });
 }
 
 async function centralDirectory(zip: ZipFile, check: ZipCheck): Promise<Entry[]> {
@@ -97,7 +109,7 @@ async function inflateIntoNothing(zip: ZipFile, entry: Entry, check: ZipCheck): 
     if (/too many bytes/i.test(reason)) {
       throw exceeded(check, 'maxUncompressedBytes', `has an entry (${entry.fileName}) that inflates to more than the size it declares`);
     }
-    throw new DocqaError('unsupported_media_type', `${check.filename} is not a readable zip archive: ${reason}`, { cause: error });
+    throw unreadable(check, error);
   }
 }
 

@@ -24,9 +24,10 @@ export interface ExtractorInput {
 
 export interface ExtractorProvider {
   /**
-   * URL of a module exporting `extract(input: ExtractorInput): Promise<ExtractedDocument>`, the same
-   * work as `extract` below. The ingestion pipeline imports it in its extraction worker threads
+   * URL of a module exporting `extract(input: ExtractorInput, signal?, options?): Promise<ExtractedDocument>`,
+   * the same work as `extract` below. The ingestion pipeline imports it in its extraction worker threads
    * (INDEX_EXTRACTION_WORKERS), so a slow or crashing parser never blocks or takes down the server.
+   * Made with `workerModuleUrl`, it carries the plugin's options (limits) to the worker as `options`.
    */
   readonly workerModule: string;
   readonly mediaTypes: readonly string[];
@@ -43,4 +44,25 @@ export interface ExtractorProvider {
   prepareMainThread?(): Promise<void>;
   /** In-process extraction (tests, tools); the pipeline prefers `workerModule`. */
   extract(input: ExtractorInput, signal: AbortSignal): Promise<ExtractedDocument>;
+}
+
+/**
+ * The `workerModule` URL of an extractor whose worker-side `extract` needs the plugin's options (its
+ * limits): they travel as JSON in the query, because the pipeline hands worker threads nothing but
+ * this URL and the ExtractorInput. The extraction worker splits them off (`splitWorkerModule`) and
+ * passes them as `extract`'s third argument. Query strings, not import.meta.url, because tsx (tests)
+ * drops a module URL's query.
+ */
+export function workerModuleUrl(moduleUrl: URL, options: object): string {
+  const url = new URL(moduleUrl);
+  url.searchParams.set('options', JSON.stringify(options));
+  return url.href;
+}
+
+/** A workerModule URL without its options, and the options (undefined when it has none). */
+export function splitWorkerModule(workerModule: string): { moduleUrl: string; options: unknown } {
+  const url = new URL(workerModule);
+  const raw = url.searchParams.get('options');
+  url.searchParams.delete('options');
+  return { moduleUrl: url.href, options: raw === null ? undefined : (JSON.parse(raw) as unknown) };
 }
