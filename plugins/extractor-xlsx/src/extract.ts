@@ -1,8 +1,9 @@
 import type { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { DocqaError } from '@docqa/plugin-api';
+import { checkZipLimits, DocqaError, TextBudget } from '@docqa/plugin-api';
 import type { ExtractedBlock, ExtractedDocument, ExtractorInput } from '@docqa/plugin-api';
 import { cellText } from './cell-text.js';
+import { isInflatedPart, xlsxExtractorOptionsSchema } from './options.js';
 import { formatTableRow, joinTableCells as joinCells } from '@docqa/plugin-api';
 
 /**
@@ -10,9 +11,19 @@ import { formatTableRow, joinTableCells as joinCells } from '@docqa/plugin-api';
  * million rows stays in bounded memory (only the shared strings are cached). Each worksheet becomes a
  * heading (its name) and one block per non-empty row, "Header: value; …", the first non-empty row
  * giving the headers. Runs in an extraction worker thread: it imports nothing but the plugin API.
+ * `options` are the plugin's (its limits); absent, the defaults apply.
  */
-export async function extract(input: ExtractorInput, signal?: AbortSignal): Promise<ExtractedDocument> {
+export async function extract(input: ExtractorInput, signal?: AbortSignal, options?: unknown): Promise<ExtractedDocument> {
   signal?.throwIfAborted();
+  const limits = xlsxExtractorOptionsSchema.parse(options ?? {});
+  // Before exceljs, which caches shared strings in memory and spools sheets to disk: a zip bomb stops here.
+  try {
+    await checkZipLimits(input.path, { filename: input.filename, plugin: 'extractor-xlsx', limits, isInflated: isInflatedPart });
+  } catch (error) {
+    throw DocqaError.is(error, 'unsupported_media_type') ? unreadable(input.filename, error.cause) : error;
+  }
+  signal?.throwIfAborted();
+  const budget = new TextBudget(input.filename, 'extractor-xlsx', limits.maxTextCharacters);
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(input.path, {
     sharedStrings: 'cache',
     hyperlinks: 'ignore',
@@ -26,14 +37,16 @@ export async function extract(input: ExtractorInput, signal?: AbortSignal): Prom
   try {
     for await (const worksheet of reader) {
       sheets += 1;
-      blocks.push({ kind: 'heading', text: sheetName(worksheet, sheets), level: 1 });
-      await appendRows(worksheet, blocks, input.options.tables, signal);
+      const heading = sheetName(worksheet, sheets);
+      budget.spend(heading);
+      blocks.push({ kind: 'heading', text: heading, level: 1 });
+      await appendRows(worksheet, blocks, { tables: input.options.tables, budget }, signal);
     }
   } catch (error) {
     if (signal?.aborted && error === signal.reason) throw error;
-    throw new DocqaError('unsupported_media_type', `${input.filename} is not a readable Excel workbook: ${reason(error)}`, {
-      cause: error,
-    });
+    // The text limit stops the read on purpose; it is not a sign of a broken workbook.
+    if (DocqaError.is(error, 'file_too_large')) throw error;
+    throw unreadable(input.filename, error);
   } finally {
     // Leaving the loop early (abort, corrupt entry) must not leave the file open.
     (reader as unknown as { stream?: Readable }).stream?.destroy();
@@ -44,7 +57,7 @@ export async function extract(input: ExtractorInput, signal?: AbortSignal): Prom
 async function appendRows(
   worksheet: AsyncIterable<ExcelJS.Row>,
   blocks: ExtractedBlock[],
-  tables: boolean,
+  { tables, budget }: { tables: boolean; budget: TextBudget },
   signal: AbortSignal | undefined,
 ): Promise<void> {
   let headers: string[] | undefined;
@@ -53,6 +66,8 @@ async function appendRows(
     signal?.throwIfAborted();
     const cells = rowCells(row);
     if (cells.every((cell) => cell === '')) continue;
+    // Counted as read, headers too: a workbook of endless rows stops at the limit, not at its end.
+    for (const cell of cells) budget.spend(cell);
     if (!headers) {
       headers = cells;
       continue;
@@ -77,6 +92,10 @@ function rowCells(row: ExcelJS.Row): string[] {
 function sheetName(worksheet: unknown, position: number): string {
   const name = (worksheet as { name?: unknown }).name;
   return typeof name === 'string' && name.trim() !== '' ? name.trim() : `Sheet ${position}`;
+}
+
+function unreadable(filename: string, cause: unknown): DocqaError {
+  return new DocqaError('unsupported_media_type', `${filename} is not a readable Excel workbook: ${reason(cause)}`, { cause });
 }
 
 function reason(error: unknown): string {

@@ -6,7 +6,8 @@ import ExcelJS from 'exceljs';
 import { DocqaError } from '@docqa/plugin-api';
 import type { ExtractorInput } from '@docqa/plugin-api';
 import { describeExtractorConformance } from '@docqa/plugin-testkit';
-import { createXlsxExtractorProvider, xlsxMediaType } from './index.js';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import { createXlsxExtractorProvider, xlsxExtractorOptionsSchema, xlsxMediaType } from './index.js';
 
 /** Two sheets: people with every kind of cell value, and a sheet of one header row. */
 async function writeStaffWorkbook(path: string): Promise<void> {
@@ -28,6 +29,18 @@ async function writeStaffWorkbook(path: string): Promise<void> {
   const notes = workbook.addWorksheet('Notes');
   notes.addRow(['Remember', 'the milk']);
   await workbook.xlsx.writeFile(path);
+}
+
+/** The staff workbook with `rows` copies of `row` (a <row> element) added to its first sheet, built in memory. */
+async function inflatedWorkbook(dir: string, rows: number, row: (index: number) => string): Promise<Uint8Array> {
+  const path = join(dir, `base-${rows}.xlsx`);
+  await writeStaffWorkbook(path);
+  const { readFile } = await import('node:fs/promises');
+  const parts = unzipSync(await readFile(path));
+  const sheet = strFromU8(parts['xl/worksheets/sheet1.xml']!);
+  const extra = Array.from({ length: rows }, (_, index) => row(index + 100)).join('');
+  parts['xl/worksheets/sheet1.xml'] = strToU8(sheet.replace('</sheetData>', `${extra}</sheetData>`));
+  return zipSync(parts, { level: 9 });
 }
 
 describeExtractorConformance('extractor-xlsx', {
@@ -131,5 +144,59 @@ describe('extractor-xlsx', function () {
     const document = await provider.extract(input(path, 'big.xlsx'), signal);
     expect(document.blocks).to.have.length(20_001);
     expect(document.blocks.at(-1)).to.deep.equal({ kind: 'table_row', text: 'Order: 20000; Customer: Customer 0' });
+  });
+
+  describe('zip bomb limits', () => {
+    async function refusal(extraction: Promise<unknown>): Promise<DocqaError> {
+      const error = await extraction.then(() => null, (failed: unknown) => failed);
+      expect(DocqaError.is(error, 'file_too_large'), String(error)).to.equal(true);
+      return error as DocqaError;
+    }
+
+    it('refuses a sheet compressed more than maxCompressionRatio to 1, before exceljs reads it', async () => {
+      const same = '<row><c t="inlineStr"><is><t>All work and no play makes Jack a dull boy.</t></is></c></row>';
+      const path = join(dir, 'ratio.xlsx');
+      await writeFile(path, await inflatedWorkbook(dir, 100_000, () => same));
+      const error = await refusal(provider.extract(input(path, 'ratio.xlsx'), signal));
+      expect(error.message).to.match(/^ratio\.xlsx has an entry \(xl\/worksheets\/sheet1\.xml\) compressed \d+ to 1, more than 100 to 1;/);
+      expect(error.message).to.include('The limit is the maxCompressionRatio option of extractor-xlsx');
+    });
+
+    it('refuses a workbook inflating past maxUncompressedBytes', async () => {
+      const limited = createXlsxExtractorProvider(xlsxExtractorOptionsSchema.parse({ maxUncompressedBytes: 1024 * 1024 }));
+      const row = (index: number) => `<row r="${index}"><c r="A${index}"><v>${index * 7919}</v></c></row>`;
+      const path = join(dir, 'large.xlsx');
+      await writeFile(path, await inflatedWorkbook(dir, 40_000, row));
+      const error = await refusal(limited.extract(input(path, 'large.xlsx'), signal));
+      expect(error.message).to.equal(
+        `large.xlsx inflates to more than ${1024 * 1024} bytes; it looks like a zip bomb and was not read. ` +
+          'The limit is the maxUncompressedBytes option of extractor-xlsx (docs/security.md).',
+      );
+    });
+
+    it('stops reading rows at maxTextCharacters', async function () {
+      this.timeout(120_000);
+      const limited = createXlsxExtractorProvider(xlsxExtractorOptionsSchema.parse({ maxTextCharacters: 10_000 }));
+      const path = join(dir, 'many-rows.xlsx');
+      const writer = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: path, useSharedStrings: true });
+      const sheet = writer.addWorksheet('Orders');
+      for (let order = 1; order <= 5_000; order += 1) sheet.addRow([order, `Customer ${order}`]).commit();
+      sheet.commit();
+      await writer.commit();
+      const error = await refusal(limited.extract(input(path, 'many-rows.xlsx'), signal));
+      expect(error.message).to.equal(
+        'many-rows.xlsx has more than 10000 characters of text; it was not indexed. The limit is the maxTextCharacters option of extractor-xlsx (docs/security.md).',
+      );
+    });
+
+    it('validates its limits and defaults them', () => {
+      expect(xlsxExtractorOptionsSchema.safeParse({ maxUncompressedBytes: 10 }).success).to.equal(false);
+      expect(xlsxExtractorOptionsSchema.parse({})).to.deep.equal({
+        maxEntries: 10_000,
+        maxUncompressedBytes: 512 * 1024 * 1024,
+        maxCompressionRatio: 100,
+        maxTextCharacters: 20_000_000,
+      });
+    });
   });
 });

@@ -1,11 +1,10 @@
-import { z } from 'zod';
-import { definePlugin } from '@docqa/plugin-api';
+import { definePlugin, workerModuleUrl } from '@docqa/plugin-api';
 import type { ExtractorProvider } from '@docqa/plugin-api';
+import { xlsxExtractorOptionsSchema, type XlsxExtractorOptions } from './options.js';
+
+export { xlsxExtractorOptionsSchema, type XlsxExtractorOptions } from './options.js';
 
 export const xlsxMediaType = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
-/** Nothing to configure; strict so that a misspelt option stops start-up instead of being ignored. */
-export const xlsxExtractorOptionsSchema = z.strictObject({});
 
 /** Excel workbooks: each sheet a heading, each row a "Header: value; …" block (exceljs, streamed). */
 export default definePlugin({
@@ -15,13 +14,13 @@ export default definePlugin({
   description: 'Extracts Excel (.xlsx) workbooks row by row, with the first row as headers.',
   configSchema: xlsxExtractorOptionsSchema,
   deps: {},
-  init: () => createXlsxExtractorProvider(),
+  init: ({ options }) => createXlsxExtractorProvider(options),
 });
 
-export function createXlsxExtractorProvider(): ExtractorProvider {
+export function createXlsxExtractorProvider(options: XlsxExtractorOptions = xlsxExtractorOptionsSchema.parse({})): ExtractorProvider {
   return {
-    // The pipeline's extraction worker threads import this module and call its `extract`.
-    workerModule: new URL('./extract.js', import.meta.url).href,
+    // The pipeline's extraction worker threads import this module and call its `extract` with these options.
+    workerModule: workerModuleUrl(new URL('./extract.js', import.meta.url), options),
     mediaTypes: [xlsxMediaType],
     extensions: ['.xlsx'],
     // Spreadsheets are a paid-plan file type.
@@ -29,6 +28,6 @@ export function createXlsxExtractorProvider(): ExtractorProvider {
     capabilities: { tables: true, ocr: false },
     // Imported on first use: the server extracts in worker threads, so the main process never
     // loads exceljs for nothing (25 MB resident measured).
-    extract: async (input, signal) => (await import('./extract.js')).extract(input, signal),
+    extract: async (input, signal) => (await import('./extract.js')).extract(input, signal, options),
   };
 }
