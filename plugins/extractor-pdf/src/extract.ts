@@ -7,6 +7,7 @@ import { infoToMetadata } from './pdf-info.js';
 import { joinIntoLines } from './text-lines.js';
 import type { PositionedText, TextLine } from './text-lines.js';
 import { ocrLanguages, readPageImages, type OcrJob, type PageText, type PdfPage } from './ocr/ocr-page.js';
+import { pdfExtractorOptionsSchema, type PdfExtractorOptions } from './options.js';
 
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 
@@ -31,17 +32,22 @@ interface PageContent {
  * libraries (tesseract.js, sharp). Pages are separated by page_break blocks and every block carries its
  * page number. With OCR off, a PDF without a text layer (a scan) yields no blocks and
  * metadata.needs_ocr = 'true'; with OCR on, the images of each page with (almost) no text are read.
+ * `options` are the plugin's (its limits); absent, the defaults apply.
  */
-export async function extract(input: ExtractorInput, signal?: AbortSignal): Promise<ExtractedDocument> {
+export async function extract(input: ExtractorInput, signal?: AbortSignal, options?: unknown): Promise<ExtractedDocument> {
   signal?.throwIfAborted();
+  const limits = pdfExtractorOptionsSchema.parse(options ?? {});
+  const deadline = performance.now() + limits.maxExtractionSeconds * 1000;
   // tesseract.js starts its worker at the first scanned page, so text-only PDFs never pay for it.
   const job: OcrJob | undefined = input.options.ocr ? { filename: input.filename, languages: await ocrLanguages(input.options.ocrLanguages), signal } : undefined;
   const pdf = await openPdf(input);
   try {
     const { title, metadata } = infoToMetadata((await pdf.getMetadata()).info);
     metadata.pages = String(pdf.numPages);
+    if (pdf.numPages > limits.maxPages) throw tooManyPages(input.filename, pdf.numPages, limits);
     const readImages = job ? (page: PdfPage, pageNumber: number) => readPageImages(page, pageNumber, job) : undefined;
-    const pages = await readPages(pdf, input.filename, readImages, signal);
+    const overtime = (pageNumber: number) => (performance.now() > deadline ? tooSlow(input.filename, pageNumber, pdf.numPages, limits) : undefined);
+    const pages = await readPages(pdf, input.filename, readImages, overtime, signal);
     if (!job && pages.every(({ lines }) => lines.length === 0)) {
       // No text at all: a scan or pictures of text, which OCR (INDEXING_OCR_ENABLED) would read.
       return { ...(title === undefined ? {} : { title }), blocks: [], metadata: { ...metadata, needs_ocr: 'true' } };
@@ -97,11 +103,15 @@ async function readPages(
   pdf: PdfDocument,
   filename: string,
   readImages: ((page: PdfPage, pageNumber: number) => Promise<PageText | undefined>) | undefined,
+  /** The error to stop with before reading page `pageNumber`, once the time is up. */
+  overtime: (pageNumber: number) => DocqaError | undefined,
   signal: AbortSignal | undefined,
 ): Promise<PageContent[]> {
   const pages: PageContent[] = [];
   for (let pageNumber = 1; pageNumber <= pdf.numPages; pageNumber += 1) {
     signal?.throwIfAborted();
+    const timeUp = overtime(pageNumber);
+    if (timeUp) throw timeUp;
     let page: Awaited<ReturnType<PdfDocument['getPage']>>;
     let lines: TextLine[];
     try {
@@ -146,6 +156,24 @@ function rankHeadingSizes(pages: readonly TextLine[][]): (fontSize: number) => n
     const rank = ranked.indexOf(headingSizeKey(fontSize));
     return rank < 0 ? undefined : Math.min(rank + 1, maxHeadingLevel);
   };
+}
+
+function tooManyPages(filename: string, pages: number, limits: PdfExtractorOptions): DocqaError {
+  return new DocqaError(
+    'file_too_large',
+    `${filename} has ${pages} pages, more than ${limits.maxPages}; it was not read. ` +
+      'The limit is the maxPages option of extractor-pdf (docs/security.md).',
+    { extra: { limit: 'maxPages' } },
+  );
+}
+
+function tooSlow(filename: string, pageNumber: number, pages: number, limits: PdfExtractorOptions): DocqaError {
+  return new DocqaError(
+    'file_too_large',
+    `${filename} took longer than ${limits.maxExtractionSeconds} s to read (stopped before page ${pageNumber} of ${pages}); ` +
+      'it was given up. The limit is the maxExtractionSeconds option of extractor-pdf (docs/security.md).',
+    { extra: { limit: 'maxExtractionSeconds' } },
+  );
 }
 
 function notReadable(filename: string, cause: unknown, where?: string): DocqaError {

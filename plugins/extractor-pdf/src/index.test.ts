@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { PDFDocument, PDFHexString, PDFName, StandardFonts, rgb } from 'pdf-lib';
 import type { PDFFont } from 'pdf-lib';
-import { DocqaError } from '@docqa/plugin-api';
+import { DocqaError, splitWorkerModule } from '@docqa/plugin-api';
 import type { ExtractedDocument, ExtractorInput } from '@docqa/plugin-api';
 import { describeExtractorConformance } from '@docqa/plugin-testkit';
-import { createPdfExtractorProvider, pdfMediaType } from './index.js';
+import { createPdfExtractorProvider, pdfExtractorOptionsSchema, pdfMediaType } from './index.js';
 import { pdfDateToIso } from './pdf-info.js';
 
 interface Run {
@@ -184,6 +184,48 @@ describe('extractor-pdf', function () {
     await writeFile(path, 'just some text');
     const error = await failure(provider.extract(input(path, 'notes.pdf'), signal));
     expect(error.message).to.match(/^notes\.pdf is not a readable PDF: /);
+  });
+
+  describe('page and time limits', () => {
+    async function refusal(extraction: Promise<ExtractedDocument>): Promise<DocqaError> {
+      const error = await extraction.then(() => null, (failed: unknown) => failed);
+      expect(DocqaError.is(error, 'file_too_large'), String(error)).to.equal(true);
+      return error as DocqaError;
+    }
+    const pages = (count: number): Run[][] => Array.from({ length: count }, (_, index) => [{ text: `Page ${index + 1} says hello.`, y: 700 }]);
+
+    it('refuses a PDF of more than maxPages pages at once, in-process and in the worker module', async () => {
+      const limited = createPdfExtractorProvider(pdfExtractorOptionsSchema.parse({ maxPages: 10 }));
+      const path = join(dir, 'eleven.pdf');
+      await writePdf(path, pages(11));
+      const started = performance.now();
+      const error = await refusal(limited.extract(input(path, 'eleven.pdf'), signal));
+      expect(error.message).to.equal('eleven.pdf has 11 pages, more than 10; it was not read. The limit is the maxPages option of extractor-pdf (docs/security.md).');
+      expect(performance.now() - started, 'milliseconds: refused before reading pages').to.be.below(2000);
+      const { moduleUrl, options } = splitWorkerModule(limited.workerModule);
+      const worker = (await import(moduleUrl)) as { extract(input: ExtractorInput, signal?: AbortSignal, options?: unknown): Promise<ExtractedDocument> };
+      await refusal(worker.extract(input(path, 'eleven.pdf'), undefined, options));
+      expect((await createPdfExtractorProvider().extract(input(path, 'eleven.pdf'), signal)).metadata.pages, 'default limits').to.equal('11');
+    });
+
+    it('gives up a PDF that takes longer than maxExtractionSeconds, naming the page it stopped at', async function () {
+      this.timeout(120_000);
+      const limited = createPdfExtractorProvider(pdfExtractorOptionsSchema.parse({ maxExtractionSeconds: 1 }));
+      const path = join(dir, 'long.pdf');
+      // 2,000 pages take a few seconds to read (about 3 ms a page here): well past one second.
+      await writePdf(path, pages(2000));
+      const started = performance.now();
+      const error = await refusal(limited.extract(input(path, 'long.pdf'), signal));
+      expect(error.message).to.match(/^long\.pdf took longer than 1 s to read \(stopped before page \d+ of 2000\); it was given up\./);
+      expect(error.message).to.include('The limit is the maxExtractionSeconds option of extractor-pdf');
+      expect(performance.now() - started, 'milliseconds').to.be.below(3000);
+    });
+
+    it('validates its limits and defaults them', () => {
+      expect(pdfExtractorOptionsSchema.parse({})).to.deep.equal({ maxPages: 5000, maxExtractionSeconds: 300 });
+      expect(pdfExtractorOptionsSchema.safeParse({ maxPages: 0 }).success).to.equal(false);
+      expect(pdfExtractorOptionsSchema.safeParse({ maxExtractionSeconds: 1.5 }).success).to.equal(false);
+    });
   });
 
   it('reads PDF dates with and without a time zone', () => {

@@ -1,17 +1,12 @@
-import { z } from 'zod';
-import { definePlugin } from '@docqa/plugin-api';
+import { definePlugin, workerModuleUrl } from '@docqa/plugin-api';
 import type { ExtractorProvider } from '@docqa/plugin-api';
+import { pdfExtractorOptionsSchema, type PdfExtractorOptions } from './options.js';
+
+export { pdfExtractorOptionsSchema, type PdfExtractorOptions } from './options.js';
 
 export { stopOcrWorkers } from '@docqa/ocr';
 
 export const pdfMediaType = 'application/pdf';
-
-/**
- * Nothing to configure: OCR is switched and tuned for the whole pipeline by INDEXING_OCR_ENABLED and
- * INDEXING_OCR_LANGUAGES, which reach the worker threads in ExtractorInput.options. Strict so that a
- * misspelt option stops start-up instead of being ignored.
- */
-export const pdfExtractorOptionsSchema = z.strictObject({});
 
 /** PDFs: the text layer (pages, headings guessed from font sizes, simple tables), and OCR of scanned pages. */
 export default definePlugin({
@@ -21,13 +16,13 @@ export default definePlugin({
   description: 'Extracts the text layer of PDF files, page by page, with headings and simple tables; reads scanned pages with OCR when INDEXING_OCR_ENABLED is on.',
   configSchema: pdfExtractorOptionsSchema,
   deps: {},
-  init: () => createPdfExtractorProvider(),
+  init: ({ options }) => createPdfExtractorProvider(options),
 });
 
-export function createPdfExtractorProvider(): ExtractorProvider {
+export function createPdfExtractorProvider(options: PdfExtractorOptions = pdfExtractorOptionsSchema.parse({})): ExtractorProvider {
   return {
-    // The pipeline's extraction worker threads import this module and call its `extract`.
-    workerModule: new URL('./extract.js', import.meta.url).href,
+    // The pipeline's extraction worker threads import this module and call its `extract` with these options.
+    workerModule: workerModuleUrl(new URL('./extract.js', import.meta.url), options),
     mediaTypes: [pdfMediaType],
     extensions: ['.pdf'],
     // OCR of pages without a text layer, when the pipeline's options turn it on.
@@ -38,6 +33,6 @@ export function createPdfExtractorProvider(): ExtractorProvider {
     prepareMainThread: async () => {
       await import('sharp');
     },
-    extract: async (input, signal) => (await import('./extract.js')).extract(input, signal),
+    extract: async (input, signal) => (await import('./extract.js')).extract(input, signal, options),
   };
 }
