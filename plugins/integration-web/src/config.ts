@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { outboundAllowListSchema } from '@docqa/plugin-api';
 
 /*
  * Two configurations, as in every connector:
@@ -20,6 +21,13 @@ export const pluginOptionsSchema = z.strictObject({
   maxInMemoryBodyBytes: z.number().int().positive().default(5 * 1024 * 1024),
   /** Bodies larger than this are skipped (with a warning): a crawler must not fill the disk with one URL. */
   maxDocumentBytes: z.number().int().positive().default(100 * 1024 * 1024),
+  /**
+   * Host names, addresses and CIDR ranges the crawler may reach although they are not public
+   * (loopback, private, link-local, CGNAT...). Empty by default: an API user who may add a web source
+   * must not make the server crawl its own loopback services, the private network or a cloud
+   * metadata endpoint and index what they answer (docs/security.md).
+   */
+  outboundAllow: outboundAllowListSchema,
 });
 
 export type PluginOptions = z.output<typeof pluginOptionsSchema>;

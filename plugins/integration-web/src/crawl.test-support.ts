@@ -8,6 +8,12 @@ import { html, type TestSite } from './site.test-support.js';
 
 const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => silentLogger };
 
+/**
+ * The test sites run on 127.0.0.1, which the crawler refuses unless its outboundAllow option allows
+ * it (docs/security.md); tests that crawl them say so with these options.
+ */
+export const allowLoopback = { outboundAllow: ['127.0.0.1'] };
+
 export async function initWeb(options: Record<string, unknown>): Promise<ConnectorProvider<WebSourceConfig>> {
   const provider = await integrationWeb.init({
     options: pluginOptionsSchema.parse(options),

@@ -1,4 +1,4 @@
-import { DocqaError, type ConnectorDocument, type ConnectorEvent, type Logger } from '@docqa/plugin-api';
+import { createGuardedFetch, DocqaError, type ConnectorDocument, type ConnectorEvent, type Logger, type OutboundGuard } from '@docqa/plugin-api';
 import type { BodyStore } from './body-store.js';
 import type { WebSourceConfig } from './config.js';
 import { CrawlScope } from './crawl-scope.js';
@@ -16,6 +16,8 @@ export interface CrawlSettings {
   stateDir: string;
   bodies: BodyStore;
   logger: Logger;
+  /** The plugin's outboundAllow policy: every URL the crawl fetches, redirects included, is checked. */
+  guard: OutboundGuard;
 }
 
 /** How often a crawl reports progress, in fetched URLs. */
@@ -39,6 +41,8 @@ export async function* crawlSite(settings: CrawlSettings, cursor: string | null,
   const { config, logger, sourceId } = settings;
   const start = new URL(config.start_url);
   start.hash = '';
+  // A start_url on a refused address fails the sync with the guard's own error, naming the option.
+  await settings.guard.checkUrl(start);
   const stateStore = new CrawlStateStore(settings.stateDir, sourceId);
   const previous = cursor === null ? undefined : await stateStore.findGeneration(cursor);
   if (cursor !== null && !previous) logger.warn({ sourceId, cursor }, 'crawl state for the cursor not found; full crawl without deletions');
@@ -50,6 +54,7 @@ export async function* crawlSite(settings: CrawlSettings, cursor: string | null,
     timeoutMs: config.request_timeout_seconds * 1000,
     delayMs: config.delay_ms,
     authHeader: config.auth_header ? { origin: start.origin, value: config.auth_header } : undefined,
+    fetch: createGuardedFetch(settings.guard),
   });
   const robots = await fetchRobotsRules(start, fetcher, config.user_agent, signal);
   if (robots.crawlDelayMs !== undefined) fetcher.setMinimumDelay(start.host, robots.crawlDelayMs);

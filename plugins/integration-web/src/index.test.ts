@@ -5,7 +5,7 @@ import type { ConnectorProvider } from '@docqa/plugin-api';
 import { describeConnectorConformance } from '@docqa/plugin-testkit';
 import type { WebSourceConfig } from './config.js';
 import { TestSite, html } from './site.test-support.js';
-import { buildSite, collect, cursorOf, deletedIds, initWeb, readAll, standardDocuments, temporaryDirectory, upsertPaths } from './crawl.test-support.js';
+import { allowLoopback, buildSite, collect, cursorOf, deletedIds, initWeb, readAll, standardDocuments, temporaryDirectory, upsertPaths } from './crawl.test-support.js';
 
 /*
  * The conformance suite and the crawl's main behaviour (scope, conditional requests, deletions)
@@ -19,7 +19,7 @@ describeConnectorConformance('integration-web', {
     buildSite(site, external);
     const stateDir = temporaryDirectory();
     return {
-      provider: await initWeb({ stateDir }),
+      provider: await initWeb({ ...allowLoopback, stateDir }),
       validConfig: { start_url: site.url('/'), sitemap_url: site.url('/sitemap.xml'), delay_ms: 0 },
       invalidConfig: { start_url: 'ftp://127.0.0.1/', delay_ms: 0 },
       async mutate() {
@@ -49,7 +49,7 @@ describe('integration-web: crawling', function () {
     external = await new TestSite().start();
     buildSite(site, external);
     stateDir = temporaryDirectory();
-    provider = await initWeb({ stateDir });
+    provider = await initWeb({ ...allowLoopback, stateDir });
   });
 
   afterEach(async function () {

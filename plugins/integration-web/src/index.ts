@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { definePlugin, tokens, type ConnectorProvider, type ConnectorSource } from '@docqa/plugin-api';
+import { definePlugin, OutboundGuard, tokens, type ConnectorProvider, type ConnectorSource } from '@docqa/plugin-api';
 import { BodyStore } from './body-store.js';
 import { pluginOptionsSchema, webSourceConfigSchema, type WebSourceConfig } from './config.js';
 import { crawlSite } from './crawl.js';
@@ -21,6 +21,7 @@ export default definePlugin({
 
   init({ options, instanceId, deps, onStop, signal: shutdown }) {
     const logger = deps.logger.child({ plugin: instanceId });
+    const guard = new OutboundGuard({ allow: options.outboundAllow ?? [], setting: `the outboundAllow option of ${instanceId}` });
     // Body files of sources not closed by the time the server stops are removed then.
     const openStores = new Set<BodyStore>();
     onStop(async () => {
@@ -49,7 +50,7 @@ export default definePlugin({
         return {
           sync(cursor, signal) {
             const stop = AbortSignal.any([signal, shutdown]);
-            return crawlSite({ config, sourceId: context.sourceId, stateDir: options.stateDir, bodies, logger }, cursor, stop);
+            return crawlSite({ config, sourceId: context.sourceId, stateDir: options.stateDir, bodies, logger, guard }, cursor, stop);
           },
           async close() {
             openStores.delete(bodies);

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { DocqaError, type ConnectorProvider } from '@docqa/plugin-api';
 import type { WebSourceConfig } from './config.js';
 import { TestSite, html } from './site.test-support.js';
-import { buildSite, collect, initWeb, readAll, temporaryDirectory, upsertPaths } from './crawl.test-support.js';
+import { allowLoopback, buildSite, collect, initWeb, readAll, temporaryDirectory, upsertPaths } from './crawl.test-support.js';
 
 /* Limits, politeness, authentication, cancellation and errors of the web integration. */
 
@@ -19,7 +19,7 @@ describe('integration-web: limits, politeness and errors', function () {
     external = await new TestSite().start();
     buildSite(site, external);
     stateDir = temporaryDirectory();
-    provider = await initWeb({ stateDir });
+    provider = await initWeb({ ...allowLoopback, stateDir });
   });
 
   afterEach(async function () {
@@ -98,7 +98,7 @@ describe('integration-web: limits, politeness and errors', function () {
     const big = Buffer.alloc(200_000, 'abcdefghij');
     site.set('/big.txt', big, 'text/plain');
     site.set('/', html('Home', ['/big.txt']));
-    const small = await initWeb({ stateDir, maxInMemoryBodyBytes: 10_000 });
+    const small = await initWeb({ ...allowLoopback, stateDir, maxInMemoryBodyBytes: 10_000 });
     const source = await small.open(small.sourceConfigSchema.parse({ start_url: site.url('/'), delay_ms: 0 }), { sourceId: 'big' });
     const events = [];
     for await (const event of source.sync(null, new AbortController().signal)) events.push(event);
@@ -106,7 +106,7 @@ describe('integration-web: limits, politeness and errors', function () {
     expect(document.size).to.equal(big.length);
     expect((await readAll(await document.open())).equals(big)).to.equal(true);
     await source.close?.();
-    const tooBig = await initWeb({ stateDir, maxDocumentBytes: 100_000 });
+    const tooBig = await initWeb({ ...allowLoopback, stateDir, maxDocumentBytes: 100_000 });
     expect(upsertPaths(await collect(tooBig, { start_url: site.url('/') }))).to.deep.equal(['/']);
   });
 

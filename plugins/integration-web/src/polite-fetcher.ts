@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { GuardedFetch } from '@docqa/plugin-api';
 
 export interface FetcherSettings {
   userAgent: string;
@@ -6,6 +7,8 @@ export interface FetcherSettings {
   delayMs: number;
   /** Sent as Authorization only to this origin (start_url's): a secret never leaves the site it is for. */
   authHeader: { origin: string; value: string } | undefined;
+  /** fetch() that refuses addresses the outbound guard does not allow, checking the one connected to. */
+  fetch: GuardedFetch;
 }
 
 export interface ConditionalValidators {
@@ -24,7 +27,7 @@ export interface FetchedResponse {
  * fetch() with what a well-behaved crawler adds: its User-Agent, a per-request timeout, a pause
  * between requests to the same host (delay_ms, raised by robots.txt's Crawl-delay), the auth header
  * for the site only, conditional request headers, and no automatic redirects (the crawler checks
- * each hop against the site and robots.txt itself).
+ * each hop against the site and robots.txt itself, and the guarded fetch checks its address).
  */
 export class PoliteFetcher {
   private readonly lastRequestAt = new Map<string, number>();
@@ -47,7 +50,7 @@ export class PoliteFetcher {
     // attached to the body stream, so a server that sends headers and then stalls is cut off too.
     const requestSignal = AbortSignal.any([signal, AbortSignal.timeout(this.settings.timeoutMs)]);
     try {
-      const response = await fetch(url, { headers, redirect: 'manual', signal: requestSignal });
+      const response = await this.settings.fetch(url, { headers, redirect: 'manual', signal: requestSignal });
       return { response, signal: requestSignal };
     } finally {
       this.lastRequestAt.set(url.host, Date.now());
