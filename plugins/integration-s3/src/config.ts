@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { outboundAllowListSchema } from '@docqa/plugin-api';
 
 /*
  * Two configurations, as for every connector:
@@ -21,6 +22,13 @@ export const pluginOptionsSchema = z.strictObject({
    * persistent storage, such as a folder of DocQA's data directory, in production.
    */
   stateDir: z.string().min(1).refine((value) => path.isAbsolute(value), 'must be an absolute path').default(defaultStateDir),
+  /**
+   * Host names, addresses and CIDR ranges an endpoint may be on although they are not public
+   * (a MinIO on the private network, on loopback...). Empty by default: an API user who may add an
+   * S3 source must not point the server at its own loopback services, the private network or a
+   * cloud metadata endpoint (docs/security.md).
+   */
+  outboundAllow: outboundAllowListSchema,
 });
 
 export type PluginOptions = z.output<typeof pluginOptionsSchema>;

@@ -50,6 +50,34 @@ describe('integration-s3 failures', function () {
     }
   }
 
+  it('an endpoint on loopback, however written, is refused unless outboundAllow allows it', async function () {
+    const port = new URL(store.endpoint).port;
+    const provider = await initIntegration(stateDir, undefined, []);
+    for (const host of ['127.0.0.1', 'localhost', '2130706433', '127.1']) {
+      const source = await openSource(provider, { ...store.sourceConfig(bucket), endpoint: `http://${host}:${port}` });
+      try {
+        const error = await rejection(collect(source, null));
+        expect(DocqaError.is(error, 'validation_failed'), String(error)).to.equal(true);
+        expect(error.message, host).to.match(/^Refused to connect to \S+: \S+ is a loopback address\./);
+        expect(error.message, host).to.contain('the outboundAllow option of integration-s3');
+      } finally {
+        await source.close?.();
+      }
+    }
+  });
+
+  it('refuses a private or metadata endpoint by default', async function () {
+    const provider = await initIntegration(stateDir, undefined, []);
+    for (const endpoint of ['http://10.1.2.3:9000', 'http://169.254.169.254']) {
+      const source = await openSource(provider, { ...store.sourceConfig(bucket), endpoint });
+      try {
+        expect((await rejection(collect(source, null))).message, endpoint).to.match(/is a (private|link-local)/);
+      } finally {
+        await source.close?.();
+      }
+    }
+  });
+
   it('refused credentials: unavailable, naming endpoint and bucket but not the secret', async function () {
     const error = await syncError(store.sourceConfig(bucket, { access_key_id: 'NOT-A-KEY', secret_access_key: secret }));
     expect(DocqaError.is(error, 'unavailable'), String(error)).to.equal(true);

@@ -7,7 +7,7 @@
  * object-filter.ts (prefix, include, size), sync-state.ts (state file and cursor),
  * object-document.ts (object → document), s3-client.ts (client and error messages).
  */
-import { definePlugin, tokens, type ConnectorProvider, type ConnectorSource } from '@docqa/plugin-api';
+import { definePlugin, OutboundGuard, tokens, type ConnectorProvider, type ConnectorSource } from '@docqa/plugin-api';
 import { pluginOptionsSchema, s3SourceConfigSchema, type S3SourceConfig } from './config.js';
 import { createS3Client } from './s3-client.js';
 import { syncBucket } from './sync.js';
@@ -26,6 +26,7 @@ export default definePlugin({
   // Nothing here reaches a store: buckets are configured at run time, per integration record.
   init({ options, instanceId, deps, signal: shutdown }) {
     const logger = deps.logger.child({ plugin: instanceId });
+    const guard = new OutboundGuard({ allow: options.outboundAllow ?? [], setting: `the outboundAllow option of ${instanceId}` });
 
     const provider: ConnectorProvider<S3SourceConfig> = {
       type: 's3',
@@ -41,12 +42,12 @@ export default definePlugin({
       },
       async open(config, context): Promise<ConnectorSource> {
         // One client per source: its connection pool serves the listing and every document read.
-        const client = createS3Client(config);
+        const client = createS3Client(config, guard);
         const stateFile = stateFilePath(options.stateDir, context.sourceId);
         return {
           sync(cursor, signal) {
             const stop = AbortSignal.any([signal, shutdown]);
-            return syncBucket({ client, config, stateFile, sourceId: context.sourceId, logger, shutdown }, cursor, stop);
+            return syncBucket({ client, config, stateFile, sourceId: context.sourceId, logger, shutdown, guard }, cursor, stop);
           },
           async close() {
             client.destroy();

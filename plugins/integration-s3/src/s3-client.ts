@@ -1,10 +1,20 @@
+import http from 'node:http';
+import https from 'node:https';
 import { S3Client } from '@aws-sdk/client-s3';
-import { DocqaError } from '@docqa/plugin-api';
+import { DocqaError, type OutboundGuard } from '@docqa/plugin-api';
 import { describeStore, type S3SourceConfig } from './config.js';
 
-/** One client per opened source, released by the source's close(). */
-export function createS3Client(config: S3SourceConfig): S3Client {
+/**
+ * One client per opened source, released by the source's close(). Its connections resolve host
+ * names through the outbound guard, which refuses non-public addresses the plugin's outboundAllow
+ * option does not allow (the address checked is the one connected to). An endpoint written as an
+ * address literal is never looked up: the sync checks it first (`guard.checkUrl`).
+ */
+export function createS3Client(config: S3SourceConfig, guard: OutboundGuard): S3Client {
+  // keepAlive as the SDK's own default agents have it: the listing and document reads reuse connections.
+  const agentOptions = { keepAlive: true, lookup: guard.lookup };
   return new S3Client({
+    requestHandler: { httpAgent: new http.Agent(agentOptions), httpsAgent: new https.Agent(agentOptions) },
     ...(config.endpoint === undefined ? {} : { endpoint: config.endpoint }),
     region: config.region,
     forcePathStyle: config.force_path_style,

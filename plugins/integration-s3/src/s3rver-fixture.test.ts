@@ -132,9 +132,14 @@ export const silentLogger: Logger = {
 };
 
 /** What the kernel does at start-up, minus the kernel: validate the options, then call init(). */
-export async function initIntegration(stateDir: string, shutdown: AbortSignal = new AbortController().signal): Promise<ConnectorProvider<S3SourceConfig>> {
+export async function initIntegration(
+  stateDir: string,
+  shutdown: AbortSignal = new AbortController().signal,
+  // The test stores run on 127.0.0.1, which the plugin refuses unless outboundAllow allows it.
+  outboundAllow: string[] = ['127.0.0.1'],
+): Promise<ConnectorProvider<S3SourceConfig>> {
   const provider = await integrationS3.init({
-    options: pluginOptionsSchema.parse({ stateDir }),
+    options: pluginOptionsSchema.parse({ stateDir, outboundAllow }),
     instanceId: 'integration-s3',
     deps: { logger: silentLogger },
     logger: silentLogger,

@@ -1,5 +1,5 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { ConnectorEvent, Logger } from '@docqa/plugin-api';
+import type { ConnectorEvent, Logger, OutboundGuard } from '@docqa/plugin-api';
 import type { S3SourceConfig } from './config.js';
 import { listBucket } from './listing.js';
 import { mediaTypeOf, toConnectorDocument } from './object-document.js';
@@ -15,6 +15,8 @@ export interface S3SyncSettings {
   logger: Logger;
   /** The plugin's shutdown signal, which also stops reads of documents announced by this sync. */
   shutdown: AbortSignal;
+  /** The plugin's outboundAllow policy; the client's connections are checked by it too. */
+  guard: OutboundGuard;
 }
 
 /** How often a sync reports progress, in listed keys. */
@@ -31,6 +33,8 @@ export const progressEveryKeys = 500;
 export async function* syncBucket(settings: S3SyncSettings, cursor: string | null, signal: AbortSignal): AsyncGenerator<ConnectorEvent> {
   signal.throwIfAborted();
   const { client, config, logger } = settings;
+  // An endpoint on a refused address fails the sync with the guard's error, naming the option.
+  if (config.endpoint !== undefined) await settings.guard.checkUrl(config.endpoint);
   const scope = JSON.stringify([config.endpoint ?? `aws:${config.region}`, config.bucket, config.prefix ?? '']);
   const previous = await loadState(settings.stateFile, cursor, scope);
   if (previous.distrust !== undefined && previous.entries.size > 0) {
