@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { outboundAllowListSchema } from '@docqa/plugin-api';
 
 /*
  * Plugin options (per instance, docqa.config.json): where working clones live.
@@ -14,6 +15,13 @@ export const pluginOptionsSchema = z.strictObject({
    * one full re-sync (see the README), nothing more.
    */
   stateDir: z.string().min(1).refine((value) => path.isAbsolute(value), 'must be an absolute path').default(path.join(os.tmpdir(), 'docqa-git-state')),
+  /**
+   * Host names, addresses and CIDR ranges a repository may be on although they are not public (a
+   * Gitea on the private network...). Empty by default: an API user who may add a git source must
+   * not point the server at its own loopback services, the private network or a cloud metadata
+   * endpoint (docs/security.md).
+   */
+  outboundAllow: outboundAllowListSchema,
 });
 
 export type PluginOptions = z.output<typeof pluginOptionsSchema>;

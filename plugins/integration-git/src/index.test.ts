@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -15,9 +17,10 @@ import { GitTestServer, type TestRepository } from './git-server.test-support.js
 
 const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => silentLogger };
 
-async function initGit(stateDir: string): Promise<ConnectorProvider<GitSourceConfig>> {
+/** The test server runs on 127.0.0.1, which the plugin refuses unless outboundAllow allows it. */
+async function initGit(stateDir: string, outboundAllow: string[] = ['127.0.0.1']): Promise<ConnectorProvider<GitSourceConfig>> {
   const provider = await integrationGit.init({
-    options: pluginOptionsSchema.parse({ stateDir }),
+    options: pluginOptionsSchema.parse({ stateDir, outboundAllow }),
     instanceId: 'git',
     deps: { logger: silentLogger },
     logger: silentLogger,
@@ -240,5 +243,75 @@ describe('integration-git: authentication', function () {
     expect(DocqaError.is(none, 'unavailable'), String(none)).to.equal(true);
     const { secretFields } = await initGit(stateDir);
     expect(secretFields).to.deep.equal(['token']);
+  });
+});
+
+describe('integration-git: outbound addresses', function () {
+  let server: GitTestServer;
+  let repository: TestRepository;
+  let stateDir: string;
+  let redirector: http.Server;
+  let redirectTo: string;
+
+  beforeEach(async function () {
+    server = await new GitTestServer().start();
+    repository = server.createRepository('handbook');
+    seed(repository);
+    stateDir = temporaryDirectory();
+    // Answers every request with a redirect to the same path on `redirectTo` (an origin).
+    redirector = http.createServer((request, response) => response.writeHead(302, { location: `${redirectTo}${request.url}` }).end());
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+  });
+
+  afterEach(async function () {
+    redirector.close();
+    await server.stop();
+    fs.rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  async function sync(provider: ConnectorProvider<GitSourceConfig>, url: string): Promise<ConnectorEvent[] | unknown> {
+    const source = await provider.open(provider.sourceConfigSchema.parse({ url }), { sourceId: `s${Math.random()}` });
+    const events: ConnectorEvent[] = [];
+    try {
+      for await (const event of source.sync(null, new AbortController().signal)) events.push(event);
+      return events;
+    } catch (error) {
+      return error;
+    }
+  }
+
+  const on = (url: string, host: string) => url.replace('127.0.0.1', host);
+
+  it('refuses a repository on loopback by default, however its address is written, and sends nothing', async function () {
+    const provider = await initGit(stateDir, []);
+    for (const host of ['127.0.0.1', 'localhost', '2130706433', '127.1']) {
+      const error = await sync(provider, on(repository.url, host));
+      expect(DocqaError.is(error, 'validation_failed'), `${host}: ${String(error)}`).to.equal(true);
+      expect((error as Error).message, host).to.match(/^Refused to connect to \S+: \S+ is a loopback address\./);
+      expect((error as Error).message, host).to.contain('the outboundAllow option of git');
+    }
+    expect(server.requests, 'no request reached the server').to.be.empty;
+  });
+
+  it('refuses a redirect from an allowed host to an address that is not allowed', async function () {
+    const provider = await initGit(stateDir, ['localhost']);
+    const redirectorOrigin = `http://localhost:${(redirector.address() as AddressInfo).port}`;
+    const repositoryPath = new URL(repository.url).pathname;
+    redirectTo = new URL(repository.url).origin;
+    const refused = await sync(provider, `${redirectorOrigin}${repositoryPath}`);
+    expect(DocqaError.is(refused, 'validation_failed'), String(refused)).to.equal(true);
+    expect((refused as Error).message).to.contain(`Refused to connect to ${new URL(repository.url).host}: 127.0.0.1 is a loopback address`);
+    expect(server.requests, 'the redirect was not followed').to.be.empty;
+    // The same redirect to a host the option allows is followed: the server answers the refs request.
+    // (isomorphic-git then posts to the URL it was given, not the redirected one: no full sync here.)
+    redirectTo = on(new URL(repository.url).origin, 'localhost');
+    await sync(provider, `${redirectorOrigin}${repositoryPath}`);
+    expect(server.requests.map((r) => `${r.status} ${r.url}`)).to.include(`200 ${repositoryPath}/info/refs?service=git-upload-pack`);
+  });
+
+  it('validates outboundAllow entries', function () {
+    expect(pluginOptionsSchema.parse({}).outboundAllow).to.deep.equal([]);
+    expect(pluginOptionsSchema.safeParse({ outboundAllow: ['git.internal', '192.168.0.0/16'] }).success).to.equal(true);
+    expect(pluginOptionsSchema.safeParse({ outboundAllow: ['192.168.0.0/99'] }).success).to.equal(false);
   });
 });

@@ -3,7 +3,7 @@
  * with isomorphic-git (no git binary needed). The first sync clones (depth 1); later syncs fetch
  * and diff the previous commit's tree against the new one. See sync.ts and the README.
  */
-import { definePlugin, tokens, type ConnectorProvider, type ConnectorSource } from '@docqa/plugin-api';
+import { definePlugin, OutboundGuard, tokens, type ConnectorProvider, type ConnectorSource } from '@docqa/plugin-api';
 import { gitSourceConfigSchema, pluginOptionsSchema, type GitSourceConfig } from './config.js';
 import { syncRepository } from './sync.js';
 import { WorkingClone } from './working-clone.js';
@@ -18,6 +18,7 @@ export default definePlugin({
 
   init({ options, instanceId, deps, signal: shutdown }) {
     const logger = deps.logger.child({ plugin: instanceId });
+    const guard = new OutboundGuard({ allow: options.outboundAllow ?? [], setting: `the outboundAllow option of ${instanceId}` });
     // One sync at a time per working clone: two fetches into the same directory would corrupt it.
     const busy = new Map<string, Promise<void>>();
 
@@ -33,7 +34,7 @@ export default definePlugin({
         acls: false, // git has no per-file access control
       },
       async open(config, context): Promise<ConnectorSource> {
-        const clone = new WorkingClone(options.stateDir, context.sourceId, config);
+        const clone = new WorkingClone(options.stateDir, context.sourceId, config, guard);
         return {
           async *sync(cursor, signal) {
             const stop = AbortSignal.any([signal, shutdown]);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
-import { DocqaError } from '@docqa/plugin-api';
+import { DocqaError, type OutboundGuard } from '@docqa/plugin-api';
 import { abortableHttp } from './abortable-http.js';
 import type { GitSourceConfig } from './config.js';
 
@@ -13,7 +13,13 @@ export class WorkingClone {
   readonly dir: string;
   private readonly markerFile: string;
 
-  constructor(stateDir: string, sourceId: string, private readonly config: GitSourceConfig) {
+  constructor(
+    stateDir: string,
+    sourceId: string,
+    private readonly config: GitSourceConfig,
+    /** The plugin's outboundAllow policy, applied to every request and redirect. */
+    private readonly guard: OutboundGuard,
+  ) {
     // encodeURIComponent: a source id never becomes a path of its own (no '..', no '/').
     this.dir = path.join(stateDir, encodeURIComponent(sourceId));
     this.markerFile = path.join(this.dir, 'docqa-source.json');
@@ -21,7 +27,7 @@ export class WorkingClone {
 
   /** Clones on the first sync (depth 1, one branch) or fetches the branch; answers its commit oid. */
   async update(signal: AbortSignal): Promise<string> {
-    const common = { fs, http: abortableHttp(signal), dir: this.dir, headers: this.authHeaders() };
+    const common = { fs, http: abortableHttp(signal, this.guard), dir: this.dir, headers: this.authHeaders() };
     const remoteRef = `refs/remotes/origin/${this.config.branch}`;
     try {
       if (await this.isUsable()) {
@@ -82,6 +88,8 @@ export class WorkingClone {
    * an authentication failure keeps no `cause`, whose details we do not control.
    */
   private describeFailure(error: unknown): DocqaError {
+    // The outbound guard's refusal already names the host and the option to change.
+    if (DocqaError.is(error)) return error;
     const repository = `Git repository ${this.config.url}`;
     const data = (error as { data?: { statusCode?: number } }).data;
     const code = (error as { code?: string }).code;
