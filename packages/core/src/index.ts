@@ -21,7 +21,11 @@ export {
   type RuleTarget,
 } from './rules/apply-rules.js';
 export { RuleRunner, type MatchOutcome } from './rules/rule-runner.js';
-export { defaultExtractionHeapLimitMb, ExtractionPool, type ExtractionPoolOptions } from './extraction/extraction-pool.js';
+export {
+  defaultExtractionHeapLimitMb,
+  ExtractionPool,
+  type ExtractionPoolOptions,
+} from './extraction/extraction-pool.js';
 export { startModuleWorker } from './workers/module-worker.js';
 export { analyzeEnglish, termFrequencies, tokenizeWords, englishStopWords } from './lexical/analyzer.js';
 export { porterStem } from './lexical/porter-stemmer.js';

@@ -14,7 +14,18 @@ export * from './kinds/license-gate.js';
 export * from './preset.js';
 export { decodeTextFile, readTextLines } from './text/read-text.js';
 export { formatTableRow, joinTableCells } from './text/table-row.js';
-export { OutboundGuard, outboundAllowEntrySchema, outboundAllowListSchema, type OutboundGuardOptions } from './net/outbound-guard.js';
+export {
+  OutboundGuard,
+  outboundAllowEntrySchema,
+  outboundAllowListSchema,
+  type OutboundGuardOptions,
+} from './net/outbound-guard.js';
 export { createGuardedFetch, type GuardedFetch, type GuardedFetchOptions } from './net/guarded-fetch.js';
-export { checkZipLimits, ratioGraceBytes, zipLimitsSchema, type ZipCheck, type ZipLimits } from './archive/zip-limits.js';
+export {
+  checkZipLimits,
+  ratioGraceBytes,
+  zipLimitsSchema,
+  type ZipCheck,
+  type ZipLimits,
+} from './archive/zip-limits.js';
 export { maxTextCharactersSchema, TextBudget } from './text/text-budget.js';

@@ -19,13 +19,18 @@ const headingStyleMap = [1, 2, 3, 4, 5, 6].flatMap((level) => [
  * so it imports nothing but the plugin API and its parser. `options` are the plugin's (its limits);
  * absent, the defaults apply.
  */
-export async function extract(input: ExtractorInput, signal?: AbortSignal, options?: unknown): Promise<ExtractedDocument> {
+export async function extract(
+  input: ExtractorInput,
+  signal?: AbortSignal,
+  options?: unknown,
+): Promise<ExtractedDocument> {
   signal?.throwIfAborted();
   const limits = docxExtractorOptionsSchema.parse(options ?? {});
   await refuseNonDocx(input);
   // Before mammoth, which inflates every part it reads into memory at once: a zip bomb stops here.
   try {
-    await checkZipLimits(input.path, { filename: input.filename, plugin: 'extractor-docx', limits, isInflated: isInflatedPart });
+    const check = { filename: input.filename, plugin: 'extractor-docx', limits, isInflated: isInflatedPart };
+    await checkZipLimits(input.path, check);
   } catch (error) {
     throw DocqaError.is(error, 'unsupported_media_type') ? unreadable(input.filename, error.cause) : error;
   }

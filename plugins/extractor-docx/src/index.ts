@@ -17,7 +17,9 @@ export default definePlugin({
   init: ({ options }) => createDocxExtractorProvider(options),
 });
 
-export function createDocxExtractorProvider(options: DocxExtractorOptions = docxExtractorOptionsSchema.parse({})): ExtractorProvider {
+export function createDocxExtractorProvider(
+  options: DocxExtractorOptions = docxExtractorOptionsSchema.parse({}),
+): ExtractorProvider {
   return {
     // The pipeline's extraction worker threads import this module and call its `extract` with these options.
     workerModule: workerModuleUrl(new URL('./extract.js', import.meta.url), options),

@@ -34,7 +34,11 @@ interface PageContent {
  * metadata.needs_ocr = 'true'; with OCR on, the images of each page with (almost) no text are read.
  * `options` are the plugin's (its limits); absent, the defaults apply.
  */
-export async function extract(input: ExtractorInput, signal?: AbortSignal, options?: unknown): Promise<ExtractedDocument> {
+export async function extract(
+  input: ExtractorInput,
+  signal?: AbortSignal,
+  options?: unknown,
+): Promise<ExtractedDocument> {
   signal?.throwIfAborted();
   const limits = pdfExtractorOptionsSchema.parse(options ?? {});
   const deadline = performance.now() + limits.maxExtractionSeconds * 1000;
@@ -46,7 +50,8 @@ export async function extract(input: ExtractorInput, signal?: AbortSignal, optio
     metadata.pages = String(pdf.numPages);
     if (pdf.numPages > limits.maxPages) throw tooManyPages(input.filename, pdf.numPages, limits);
     const readImages = job ? (page: PdfPage, pageNumber: number) => readPageImages(page, pageNumber, job) : undefined;
-    const overtime = (pageNumber: number) => (performance.now() > deadline ? tooSlow(input.filename, pageNumber, pdf.numPages, limits) : undefined);
+    const overtime = (pageNumber: number) =>
+      performance.now() > deadline ? tooSlow(input.filename, pageNumber, pdf.numPages, limits) : undefined;
     const pages = await readPages(pdf, input.filename, readImages, overtime, signal);
     if (!job && pages.every(({ lines }) => lines.length === 0)) {
       // No text at all: a scan or pictures of text, which OCR (INDEXING_OCR_ENABLED) would read.
@@ -170,7 +175,8 @@ function tooManyPages(filename: string, pages: number, limits: PdfExtractorOptio
 function tooSlow(filename: string, pageNumber: number, pages: number, limits: PdfExtractorOptions): DocqaError {
   return new DocqaError(
     'file_too_large',
-    `${filename} took longer than ${limits.maxExtractionSeconds} s to read (stopped before page ${pageNumber} of ${pages}); ` +
+    `${filename} took longer than ${limits.maxExtractionSeconds} s to read ` +
+      `(stopped before page ${pageNumber} of ${pages}); ` +
       'it was given up. The limit is the maxExtractionSeconds option of extractor-pdf (docs/security.md).',
     { extra: { limit: 'maxExtractionSeconds' } },
   );

@@ -19,7 +19,9 @@ export default definePlugin({
   init: ({ options }) => createPdfExtractorProvider(options),
 });
 
-export function createPdfExtractorProvider(options: PdfExtractorOptions = pdfExtractorOptionsSchema.parse({})): ExtractorProvider {
+export function createPdfExtractorProvider(
+  options: PdfExtractorOptions = pdfExtractorOptionsSchema.parse({}),
+): ExtractorProvider {
   return {
     // The pipeline's extraction worker threads import this module and call its `extract` with these options.
     workerModule: workerModuleUrl(new URL('./extract.js', import.meta.url), options),

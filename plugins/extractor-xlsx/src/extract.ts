@@ -13,12 +13,17 @@ import { formatTableRow, joinTableCells as joinCells } from '@docqa/plugin-api';
  * giving the headers. Runs in an extraction worker thread: it imports nothing but the plugin API.
  * `options` are the plugin's (its limits); absent, the defaults apply.
  */
-export async function extract(input: ExtractorInput, signal?: AbortSignal, options?: unknown): Promise<ExtractedDocument> {
+export async function extract(
+  input: ExtractorInput,
+  signal?: AbortSignal,
+  options?: unknown,
+): Promise<ExtractedDocument> {
   signal?.throwIfAborted();
   const limits = xlsxExtractorOptionsSchema.parse(options ?? {});
   // Before exceljs, which caches shared strings in memory and spools sheets to disk: a zip bomb stops here.
   try {
-    await checkZipLimits(input.path, { filename: input.filename, plugin: 'extractor-xlsx', limits, isInflated: isInflatedPart });
+    const check = { filename: input.filename, plugin: 'extractor-xlsx', limits, isInflated: isInflatedPart };
+    await checkZipLimits(input.path, check);
   } catch (error) {
     throw DocqaError.is(error, 'unsupported_media_type') ? unreadable(input.filename, error.cause) : error;
   }
@@ -95,7 +100,8 @@ function sheetName(worksheet: unknown, position: number): string {
 }
 
 function unreadable(filename: string, cause: unknown): DocqaError {
-  return new DocqaError('unsupported_media_type', `${filename} is not a readable Excel workbook: ${reason(cause)}`, { cause });
+  const message = `${filename} is not a readable Excel workbook: ${reason(cause)}`;
+  return new DocqaError('unsupported_media_type', message, { cause });
 }
 
 function reason(error: unknown): string {

@@ -30,7 +30,8 @@ async function guardedRequest(request: GitHttpRequest, guard: OutboundGuard): Pr
   let current = request;
   for (let hop = 0; ; hop += 1) {
     await guard.checkUrl(current.url);
-    const response = await nodeHttp.request({ ...current, fetchOptions: { lookup: guard.lookup, followRedirects: false } });
+    const fetchOptions = { lookup: guard.lookup, followRedirects: false };
+    const response = await nodeHttp.request({ ...current, fetchOptions });
     const location = response.headers?.location;
     const isRedirect = response.statusCode >= 300 && response.statusCode < 400 && location !== undefined;
     // A POST (upload-pack) body is a one-time stream: it cannot be sent again to another URL.
@@ -42,7 +43,8 @@ async function guardedRequest(request: GitHttpRequest, guard: OutboundGuard): Pr
     }
     const next = new URL(location, current.url);
     // Credentials are for the origin they were given to.
-    const headers = next.origin === new URL(current.url).origin ? current.headers : withoutAuthorization(current.headers);
+    const sameOrigin = next.origin === new URL(current.url).origin;
+    const headers = sameOrigin ? current.headers : withoutAuthorization(current.headers);
     current = { ...current, url: next.href, ...(headers ? { headers } : {}) };
   }
 }

@@ -18,7 +18,10 @@ export default definePlugin({
 
   init({ options, instanceId, deps, signal: shutdown }) {
     const logger = deps.logger.child({ plugin: instanceId });
-    const guard = new OutboundGuard({ allow: options.outboundAllow ?? [], setting: `the outboundAllow option of ${instanceId}` });
+    const guard = new OutboundGuard({
+      allow: options.outboundAllow ?? [],
+      setting: `the outboundAllow option of ${instanceId}`,
+    });
     // One sync at a time per working clone: two fetches into the same directory would corrupt it.
     const busy = new Map<string, Promise<void>>();
 

@@ -26,7 +26,10 @@ export default definePlugin({
   // Nothing here reaches a store: buckets are configured at run time, per integration record.
   init({ options, instanceId, deps, signal: shutdown }) {
     const logger = deps.logger.child({ plugin: instanceId });
-    const guard = new OutboundGuard({ allow: options.outboundAllow ?? [], setting: `the outboundAllow option of ${instanceId}` });
+    const guard = new OutboundGuard({
+      allow: options.outboundAllow ?? [],
+      setting: `the outboundAllow option of ${instanceId}`,
+    });
 
     const provider: ConnectorProvider<S3SourceConfig> = {
       type: 's3',
@@ -47,7 +50,8 @@ export default definePlugin({
         return {
           sync(cursor, signal) {
             const stop = AbortSignal.any([signal, shutdown]);
-            return syncBucket({ client, config, stateFile, sourceId: context.sourceId, logger, shutdown, guard }, cursor, stop);
+            const settings = { client, config, stateFile, sourceId: context.sourceId, logger, shutdown, guard };
+            return syncBucket(settings, cursor, stop);
           },
           async close() {
             client.destroy();

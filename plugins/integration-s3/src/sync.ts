@@ -1,5 +1,5 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { ConnectorEvent, Logger, OutboundGuard } from '@docqa/plugin-api';
+import { DocqaError, type ConnectorEvent, type Logger, type OutboundGuard } from '@docqa/plugin-api';
 import type { S3SourceConfig } from './config.js';
 import { listBucket } from './listing.js';
 import { mediaTypeOf, toConnectorDocument } from './object-document.js';
@@ -33,8 +33,13 @@ export const progressEveryKeys = 500;
 export async function* syncBucket(settings: S3SyncSettings, cursor: string | null, signal: AbortSignal): AsyncGenerator<ConnectorEvent> {
   signal.throwIfAborted();
   const { client, config, logger } = settings;
-  // An endpoint on a refused address fails the sync with the guard's error, naming the option.
-  if (config.endpoint !== undefined) await settings.guard.checkUrl(config.endpoint);
+  // An endpoint on a refused address fails the sync with the guard's error, naming the option. Other
+  // failures (a name that does not resolve) are left to the listing, whose error names the store.
+  if (config.endpoint !== undefined) {
+    await settings.guard.checkUrl(config.endpoint).catch((error: unknown) => {
+      if (DocqaError.is(error)) throw error;
+    });
+  }
   const scope = JSON.stringify([config.endpoint ?? `aws:${config.region}`, config.bucket, config.prefix ?? '']);
   const previous = await loadState(settings.stateFile, cursor, scope);
   if (previous.distrust !== undefined && previous.entries.size > 0) {

@@ -1,4 +1,5 @@
-import { createGuardedFetch, DocqaError, type ConnectorDocument, type ConnectorEvent, type Logger, type OutboundGuard } from '@docqa/plugin-api';
+import { createGuardedFetch, DocqaError, type ConnectorDocument, type ConnectorEvent } from '@docqa/plugin-api';
+import type { Logger, OutboundGuard } from '@docqa/plugin-api';
 import type { BodyStore } from './body-store.js';
 import type { WebSourceConfig } from './config.js';
 import { CrawlScope } from './crawl-scope.js';
@@ -42,7 +43,10 @@ export async function* crawlSite(settings: CrawlSettings, cursor: string | null,
   const start = new URL(config.start_url);
   start.hash = '';
   // A start_url on a refused address fails the sync with the guard's own error, naming the option.
-  await settings.guard.checkUrl(start);
+  // Other failures (a name that does not resolve) are left to the first request, which reports them.
+  await settings.guard.checkUrl(start).catch((error: unknown) => {
+    if (DocqaError.is(error)) throw error;
+  });
   const stateStore = new CrawlStateStore(settings.stateDir, sourceId);
   const previous = cursor === null ? undefined : await stateStore.findGeneration(cursor);
   if (cursor !== null && !previous) logger.warn({ sourceId, cursor }, 'crawl state for the cursor not found; full crawl without deletions');

@@ -5,7 +5,8 @@ import type { ConnectorProvider } from '@docqa/plugin-api';
 import { describeConnectorConformance } from '@docqa/plugin-testkit';
 import type { WebSourceConfig } from './config.js';
 import { TestSite, html } from './site.test-support.js';
-import { allowLoopback, buildSite, collect, cursorOf, deletedIds, initWeb, readAll, standardDocuments, temporaryDirectory, upsertPaths } from './crawl.test-support.js';
+import { buildSite, collect, cursorOf, deletedIds, initWeb, readAll, standardDocuments, temporaryDirectory, upsertPaths } from './crawl.test-support.js';
+import { allowLoopback } from './crawl.test-support.js';
 
 /*
  * The conformance suite and the crawl's main behaviour (scope, conditional requests, deletions)

@@ -21,7 +21,10 @@ export default definePlugin({
 
   init({ options, instanceId, deps, onStop, signal: shutdown }) {
     const logger = deps.logger.child({ plugin: instanceId });
-    const guard = new OutboundGuard({ allow: options.outboundAllow ?? [], setting: `the outboundAllow option of ${instanceId}` });
+    const guard = new OutboundGuard({
+      allow: options.outboundAllow ?? [],
+      setting: `the outboundAllow option of ${instanceId}`,
+    });
     // Body files of sources not closed by the time the server stops are removed then.
     const openStores = new Set<BodyStore>();
     onStop(async () => {
@@ -50,7 +53,8 @@ export default definePlugin({
         return {
           sync(cursor, signal) {
             const stop = AbortSignal.any([signal, shutdown]);
-            return crawlSite({ config, sourceId: context.sourceId, stateDir: options.stateDir, bodies, logger, guard }, cursor, stop);
+            const settings = { config, sourceId: context.sourceId, stateDir: options.stateDir, bodies, logger, guard };
+            return crawlSite(settings, cursor, stop);
           },
           async close() {
             openStores.delete(bodies);

@@ -4,7 +4,8 @@ import { expect } from 'chai';
 import { DocqaError, type ConnectorProvider } from '@docqa/plugin-api';
 import type { WebSourceConfig } from './config.js';
 import { TestSite, html } from './site.test-support.js';
-import { allowLoopback, buildSite, collect, initWeb, readAll, temporaryDirectory, upsertPaths } from './crawl.test-support.js';
+import { buildSite, collect, initWeb, readAll, temporaryDirectory, upsertPaths } from './crawl.test-support.js';
+import { allowLoopback } from './crawl.test-support.js';
 
 /* Limits, politeness, authentication, cancellation and errors of the web integration. */
 

@@ -3,12 +3,17 @@ import { DocqaError, type ExtractorInput } from '@docqa/plugin-api';
 import { ExtractionPool } from './extraction-pool.js';
 
 const extractor = new URL('./test-extractor.test-support.js', import.meta.url).href;
-const input = (filename: string): ExtractorInput => ({ path: '/nonexistent', filename, mediaType: 'text/plain', options: { ocr: false, ocrLanguages: [], tables: false } });
+const input = (filename: string): ExtractorInput => ({
+  path: '/nonexistent',
+  filename,
+  mediaType: 'text/plain',
+  options: { ocr: false, ocrLanguages: [], tables: false },
+});
 
 describe('ExtractionPool', function () {
   this.timeout(120_000);
 
-  it('fails a document that exceeds the worker heap limit alone, naming the limit, and replaces the worker', async function () {
+  it('fails a document over the worker heap limit alone, naming the limit, and replaces the worker', async function () {
     const pool = new ExtractionPool(1, { heapLimitMb: 128 });
     try {
       const signal = new AbortController().signal;
@@ -18,7 +23,8 @@ describe('ExtractionPool', function () {
       );
       expect(DocqaError.is(failure, 'file_too_large'), String(failure)).to.equal(true);
       expect((failure as DocqaError).message).to.equal(
-        'hog needs more memory to read than an extraction worker may use (INDEX_EXTRACTION_WORKER_HEAP_MB, 128 MB); it was given up.',
+        'hog needs more memory to read than an extraction worker may use ' +
+          '(INDEX_EXTRACTION_WORKER_HEAP_MB, 128 MB); it was given up.',
       );
       // The process itself stayed small: the worker's heap was capped, not the process's.
       expect(process.memoryUsage().rss, 'resident memory').to.be.below(1024 * 1024 * 1024);

@@ -141,7 +141,8 @@ export class ExtractionPool {
         { extra: { limit: 'INDEX_EXTRACTION_WORKER_HEAP_MB' } },
       );
     }
-    return new DocqaError('unsupported_media_type', `${filename} could not be read: the extractor crashed (${error.message}).`);
+    const message = `${filename} could not be read: the extractor crashed (${error.message}).`;
+    return new DocqaError('unsupported_media_type', message);
   }
 
   #spawn(): Promise<Worker> {

@@ -11,7 +11,9 @@ export interface ExtractionRequest {
 /** Errors cross the thread as plain data; the pool rebuilds a DocqaError from code and message. */
 export type ExtractionReply = { id: number; document: ExtractedDocument } | { id: number; error: { code: string | null; message: string } };
 
-type ExtractModule = { extract(input: ExtractorInput, signal?: AbortSignal, options?: unknown): Promise<ExtractedDocument> };
+type ExtractModule = {
+  extract(input: ExtractorInput, signal?: AbortSignal, options?: unknown): Promise<ExtractedDocument>;
+};
 const modules = new Map<string, Promise<ExtractModule>>();
 
 parentPort?.on('message', (request: ExtractionRequest) => {

@@ -46,8 +46,9 @@ export async function checkZipLimits(path: string, check: ZipCheck): Promise<voi
   const yauzl = (await import('yauzl')).default;
   let zip: ZipFile;
   try {
+    const options = { lazyEntries: true, autoClose: false, validateEntrySizes: true };
     zip = await new Promise<ZipFile>((resolve, reject) =>
-      yauzl.open(path, { lazyEntries: true, autoClose: false, validateEntrySizes: true }, (error, file) => (error ? reject(error) : resolve(file))),
+      yauzl.open(path, options, (error, file) => (error ? reject(error) : resolve(file))),
     );
   } catch (error) {
     throw unreadable(check, error);
@@ -64,7 +65,8 @@ export async function checkZipLimits(path: string, check: ZipCheck): Promise<voi
 
 function unreadable(check: ZipCheck, cause: unknown): DocqaError {
   const reason = cause instanceof Error ? cause.message : String(cause);
-  return new DocqaError('unsupported_media_type', `${check.filename} is not a readable zip archive: ${reason}`, { cause });
+  const message = `${check.filename} is not a readable zip archive: ${reason}`;
+  return new DocqaError('unsupported_media_type', message, { cause });
 }
 
 async function centralDirectory(zip: ZipFile, check: ZipCheck): Promise<Entry[]> {
@@ -81,11 +83,15 @@ async function centralDirectory(zip: ZipFile, check: ZipCheck): Promise<Entry[]>
       if (entry.fileName.endsWith('/') || check.isInflated?.(entry.fileName) === false) return zip.readEntry();
       total += entry.uncompressedSize;
       if (total > limits.maxUncompressedBytes) {
-        return reject(exceeded(check, 'maxUncompressedBytes', `inflates to more than ${limits.maxUncompressedBytes} bytes`));
+        const what = `inflates to more than ${limits.maxUncompressedBytes} bytes`;
+        return reject(exceeded(check, 'maxUncompressedBytes', what));
       }
       const ratio = entry.uncompressedSize / Math.max(1, entry.compressedSize);
       if (entry.uncompressedSize > ratioGraceBytes && ratio > limits.maxCompressionRatio) {
-        return reject(exceeded(check, 'maxCompressionRatio', `has an entry (${entry.fileName}) compressed ${Math.round(ratio)} to 1, more than ${limits.maxCompressionRatio} to 1`));
+        const what =
+          `has an entry (${entry.fileName}) compressed ${Math.round(ratio)} to 1, ` +
+          `more than ${limits.maxCompressionRatio} to 1`;
+        return reject(exceeded(check, 'maxCompressionRatio', what));
       }
       entries.push(entry);
       zip.readEntry();
@@ -107,7 +113,8 @@ async function inflateIntoNothing(zip: ZipFile, entry: Entry, check: ZipCheck): 
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     if (/too many bytes/i.test(reason)) {
-      throw exceeded(check, 'maxUncompressedBytes', `has an entry (${entry.fileName}) that inflates to more than the size it declares`);
+      const what = `has an entry (${entry.fileName}) that inflates to more than the size it declares`;
+      throw exceeded(check, 'maxUncompressedBytes', what);
     }
     throw unreadable(check, error);
   }

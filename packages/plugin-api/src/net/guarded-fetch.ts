@@ -1,4 +1,4 @@
-import type { Agent } from 'undici';
+import type { Agent, RequestInit as UndiciRequestInit } from 'undici';
 import { DocqaError } from '../errors.js';
 import type { OutboundGuard } from './outbound-guard.js';
 
@@ -24,7 +24,10 @@ export function createGuardedFetch(guard: OutboundGuard, options: GuardedFetchOp
   // Loaded with the first request: a process that never fetches a user's URL never loads undici.
   let undici: Promise<{ fetch: typeof import('undici').fetch; agent: Agent }> | undefined;
   const load = () =>
-    (undici ??= import('undici').then(({ Agent, fetch }) => ({ fetch, agent: new Agent({ connect: { lookup: guard.lookup } }) })));
+    (undici ??= import('undici').then(({ Agent, fetch }) => ({
+      fetch,
+      agent: new Agent({ connect: { lookup: guard.lookup } }),
+    })));
 
   return async (url, init = {}) => {
     const { fetch, agent } = await load();
@@ -34,13 +37,17 @@ export function createGuardedFetch(guard: OutboundGuard, options: GuardedFetchOp
       // Checked before connecting too: an address literal never goes through `lookup`, and a refusal
       // reads better as the DocqaError itself than as fetch()'s "fetch failed" with a cause.
       await guard.checkUrl(target);
-      const fetchInit = { ...request, redirect: 'manual', dispatcher: agent } as unknown as import('undici').RequestInit;
+      const fetchInit = { ...request, redirect: 'manual', dispatcher: agent } as unknown as UndiciRequestInit;
       const response = (await fetch(target, fetchInit)) as unknown as Response;
       const location = response.headers.get('location');
       if (init.redirect === 'manual' || !redirectStatuses.has(response.status) || !location) return response;
       await response.body?.cancel().catch(() => undefined);
-      if (init.redirect === 'error') throw new DocqaError('unavailable', `${target.href} redirected to ${location}; redirects are not allowed here`);
-      if (hop >= maxRedirects) throw new DocqaError('unavailable', `${new URL(url).href} redirected more than ${maxRedirects} times`);
+      if (init.redirect === 'error') {
+        throw new DocqaError('unavailable', `${target.href} redirected to ${location}; redirects are not allowed here`);
+      }
+      if (hop >= maxRedirects) {
+        throw new DocqaError('unavailable', `${new URL(url).href} redirected more than ${maxRedirects} times`);
+      }
       // As browsers do: 303, and 301/302 after a POST, become a GET without a body.
       const method = (request.method ?? 'GET').toUpperCase();
       if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
@@ -49,7 +56,9 @@ export function createGuardedFetch(guard: OutboundGuard, options: GuardedFetchOp
       }
       const next = new URL(location, target);
       // Credentials are for the origin they were given to.
-      if (next.origin !== target.origin && request.headers) request = { ...request, headers: withoutAuthorization(request.headers) };
+      if (next.origin !== target.origin && request.headers) {
+        request = { ...request, headers: withoutAuthorization(request.headers) };
+      }
       target = next;
     }
   };

@@ -22,14 +22,18 @@ export const outboundAllowEntrySchema = z
   .string()
   .trim()
   .min(1)
-  .refine((entry) => parseAllowEntry(entry) !== undefined, 'must be a host name, an IP address or a CIDR range such as 10.0.0.0/8');
+  .refine(
+    (entry) => parseAllowEntry(entry) !== undefined,
+    'must be a host name, an IP address or a CIDR range such as 10.0.0.0/8',
+  );
 
 /** An allow-list option: empty (the default) allows only public addresses. */
 export const outboundAllowListSchema = z.array(outboundAllowEntrySchema).max(1000).default([]);
 
 type AllowEntry = { host: string } | { range: [ipaddr.IPv4 | ipaddr.IPv6, number] };
 
-const hostNamePattern = /^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/i;
+const hostLabel = '[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?';
+const hostNamePattern = new RegExp(`^(?=.{1,253}$)${hostLabel}(\\.${hostLabel})*\\.?$`, 'i');
 
 function parseAllowEntry(entry: string): AllowEntry | undefined {
   const text = entry.trim();
@@ -52,7 +56,11 @@ export interface OutboundGuardOptions {
 }
 
 /** dns.lookup's callback as net.connect and undici call a `lookup` option. */
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | dns.LookupAddress[],
+  family?: number,
+) => void;
 
 /**
  * Checks outbound addresses against the policy. `checkUrl` gives a clear error before a request;
@@ -68,7 +76,10 @@ export class OutboundGuard {
   constructor(options: OutboundGuardOptions) {
     for (const entry of options.allow) {
       const parsed = parseAllowEntry(entry);
-      if (!parsed) throw new DocqaError('config_invalid', `${options.setting}: '${entry}' is not a host name, an IP address or a CIDR range`);
+      if (!parsed) {
+        const message = `${options.setting}: '${entry}' is not a host name, an IP address or a CIDR range`;
+        throw new DocqaError('config_invalid', message);
+      }
       if ('host' in parsed) this.#hosts.add(parsed.host);
       else this.#ranges.push(parsed.range);
     }
@@ -81,7 +92,8 @@ export class OutboundGuard {
     if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
     // An IPv4-mapped IPv6 address (::ffff:127.0.0.1) is the IPv4 address it carries.
     const parsed = ipaddr.process(address);
-    if (this.#ranges.some(([base, bits]) => base.kind() === parsed.kind() && parsed.match(base, bits))) return undefined;
+    const listed = this.#ranges.some(([base, bits]) => base.kind() === parsed.kind() && parsed.match(base, bits));
+    if (listed) return undefined;
     const range = parsed.range();
     return range === 'unicast' ? undefined : `${address} is a ${describeRange(range)} address`;
   }
@@ -91,7 +103,9 @@ export class OutboundGuard {
     const target = new URL(url);
     const hostname = normaliseHost(target.hostname);
     if (this.#hosts.has(hostname)) return;
-    const addresses = net.isIP(hostname) ? [hostname] : (await dns.promises.lookup(hostname, { all: true })).map((a) => a.address);
+    const addresses = net.isIP(hostname)
+      ? [hostname]
+      : (await dns.promises.lookup(hostname, { all: true })).map((resolved) => resolved.address);
     for (const address of addresses) {
       const reason = this.refusal(hostname, address);
       if (reason) throw this.#refused(target.host, reason);
@@ -119,8 +133,9 @@ export class OutboundGuard {
   #refused(host: string, reason: string): DocqaError {
     return new DocqaError(
       'validation_failed',
-      `Refused to connect to ${host}: ${reason}. DocQA does not connect to loopback, private, link-local or other ` +
-        `non-public addresses unless they are allowed; to allow this host, add it (or its address range) to ${this.#setting}.`,
+      `Refused to connect to ${host}: ${reason}. DocQA does not connect to loopback, private, link-local ` +
+        'or other non-public addresses unless they are allowed; ' +
+        `to allow this host, add it (or its address range) to ${this.#setting}.`,
       { extra: { limit: 'outbound_address' } },
     );
   }
