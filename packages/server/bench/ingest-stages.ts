@@ -38,7 +38,7 @@ const seconds = (start: number) => (performance.now() - start) / 1000;
 export async function extractAndChunk(kernel: Kernel, files: string[], rules: MetadataRule[], runner: RuleRunner, out: string): Promise<StageResult> {
   const values = kernel.config.values;
   const extractor = kernel.resolveAll(providerTokens.extractor).find((candidate) => candidate.extensions.includes('.md')) as ExtractorProvider;
-  const pool = new ExtractionPool(values.INDEX_EXTRACTION_WORKERS);
+  const pool = new ExtractionPool(values.INDEX_EXTRACTION_WORKERS, { heapLimitMb: values.INDEX_EXTRACTION_WORKER_HEAP_MB });
   const minChunkLength = Number(kernel.settings.get('RAG_MIN_CHUNK_LENGTH'));
   const boundaryRules = rules.filter((rule) => rule.chunk_boundary);
   const sink = fs.openSync(out, 'w');

@@ -29,7 +29,8 @@ export class IngestPipeline {
     private readonly rules: RuleService,
     private readonly observer: IngestObserver = noIngestObserver,
   ) {
-    this.#pool = new ExtractionPool(kernel.config.values.INDEX_EXTRACTION_WORKERS);
+    const values = kernel.config.values;
+    this.#pool = new ExtractionPool(values.INDEX_EXTRACTION_WORKERS, { heapLimitMb: values.INDEX_EXTRACTION_WORKER_HEAP_MB });
     this.#logger = kernel.logger.child({ component: 'ingest' });
   }
 
