@@ -32,6 +32,8 @@ export default definePlugin({
       pending ??= takeFault();
       if (pending === 'rejection') {
         pending = null;
+        // The fault under test: a rejection nobody handles, on purpose.
+        // eslint-disable-next-line @typescript-eslint/no-floating-promises
         void Promise.reject(new Error('test fault: a rejection nothing handles'));
       } else if (pending === 'exception') {
         pending = null;

@@ -75,10 +75,12 @@ export class ExtractionPool {
       const task = this.#queue.shift();
       if (!task) return;
       slot.busy = true;
-      void this.#run(slot, task).finally(() => {
-        slot.busy = false;
-        this.#dispatch();
-      });
+      this.#run(slot, task)
+        .catch((error: unknown) => task.reject(error))
+        .finally(() => {
+          slot.busy = false;
+          this.#dispatch();
+        });
     }
   }
 
@@ -100,7 +102,7 @@ export class ExtractionPool {
         worker.off('exit', onExit);
         task.signal.removeEventListener('abort', onAbort);
         if (discard && !this.#closed) {
-          void worker.terminate();
+          worker.terminate().catch(() => undefined);
           slot.worker = this.#spawn();
         }
         done();
@@ -145,8 +147,15 @@ export class ExtractionPool {
     return new DocqaError('unsupported_media_type', message);
   }
 
+  /**
+   * The worker is kept as a promise until a task needs it. A worker that fails to start is reported
+   * to that task (#run awaits it); until then its rejection is marked handled, or it would count as
+   * unhandled, which ends a process that has no guard.
+   */
   #spawn(): Promise<Worker> {
-    return spawn({ ...workerLimits, maxOldGenerationSizeMb: this.#heapLimitMb });
+    const starting = spawn({ ...workerLimits, maxOldGenerationSizeMb: this.#heapLimitMb });
+    starting.catch(() => undefined);
+    return starting;
   }
 }
 

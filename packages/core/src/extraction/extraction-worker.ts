@@ -17,7 +17,7 @@ type ExtractModule = {
 const modules = new Map<string, Promise<ExtractModule>>();
 
 parentPort?.on('message', (request: ExtractionRequest) => {
-  void (async () => {
+  (async () => {
     try {
       // The plugin's options (its limits) ride in the URL's query; the module is loaded once without them.
       const { moduleUrl, options } = splitWorkerModule(request.workerModule);
@@ -32,6 +32,9 @@ parentPort?.on('message', (request: ExtractionRequest) => {
       const code = typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : null;
       parentPort?.postMessage({ id: request.id, error: { code, message: (error as Error)?.message ?? String(error) } } satisfies ExtractionReply);
     }
-  })();
+  })().catch(() => {
+    // A document that cannot be posted back (it does not clone): the pool still gets its answer.
+    parentPort?.postMessage({ id: request.id, error: { code: null, message: 'The extracted document could not be handed over.' } } satisfies ExtractionReply);
+  });
 });
 parentPort?.postMessage({ ready: true });
