@@ -110,6 +110,15 @@ describe('HTTP skeleton', function () {
     expect(fields).to.have.members(['body.name', 'body.count', 'body']);
   });
 
+  it('refuses the NUL character anywhere in a request with 422, before it reaches the database', async () => {
+    const login = await post('/api/auth/login', JSON.stringify({ username: 'ad\u0000min', password: 'whatever' }));
+    expect([login.status, (await readJson(login)).errors]).to.deep.equal([422, [{ field: 'body.username', message: 'must not contain the NUL character (U+0000)' }]]);
+    const key = await post(`/api/test/echo/${id}`, JSON.stringify({ name: 'n', count: 1, ['bad\u0000key']: 1 }));
+    expect((await readJson(key)).errors[0].field).to.equal('body.bad\\u0000key');
+    const query = await post(`/api/test/echo/${id}?loud=%00`, JSON.stringify({ name: 'n', count: 1 }));
+    expect([query.status, (await readJson(query)).errors[0].field]).to.deep.equal([422, 'query.loud']);
+  });
+
   it('answers a body over the limit with 413', async () => {
     const res = await post(`/api/test/echo/${id}`, JSON.stringify({ name: 'x'.repeat(2000), count: 1 }));
     expect(res.status).to.equal(413);

@@ -6,7 +6,7 @@ import { checkAccess, type Authenticator } from './access.js';
 import { createServices, type AppServices } from '../services.js';
 import { createJwtAuthenticator } from '../identity/authenticator.js';
 import { accessLog } from './access-log.js';
-import { errorHandler, sendError, validationError } from './errors.js';
+import { errorHandler, refuseNulCharacters, sendError, validationError } from './errors.js';
 import { requestId } from './request-id.js';
 import { drainUnreadBody } from './unread-body.js';
 import { requestScope } from './request-context.js';
@@ -25,6 +25,7 @@ export interface AppOptions {
 
 function parsePart<T>(schema: z.ZodType<T> | undefined, value: unknown, location: 'params' | 'query' | 'body'): T {
   if (!schema) return value as T;
+  refuseNulCharacters(value, location);
   const result = schema.safeParse(value);
   if (!result.success) throw validationError(location, result.error);
   return result.data;
@@ -43,7 +44,10 @@ async function readJsonBody(req: Request, res: Response, parser: express.Request
 }
 
 function mountRoute(app: express.Express, route: AnyRoute, kernel: Kernel, services: AppServices, authenticator: Authenticator, jsonParser: express.RequestHandler): void {
-  const deps = Object.fromEntries(Object.entries(route.deps ?? {}).map(([name, token]) => [name, token.multi ? kernel.resolveAll(token) : kernel.resolve(token)]));
+  // Resolved at the route's first request, so an app mounted on a kernel without some module (a
+  // test's) still serves the routes whose modules it has.
+  let deps: Record<string, unknown> | null = null;
+  const resolveDeps = () => (deps ??= Object.fromEntries(Object.entries(route.deps ?? {}).map(([name, token]) => [name, token.multi ? kernel.resolveAll(token) : kernel.resolve(token)])));
   app[route.method](expressPath(route.path), ...(route.middleware?.(kernel) ?? []), async (req: Request, res: Response, next: NextFunction) => {
     try {
       const principal = await checkAccess(kernel, authenticator, req, res, route.access, route.plan);
@@ -51,7 +55,7 @@ function mountRoute(app: express.Express, route: AnyRoute, kernel: Kernel, servi
       const params = parsePart(route.request?.params, req.params, 'params');
       const query = parsePart(route.request?.query, req.query, 'query');
       const body = route.request?.body ? parsePart(route.request.body, await readJsonBody(req, res, jsonParser), 'body') : undefined;
-      const result = await route.handler({ kernel, services, deps, params, query, body, principal, requestId: String(res.locals.requestId), req, res });
+      const result = await route.handler({ kernel, services, deps: resolveDeps(), params, query, body, principal, requestId: String(res.locals.requestId), req, res });
       if (result === 'handled') return;
       for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
       if (result.body === undefined) res.status(result.status).end();

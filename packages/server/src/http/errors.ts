@@ -12,6 +12,31 @@ export function validationError(location: 'params' | 'query' | 'body', error: z.
   return new DocqaError('validation_failed', `The request ${location} is not valid: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`, { errors });
 }
 
+/**
+ * PostgreSQL refuses U+0000 in text, so a string holding it would fail as a 500 deep in a query
+ * (a user name, a chat question, a metadata filter's key or value, a path). Every request part is
+ * checked before its schema, keys included, and the first such field answers 422.
+ */
+export function refuseNulCharacters(value: unknown, location: 'params' | 'query' | 'body'): void {
+  const field = fieldWithNul(value, []);
+  if (field === null) return;
+  const name = [location, ...field].join('.');
+  throw new DocqaError('validation_failed', `The request ${location} is not valid: ${name} holds the NUL character (U+0000), which text may not contain.`, {
+    errors: [{ field: name, message: 'must not contain the NUL character (U+0000)' }],
+  });
+}
+
+function fieldWithNul(value: unknown, path: string[]): string[] | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (typeof value !== 'object' || value === null) return null;
+  for (const [key, item] of Object.entries(value)) {
+    if (key.includes('\u0000')) return [...path, key.replaceAll('\u0000', '\\u0000')];
+    const found = fieldWithNul(item, [...path, key]);
+    if (found) return found;
+  }
+  return null;
+}
+
 /** What body-parser and express report, in the shape every DocQA error has. */
 function fromFrameworkError(error: unknown): DocqaError | null {
   const e = error as { type?: string; status?: number; expose?: boolean; message?: string; limit?: number };

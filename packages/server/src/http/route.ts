@@ -52,7 +52,7 @@ export interface RouteDefinition<P extends z.ZodType = z.ZodType, Q extends z.Zo
   /** Runs before anything else (rate limits); built once when the route is mounted. */
   middleware?: (kernel: Kernel) => RequestHandler[];
   responses: Record<number, ResponseSpec>;
-  /** What the route needs from modules, by token; resolved once, when the route is mounted. */
+  /** What the route needs from modules, by token; resolved once, at the route's first request. */
   deps?: D;
   handler(context: RouteContext<z.output<P>, z.output<Q>, z.output<B>, ResolvedDeps<D>>): Promise<RouteResult> | RouteResult;
 }
