@@ -20,6 +20,11 @@ export interface ChatRequest {
   filters?: SearchFilters;
   /** The client's address, for the audit log. */
   clientIp?: string | null;
+  /**
+   * Set by prepare(): the client chose `conversationId` for a conversation that does not exist yet
+   * (the spec has no endpoint that creates one), so the first answer creates it under that id.
+   */
+  startsConversation?: boolean;
 }
 
 export type ChatSource = SearchItem & { index: number };
@@ -74,10 +79,13 @@ export class ChatService {
     return this.kernel.resolve(providerTokens.llm);
   }
 
-  /** Checks that can answer with an HTTP status, before a stream starts. */
-  async prepare(principal: Principal, request: ChatRequest): Promise<void> {
+  /** Checks that can answer with an HTTP status, before a stream starts; answers the request to run. */
+  async prepare(principal: Principal, request: ChatRequest): Promise<ChatRequest> {
     this.backend();
-    if (request.conversationId !== null) await this.conversations.assertOwned(principal.userId, request.conversationId);
+    if (request.conversationId === null) return request;
+    const state = await this.conversations.ownership(principal.userId, request.conversationId);
+    if (state === 'another user') throw new DocqaError('not_found', `Conversation ${request.conversationId} was not found.`);
+    return { ...request, startsConversation: state === 'none' };
   }
 
   async *answer(principal: Principal, request: ChatRequest, signal: AbortSignal): AsyncGenerator<ChatEvent> {
@@ -199,7 +207,7 @@ export class ChatService {
     const sources = outcome.sources.map(({ text: _text, ...source }) => source);
     return this.conversations.appendTurn(
       principal.userId,
-      request.conversationId,
+      { id: request.conversationId, create: request.conversationId === null || request.startsConversation === true },
       { query: request.query, rewritten_query: outcome.retrieval_settings.rewritten_query, answer: outcome.answer, sources, retrieval_settings: outcome.retrieval_settings, token_budget: outcome.token_budget as Record<string, unknown> | null, timing: outcome.timing },
       maxTurns,
     );

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -71,17 +72,32 @@ describe('chat (extractive backend: no model configured, ENTERPRISE)', function 
     expect(stored.body.turns.map((turn: Json) => turn.answer)).to.deep.equal([answer]);
   });
 
-  it('answers 422 for an empty, blank, over-long, non-string or missing query, and 404 for an unknown conversation', async () => {
+  it('answers 422 for an empty, blank, over-long, non-string or missing query', async () => {
     for (const body of [{ query: '' }, { query: '   \n ' }, { query: 'x'.repeat(8001) }, { query: 42 }, { query: ['a'] }, {}, { query: 'ok', top_k: 0 }, { query: 'ok', conversation_id: 'not-a-uuid' }]) {
       const res = await t.call('POST', '/api/chat', alice, body);
       expect([res.status, res.body.code], JSON.stringify(body).slice(0, 60)).to.deep.equal([422, 'validation_failed']);
     }
     expect((await t.call('POST', '/api/chat', alice, { query: 'x'.repeat(8000) })).status).to.equal(200);
-    const unknown = await t.call('POST', '/api/chat', alice, { query: 'invoices', conversation_id: '00000000-0000-4000-8000-000000000000' });
-    expect([unknown.status, unknown.body.code]).to.deep.equal([404, 'not_found']);
     const streamed = await chatStream(t.server.url, alice, { query: '' });
     expect(streamed.status).to.equal(422);
     expect((await t.call('POST', '/api/chat', null, { query: 'invoices' })).status).to.equal(401);
+  });
+
+  it('a conversation_id the client chose starts that conversation (JSON and SSE); another user\'s is never taken over', async () => {
+    const chosen = crypto.randomUUID();
+    const first = await t.call('POST', '/api/chat', alice, { query: 'invoices', conversation_id: chosen });
+    expect([first.status, first.body.conversation_id]).to.deep.equal([200, chosen]);
+    const streamedId = crypto.randomUUID();
+    const streamed = await chatStream(t.server.url, alice, { query: 'hotel', conversation_id: streamedId });
+    expect(streamed.events.find((event) => event.type === 'done')?.data.conversation_id).to.equal(streamedId);
+    const listed = (await t.call('GET', '/api/conversations?limit=100', alice)).body.items.map((item: Json) => item.id);
+    expect(listed).to.include.members([chosen, streamedId]);
+    expect((await t.call('GET', `/api/conversations/${chosen}`, alice)).body.turns).to.have.length(1);
+    // Bob may not write into Alice's conversation, nor learn that it exists.
+    const taken = await t.call('POST', '/api/chat', bob, { query: 'invoices', conversation_id: chosen });
+    expect([taken.status, taken.body.code]).to.deep.equal([404, 'not_found']);
+    expect((await chatStream(t.server.url, bob, { query: 'invoices', conversation_id: chosen })).status).to.equal(404);
+    expect((await t.call('GET', `/api/conversations/${chosen}`, alice)).body.turns).to.have.length(1);
   });
 
   it('keeps conversations per user: follow-ups append turns, others see 404, lists show only one\'s own', async () => {

@@ -47,10 +47,11 @@ interface TurnRow {
 export class ConversationStore {
   constructor(private readonly db: Db) {}
 
-  /** Throws not_found unless the conversation exists and belongs to `userId`. */
-  async assertOwned(userId: string, id: string): Promise<void> {
-    const { rowCount } = await this.db.query('select 1 from conversation where id = $1 and user_id = $2', [id, userId]);
-    if (rowCount === 0) throw new DocqaError('not_found', `Conversation ${id} was not found.`);
+  /** Whose conversation `id` is: the user's own, another user's, or nobody's yet. */
+  async ownership(userId: string, id: string): Promise<'own' | 'another user' | 'none'> {
+    const { rows } = await this.db.query<{ user_id: string }>('select user_id from conversation where id = $1', [id]);
+    const owner = rows[0]?.user_id;
+    return owner === undefined ? 'none' : owner === userId ? 'own' : 'another user';
   }
 
   /** The newest `count` turns, oldest first (the order a prompt or a rewrite reads them in). */
@@ -65,18 +66,21 @@ export class ConversationStore {
   }
 
   /**
-   * Appends a turn, creating the conversation when `id` is null, and keeps only the newest
-   * `maxTurns`. The conversation row is locked so two answers finishing together get distinct
-   * positions. A conversation deleted while its answer was generated is not brought back.
+   * Appends a turn and keeps only the newest `maxTurns`. With `create`, the conversation is created
+   * first: under a new id when `id` is null, else under the id the client chose (a race with another
+   * user choosing the same id leaves it theirs, and this answer 404). The conversation row is locked
+   * so two answers finishing together get distinct positions. A conversation that existed when its
+   * answer began and was deleted meanwhile is not brought back.
    */
-  async appendTurn(userId: string, id: string | null, turn: Omit<ConversationTurn, 'created_at'>, maxTurns: number): Promise<string> {
+  async appendTurn(userId: string, target: { id: string | null; create: boolean }, turn: Omit<ConversationTurn, 'created_at'>, maxTurns: number): Promise<string> {
     return this.db.transaction(async (tx) => {
-      const conversationId = id ?? crypto.randomUUID();
-      if (id === null) {
-        await tx.query('insert into conversation (id, user_id, title) values ($1, $2, $3)', [conversationId, userId, titleOf(turn.query)]);
-      } else {
-        const { rowCount } = await tx.query('select 1 from conversation where id = $1 and user_id = $2 for update', [conversationId, userId]);
-        if (rowCount === 0) throw new DocqaError('not_found', `Conversation ${conversationId} was deleted while it was answered.`);
+      const conversationId = target.id ?? crypto.randomUUID();
+      if (target.create) {
+        await tx.query('insert into conversation (id, user_id, title) values ($1, $2, $3) on conflict (id) do nothing', [conversationId, userId, titleOf(turn.query)]);
+      }
+      const { rowCount } = await tx.query('select 1 from conversation where id = $1 and user_id = $2 for update', [conversationId, userId]);
+      if (rowCount === 0) {
+        throw new DocqaError('not_found', target.create ? `Conversation ${conversationId} was not found.` : `Conversation ${conversationId} was deleted while it was answered.`);
       }
       const { rows } = await tx.query<{ position: number }>(
         `insert into conversation_turn (id, conversation_id, position, query, rewritten_query, answer, sources, retrieval_settings, token_budget, timing)

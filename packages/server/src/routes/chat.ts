@@ -16,7 +16,7 @@ const chatBody = z.strictObject({
     .string()
     .max(maxQueryLength)
     .refine((value) => value.trim().length > 0, 'must not be empty'),
-  conversation_id: z.uuid().nullable().optional().describe('Continue this conversation; a new one starts when left out.'),
+  conversation_id: z.uuid().nullable().optional().describe('Continue this conversation. An id no conversation has yet starts one under that id, owned by the caller (clients may choose their own ids); a new id is made when left out.'),
   top_k: z.number().int().min(1).max(50).default(6).describe('Passages retrieved before the token budget trims them.'),
   filters: z
     .strictObject({
@@ -75,7 +75,7 @@ export const chatRoutes = [
     description: [
       'Answers as JSON by default. With `Accept: text/event-stream` the answer streams as server-sent events: `delta` {text} pieces, then one `done` with the metadata of the JSON answer',
       '(without `answer`), or one `error` {detail} if the pipeline fails after the stream started; the stream then closes. A client that disconnects stops generation, and nothing is saved.',
-      'The turn is saved to the conversation once the answer is complete. Unknown or another user\'s conversation_id answers 404 before any stream starts.',
+      'The turn is saved to the conversation once the answer is complete. Another user\'s conversation_id answers 404 before any stream starts; an id no conversation has starts a new conversation with it.',
     ].join(' '),
     request: { body: chatBody },
     responses: {
@@ -85,8 +85,8 @@ export const chatRoutes = [
       503: { description: 'The model could not answer (JSON mode).' },
     },
     async handler({ services, principal, body, req, res, kernel }) {
-      const request = { query: body.query, conversationId: body.conversation_id ?? null, topK: body.top_k, clientIp: req.ip ?? null, ...(body.filters ? { filters: body.filters } : {}) };
-      await services.chat.prepare(principal!, request);
+      const asked = { query: body.query, conversationId: body.conversation_id ?? null, topK: body.top_k, clientIp: req.ip ?? null, ...(body.filters ? { filters: body.filters } : {}) };
+      const request = await services.chat.prepare(principal!, asked);
       const controller = new AbortController();
       // 'close' on the response fires when the client goes away before the answer is finished.
       res.on('close', () => {
