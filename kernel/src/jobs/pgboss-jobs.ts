@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { PgBoss, type Db as IDatabase, type Job, type JobResult, type JobWithMetadata } from 'pg-boss';
-import { DocqaError, type JobContext, type JobInfo, type JobListFilter, type JobState, type JobsService, type Logger, type QueueOptions, type SendOptions, type SqlExecutor, type WorkOptions } from '@docqa/plugin-api';
+import { DocqaError, pageTotal, type JobContext, type JobInfo, type JobListFilter, type JobState, type JobsService, type Logger, type QueueOptions, type SendOptions, type SqlExecutor, type WorkOptions } from '@docqa/plugin-api';
 import type { DatabaseConnection } from '../db/pool.js';
 
 /** How a job run by this process ended: `interrupted` when the process stopped under it (it is retried). */
@@ -235,7 +235,7 @@ export class PgBossJobs implements JobsService {
    */
   async #query<D>(filter: JobListFilter, id: string | null): Promise<{ items: JobInfo<D>[]; total: number }> {
     const states = filter.states?.flatMap((state) => statesOf[state]) ?? null;
-    const { rows } = await this.#pool.query<JobRow>({
+    const query = (limit: number, offset: number) => this.#pool.query<JobRow>({
       text: `select j.id, j.name, j.state, j.data, j.output, j.retry_count, j.created_on, j.started_on, j.completed_on,
                     p.done, p.total, count(*) over () as total_rows
                from pgboss.job j left join job_progress p on p.job_id = j.id
@@ -244,10 +244,12 @@ export class PgBossJobs implements JobsService {
                 and ($4::jsonb is null or j.data @> $4::jsonb)
                 and ($7::timestamptz is null or j.state not in ('completed', 'failed', 'cancelled') or j.completed_on >= $7::timestamptz)
               order by j.created_on desc, j.id limit $5 offset $6`,
-      values: [filter.queues, id, states, filter.data ? JSON.stringify(filter.data) : null, filter.limit, filter.offset, filter.finishedAfter?.toISOString() ?? null],
+      values: [filter.queues, id, states, filter.data ? JSON.stringify(filter.data) : null, limit, offset, filter.finishedAfter?.toISOString() ?? null],
       types: defaultParsers as unknown as pg.CustomTypesConfig,
     });
-    return { items: rows.map((row) => rowToJobInfo<D>(row)), total: rows[0] ? Number(rows[0].total_rows) : 0 };
+    const { rows } = await query(filter.limit, filter.offset);
+    const total = await pageTotal(rows, filter.offset, (row) => row.total_rows, async () => (await query(1, 0)).rows);
+    return { items: rows.map((row) => rowToJobInfo<D>(row)), total };
   }
 
   async cancel(queue: string, id: string): Promise<void> {

@@ -13,6 +13,7 @@ export * from './kinds/email.js';
 export * from './kinds/license-gate.js';
 export * from './preset.js';
 export { decodeTextFile, readTextLines } from './text/read-text.js';
+export { pageTotal } from './list-total.js';
 export { formatTableRow, joinTableCells } from './text/table-row.js';
 export {
   OutboundGuard,

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { DocqaError, type AuditEvent, type AuditService, type Db, type Logger, type Plan } from '@docqa/plugin-api';
+import { DocqaError, pageTotal, type AuditEvent, type AuditService, type Db, type Logger, type Plan } from '@docqa/plugin-api';
 import { chainHash, genesisHash } from './hash-chain.js';
 
 export interface AuditEntry {
@@ -107,11 +107,12 @@ export class AuditStore implements AuditService {
     if (filter.from) conditions.push(`occurred_at >= ${add(filter.from.toISOString())}`);
     if (filter.to) conditions.push(`occurred_at < ${add(filter.to.toISOString())}`);
     const where = conditions.length > 0 ? `where ${conditions.join(' and ')}` : '';
-    const { rows } = await this.db.query<AuditRow & { total: string }>(
-      `select *, count(*) over () as total from audit_event ${where} order by seq desc limit ${add(filter.limit)} offset ${add(filter.offset)}`,
-      params,
-    );
-    return { items: rows.map(toEntry), total: rows[0] ? Number(rows[0].total) : 0 };
+    const limitAt = params.length;
+    const sql = `select *, count(*) over () as total from audit_event ${where} order by seq desc limit ${add(filter.limit)} offset ${add(filter.offset)}`;
+    const { rows } = await this.db.query<AuditRow & { total: string }>(sql, params);
+    const firstPageParams = [...params.slice(0, limitAt), 1, 0];
+    const firstRow = async () => (await this.db.query<AuditRow & { total: string }>(sql, firstPageParams)).rows;
+    return { items: rows.map(toEntry), total: await pageTotal(rows, filter.offset, (row) => row.total, firstRow) };
   }
 
   async get(id: string): Promise<AuditEntry> {

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Db, SqlExecutor } from '@docqa/plugin-api';
+import { pageTotal, type Db, type SqlExecutor } from '@docqa/plugin-api';
 import { documentAccessPredicate } from '../identity/groups-service.js';
 
 export type DocumentStatus = 'pending' | 'indexing' | 'indexed' | 'failed';
@@ -165,11 +165,10 @@ export class DocumentRepository {
       values.push(filter.visibleToGroups);
       where.push(documentAccessPredicate('d', `$${values.length}`));
     }
-    const { rows } = await this.db.query<DocumentRow & { total: string }>(
-      `select d.*, count(*) over () as total from document d ${where.length ? `where ${where.join(' and ')}` : ''} order by d.created_at desc, d.id limit $1 offset $2`,
-      values,
-    );
-    return { items: rows, total: rows[0] ? Number(rows[0].total) : 0 };
+    const sql = `select d.*, count(*) over () as total from document d ${where.length ? `where ${where.join(' and ')}` : ''} order by d.created_at desc, d.id limit $1 offset $2`;
+    const { rows } = await this.db.query<DocumentRow & { total: string }>(sql, values);
+    const firstRow = async () => (await this.db.query<DocumentRow & { total: string }>(sql, [1, 0, ...values.slice(2)])).rows;
+    return { items: rows, total: await pageTotal(rows, offset, (row) => row.total, firstRow) };
   }
 
   /**

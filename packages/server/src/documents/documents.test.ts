@@ -193,6 +193,21 @@ describe('documents API', function () {
     expect(stagingIsEmpty()).to.equal(true);
   });
 
+  it('a page past the end still answers the real total (documents, jobs, connectors, groups, schedules, audit)', async () => {
+    plan = 'ENTERPRISE';
+    try {
+      for (const route of ['/api/docs', '/api/jobs', '/api/connectors', '/api/groups', '/api/schedules', '/api/audit']) {
+        const first = await call('GET', route);
+        expect(first.status, route).to.equal(200);
+        const past = await call('GET', `${route}?offset=${Number(first.body.total) + 5}`);
+        expect([past.body.items, past.body.total], route).to.deep.equal([[], first.body.total]);
+      }
+    } finally {
+      plan = 'FREE';
+    }
+    expect((await call('GET', '/api/docs')).body.total).to.be.greaterThan(0);
+  });
+
   it('access: viewers list but do not upload; non-multipart bodies are refused', async () => {
     expect((await upload([{ name: 'v.txt', content: 'v' }], viewer)).status).to.equal(403);
     const json = await call('POST', '/api/docs/upload', { file: 'x' });

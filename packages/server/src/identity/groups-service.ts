@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { DocqaError, type Db, type Plan } from '@docqa/plugin-api';
+import { DocqaError, pageTotal, type Db, type Plan } from '@docqa/plugin-api';
 import type { Principal } from '../http/route.js';
 import { everyoneGroupId } from './groups-schema.js';
 
@@ -60,12 +60,11 @@ export class GroupsService {
   async list(limit: number, offset: number): Promise<{ items: GroupRecord[]; total: number }> {
     // Spec 8.1: on FREE and PRO only the built-in everyone group is visible.
     const onlyBuiltin = !this.#enterprise();
-    const { rows } = await this.db.query<GroupRow & { total: string }>(
-      `select g.*, (select count(*) from user_group_member m where m.group_id = g.id) as member_count, count(*) over () as total
-         from user_group g where ($3::boolean is false or g.builtin) order by g.builtin desc, lower(g.name) limit $1 offset $2`,
-      [limit, offset, onlyBuiltin],
-    );
-    return { items: rows.map(toRecord), total: rows[0] ? Number(rows[0].total) : 0 };
+    const sql = `select g.*, (select count(*) from user_group_member m where m.group_id = g.id) as member_count, count(*) over () as total
+         from user_group g where ($3::boolean is false or g.builtin) order by g.builtin desc, lower(g.name) limit $1 offset $2`;
+    const { rows } = await this.db.query<GroupRow & { total: string }>(sql, [limit, offset, onlyBuiltin]);
+    const firstRow = async () => (await this.db.query<GroupRow & { total: string }>(sql, [1, 0, onlyBuiltin])).rows;
+    return { items: rows.map(toRecord), total: await pageTotal(rows, offset, (row) => row.total, firstRow) };
   }
 
   async get(id: string): Promise<GroupRecord> {

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { CronExpressionParser } from 'cron-parser';
-import { DocqaError } from '@docqa/plugin-api';
+import { DocqaError, pageTotal } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import { syncQueue, type SyncJobData } from '../sources/sync.js';
 
@@ -74,11 +74,11 @@ export class ScheduleService {
   }
 
   async list(limit: number, offset: number) {
-    const { rows } = await this.kernel.db.query<ScheduleRow & { total: string }>(
-      'select s.*, src.kind as source_type, count(*) over () as total from sync_schedule s join source src on src.id = s.source_id order by s.created_at limit $1 offset $2',
-      [limit, offset],
-    );
-    return { items: await Promise.all(rows.map((row) => this.#present(row))), total: rows[0] ? Number(rows[0].total) : 0, limit, offset };
+    const sql = 'select s.*, src.kind as source_type, count(*) over () as total from sync_schedule s join source src on src.id = s.source_id order by s.created_at limit $1 offset $2';
+    const { rows } = await this.kernel.db.query<ScheduleRow & { total: string }>(sql, [limit, offset]);
+    const firstRow = async () => (await this.kernel.db.query<ScheduleRow & { total: string }>(sql, [1, 0])).rows;
+    const total = await pageTotal(rows, offset, (row) => row.total, firstRow);
+    return { items: await Promise.all(rows.map((row) => this.#present(row))), total, limit, offset };
   }
 
   async get(id: string) {

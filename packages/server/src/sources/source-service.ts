@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { DocqaError, providerTokens, type ConnectorProvider, type Db } from '@docqa/plugin-api';
+import { DocqaError, pageTotal, providerTokens, type ConnectorProvider, type Db } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import { createSecretBox, type SecretBox } from '../identity/crypto/index.js';
 
@@ -131,8 +131,10 @@ export class SourceService {
   }
 
   async list(kind: SourceKind, limit: number, offset: number): Promise<{ items: SourceRow[]; total: number }> {
-    const { rows } = await this.#db.query<SourceRow & { total: string }>('select *, count(*) over () as total from source where kind = $1 order by lower(name) limit $2 offset $3', [kind, limit, offset]);
-    return { items: rows, total: rows[0] ? Number(rows[0].total) : 0 };
+    const sql = 'select *, count(*) over () as total from source where kind = $1 order by lower(name) limit $2 offset $3';
+    const { rows } = await this.#db.query<SourceRow & { total: string }>(sql, [kind, limit, offset]);
+    const firstRow = async () => (await this.#db.query<SourceRow & { total: string }>(sql, [kind, 1, 0])).rows;
+    return { items: rows, total: await pageTotal(rows, offset, (row) => row.total, firstRow) };
   }
 
   async enabled(): Promise<SourceRow[]> {
