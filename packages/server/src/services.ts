@@ -37,7 +37,7 @@ export interface AppServices {
 
 export function createServices(kernel: Kernel): AppServices {
   const identity = new IdentityService(kernel);
-  const mfa = new MfaService(kernel.db, identity.users, identity.tokens, kernel.config.values.MFA_ENCRYPTION_KEY);
+  const mfa = new MfaService(kernel.db, identity.users, identity.tokens, kernel.config.values.MFA_ENCRYPTION_KEY, identity.signIns);
   const groups = new GroupsService(kernel.db, () => currentPlan(kernel));
   const sources = new SourceService(kernel);
   const documents = new DocumentService(kernel, groups, sources);

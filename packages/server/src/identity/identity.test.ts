@@ -298,6 +298,29 @@ describe('identity (through HTTP)', function () {
     expect(checked).to.be.greaterThan(20);
   });
 
+  it('throttles failed sign-ins before hashing: 60 wrong passwords, 429 with Retry-After, others unaffected', async () => {
+    const created = await call('POST', '/api/auth/users', { token: (await login('root', 'first-admin-password')).access_token, body: { username: 'target', password: 'target-password-1' } });
+    expect(created.status).to.equal(201);
+    const statuses: number[] = [];
+    let retryAfter: string | null = null;
+    for (let i = 0; i < 60; i++) {
+      const res = await call('POST', '/api/auth/login', { body: { username: 'target', password: `wrong-${i}` } });
+      statuses.push(res.status);
+      if (res.status === 429) {
+        retryAfter ??= res.headers.get('retry-after');
+        expect(res.body.code).to.equal('rate_limited');
+      }
+    }
+    expect(statuses.slice(0, 5)).to.deep.equal([401, 401, 401, 401, 401]);
+    expect(statuses.filter((status) => status === 429).length).to.be.greaterThan(40);
+    expect(Number(retryAfter)).to.be.within(1, 900);
+    // Another account signs in from the same client, and the right password gets through once the wait is over.
+    expect((await login('root', 'first-admin-password')).access_token).to.be.a('string');
+    const wait = Number((await call('POST', '/api/auth/login', { body: { username: 'target', password: 'target-password-1' } })).headers.get('retry-after') ?? 0);
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000 + 50));
+    expect((await login('target', 'target-password-1')).access_token).to.be.a('string');
+  });
+
   it('sign-out everywhere ends every token of the account', async () => {
     const a = await login('root', 'first-admin-password');
     const b = await login('root', 'first-admin-password');

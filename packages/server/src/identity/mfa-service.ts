@@ -1,6 +1,7 @@
 import { DocqaError, type Db } from '@docqa/plugin-api';
 import type { Principal } from '../http/route.js';
 import { createSecretBox, generateRecoveryCodes, generateTotpSecret, hashRecoveryCode, matchRecoveryCode, otpauthUri, verifyPassword, verifyTotp, type SecretBox } from './crypto/index.js';
+import type { SignInThrottle } from './sign-in-throttle.js';
 import type { TokenPair, TokenService } from './tokens.js';
 import type { UserRepository, UserRow } from './users.js';
 
@@ -19,6 +20,7 @@ export class MfaService {
     private readonly users: UserRepository,
     private readonly tokens: TokenService,
     encryptionKey: string,
+    private readonly signIns: SignInThrottle,
     private readonly issuer = 'DocQA',
   ) {
     this.#box = createSecretBox(encryptionKey);
@@ -54,14 +56,22 @@ export class MfaService {
   }
 
   /** The second step of a login: the single-use ticket from the first, and a TOTP or recovery code. */
-  async verifyLogin(mfaToken: string, code: string): Promise<TokenPair> {
+  async verifyLogin(mfaToken: string, code: string, client: string | null = null): Promise<TokenPair> {
     const claims = this.tokens.verify(mfaToken, 'mfa');
+    const attempt = { account: `mfa:${claims.sub}`, client: client ?? 'unknown' };
+    this.signIns.check(attempt);
     const { rowCount } = await this.db.query('update mfa_challenge set used_at = now() where jti = $1 and used_at is null and expires_at > now()', [claims.jti]);
     if (rowCount === 0) throw new DocqaError('unauthorized', 'This sign-in step has expired or was already used; sign in again.');
     const user = await this.users.byId(claims.sub);
     if (!user || !user.mfa_enabled || user.token_version !== claims.ver) throw new DocqaError('unauthorized', 'Sign in again.');
-    if (/^\s*\d{6}\s*$/.test(code)) await this.#checkCode(user, code);
-    else await this.#useRecoveryCode(user, code);
+    try {
+      if (/^\s*\d{6}\s*$/.test(code)) await this.#checkCode(user, code);
+      else await this.#useRecoveryCode(user, code);
+    } catch (error) {
+      if (DocqaError.is(error, 'invalid_credentials')) this.signIns.failed(attempt);
+      throw error;
+    }
+    this.signIns.succeeded(attempt);
     return this.tokens.issuePair(user);
   }
 

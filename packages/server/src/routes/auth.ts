@@ -34,7 +34,7 @@ export const authRoutes = [
     description: 'Answers the token pair, or `{mfa_required, mfa_token}` when the account has TOTP enabled (then call /api/auth/mfa/verify).',
     request: { body: z.object({ username: z.string().min(1).max(256), password: passwordField }) },
     responses: { 200: { description: 'Signed in, or the TOTP step is next.', schema: loginResult } },
-    handler: async ({ services, body }) => ({ status: 200, body: await services.identity.login(body.username, body.password) }),
+    handler: async ({ services, body, req }) => ({ status: 200, body: await services.identity.login(body.username, body.password, req.ip ?? null) }),
   }),
   defineRoute({
     method: 'post',

@@ -50,6 +50,6 @@ export const mfaRoutes = [
     summary: 'Second sign-in step: the mfa_token of /login and a TOTP or recovery code',
     request: { body: z.object({ mfa_token: z.string().min(1).max(4096), code }) },
     responses: { 200: { description: 'Signed in.', schema: tokenPairSchema } },
-    handler: async ({ services, body }) => ({ status: 200, body: await services.mfa.verifyLogin(body.mfa_token, body.code) }),
+    handler: async ({ services, body, req }) => ({ status: 200, body: await services.mfa.verifyLogin(body.mfa_token, body.code, req.ip ?? null) }),
   }),
 ];
