@@ -51,6 +51,9 @@ export const variables = {
   RAG_LOG_REDACT_QUERIES: spec({ ...bool(true), seed: true, group: 'logging', description: 'Redact query text in logs.' }),
   RAG_LOG_TOKEN_USAGE: spec({ ...bool(false), seed: true, group: 'logging', description: 'Log per-request token budget usage.' }),
   ENABLE_API_DOCS: spec({ ...bool(false), group: 'http', description: 'Expose /api/swagger, /api/redoc and /api/openapi.json.' }),
+  FILTER_MAX_KEYS: spec({ parse: p.int(1, 10_000), default: '32', group: 'http', description: 'Most keys a search or chat metadata filter may have (docs/security.md).' }),
+  FILTER_MAX_KEY_LENGTH: spec({ parse: p.int(1, 10_000), default: '256', group: 'http', description: 'Longest key of a metadata filter, in characters.' }),
+  FILTER_MAX_VALUE_LENGTH: spec({ parse: p.int(1, 1_000_000), default: '1024', group: 'http', description: 'Longest value of a metadata filter, in characters.' }),
 
   // --- Authentication (spec section 5) ---
   JWT_SECRET_KEY: spec({ parse: p.nonEmpty('a secret of at least 32 characters'), required: true, secret: 'jwt_secret_key', sensitive: true, group: 'auth', description: 'Signing secret of the tokens.' }),

@@ -82,6 +82,7 @@ export class ChatService {
   /** Checks that can answer with an HTTP status, before a stream starts; answers the request to run. */
   async prepare(principal: Principal, request: ChatRequest): Promise<ChatRequest> {
     this.backend();
+    this.search.checkFilters(request.filters);
     if (request.conversationId === null) return request;
     const state = await this.conversations.ownership(principal.userId, request.conversationId);
     if (state === 'another user') throw new DocqaError('not_found', `Conversation ${request.conversationId} was not found.`);

@@ -80,6 +80,10 @@ describe('chat (extractive backend: no model configured, ENTERPRISE)', function 
     expect((await t.call('POST', '/api/chat', alice, { query: 'x'.repeat(8000) })).status).to.equal(200);
     const streamed = await chatStream(t.server.url, alice, { query: '' });
     expect(streamed.status).to.equal(422);
+    // A filter past its limits is refused before any stream starts, as search refuses it.
+    const manyKeys = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`key${i}`, 'value']));
+    const tooMany = await chatStream(t.server.url, alice, { query: 'invoices', filters: { metadata: manyKeys } });
+    expect([tooMany.status, tooMany.json?.setting]).to.deep.equal([422, 'FILTER_MAX_KEYS']);
     expect((await t.call('POST', '/api/chat', null, { query: 'invoices' })).status).to.equal(401);
   });
 

@@ -76,6 +76,16 @@ describe('search: BM25 lexical retrieval (no embedder)', function () {
     expect((await search({ query: 'kiwi' }, null)).status).to.equal(401);
   });
 
+  it('refuses metadata filters past their limits with 422 naming the setting (10,000 keys took 105 s)', async () => {
+    const manyKeys = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`key${i}`, 'value']));
+    const tooMany = await search({ query: 'kiwi', filters: { metadata: manyKeys } });
+    expect([tooMany.status, tooMany.body.code, tooMany.body.setting]).to.deep.equal([422, 'validation_failed', 'FILTER_MAX_KEYS']);
+    const longValue = await search({ query: 'kiwi', filters: { metadata: { team: 'v'.repeat(1025) } } });
+    expect([longValue.status, longValue.body.setting]).to.deep.equal([422, 'FILTER_MAX_VALUE_LENGTH']);
+    const atTheLimit = Object.fromEntries(Array.from({ length: 32 }, (_, i) => [`key${i}`, 'value']));
+    expect((await search({ query: 'kiwi', filters: { metadata: atTheLimit } })).status).to.equal(200);
+  });
+
   it('fuses rankings by reciprocal rank (k = 60)', () => {
     const fused = reciprocalRankFusion([
       [{ chunkId: 'a', score: 9 }, { chunkId: 'b', score: 5 }],

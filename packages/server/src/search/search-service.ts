@@ -4,7 +4,7 @@ import type { Kernel } from '@docqa/kernel';
 import type { Principal } from '../http/route.js';
 import type { GroupsService } from '../identity/groups-service.js';
 import { lexicalSearch } from './lexical-index.js';
-import { documentConditions, isNarrowed, metadataCondition, SqlParams, type SearchFilters, type SearchScope } from './filters.js';
+import { checkFilterLimits, documentConditions, isNarrowed, metadataCondition, SqlParams, type SearchFilters, type SearchScope } from './filters.js';
 import { currentEmbedder } from '../models/registry.js';
 
 /** Reciprocal rank fusion constant, as in Cormack et al. (2009): damps the weight of the very top ranks. */
@@ -56,8 +56,15 @@ export class SearchService {
     return currentEmbedder(this.kernel) !== null && this.kernel.container.has(providerTokens.vectorStore);
   }
 
+  /** Refuses (422) a filter past FILTER_MAX_KEYS, FILTER_MAX_KEY_LENGTH or FILTER_MAX_VALUE_LENGTH. */
+  checkFilters(filters: SearchFilters | undefined): void {
+    const v = this.kernel.config.values;
+    checkFilterLimits(filters, { maxKeys: v.FILTER_MAX_KEYS, maxKeyLength: v.FILTER_MAX_KEY_LENGTH, maxValueLength: v.FILTER_MAX_VALUE_LENGTH });
+  }
+
   async search(principal: Principal, request: SearchRequest): Promise<SearchResult> {
     const started = performance.now();
+    this.checkFilters(request.filters);
     const access = await this.groups.scopeFor(principal);
     const scope: SearchScope = { visibleToGroups: access.all ? null : access.groupIds, ...(request.filters ? { filters: request.filters } : {}) };
     const dense = this.#denseAvailable();
