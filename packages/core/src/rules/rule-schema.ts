@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { DocqaError, type FieldError } from '@docqa/plugin-api';
 import { translatePythonRegex } from './python-regex.js';
 
-/** The writable fields of a metadata rule (spec 2.4); unknown members are ignored. */
-export const metadataRuleSchema = z.object({
+/** The writable fields of a metadata rule (spec 2.4); an unknown member (a misspelt field, `__proto__`) is refused, not dropped unseen. */
+export const metadataRuleSchema = z.strictObject({
   field_name: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'Must start with a lowercase letter and contain only a-z, 0-9 and _ (at most 64 characters).'),
   pattern: z.string().min(1, 'Must not be empty.'),
   query_pattern: z.string().min(1, 'Must not be empty; omit it or send null to reuse pattern.').nullable().optional(),

@@ -19,7 +19,11 @@ const ruleSchema = z.object({
   updated_at: z.string(),
 });
 // Checked in full by the rule engine (Python regex syntax, exactly one capture group); bounded here.
-const ruleBody = z.object({
+// Any other member (a misspelt field, `__proto__`) is a 422: a rule that silently lost a field
+// would index differently from what its author wrote. The read-only fields a rule is answered with
+// may come back in a PUT of what a GET returned, and are ignored.
+const ignored = z.unknown().optional().describe('Read-only; accepted and ignored.');
+const ruleBody = z.strictObject({
   field_name: z.string().max(64),
   pattern: z.string().max(2000),
   query_pattern: z.string().max(2000).nullable().optional(),
@@ -27,6 +31,11 @@ const ruleBody = z.object({
   level: z.string().max(16),
   chunk_boundary: z.boolean().optional(),
   priority: z.number().optional(),
+  id: ignored,
+  source_id: ignored,
+  source_type: ignored,
+  created_at: ignored,
+  updated_at: ignored,
 });
 
 export const ruleRoutes = [

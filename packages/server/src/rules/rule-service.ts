@@ -29,8 +29,10 @@ export function presentRule(row: RuleRow) {
 
 /** Rule problems name body fields, as every validation error of the API does. */
 function parseBody(input: unknown): MetadataRuleFields {
+  // What a GET answered may be sent back whole: its read-only fields are not the rule's to judge.
+  const { id: _id, source_id: _source, source_type: _type, created_at: _created, updated_at: _updated, ...rule } = (input ?? {}) as Record<string, unknown>;
   try {
-    return parseRule(input);
+    return parseRule(rule);
   } catch (error) {
     if (DocqaError.is(error) && error.errors) {
       throw new DocqaError('validation_failed', `The metadata rule is invalid: ${error.errors.map((e) => `body.${e.field} ${e.message}`).join('; ')}`, { errors: error.errors.map((e) => ({ field: `body.${e.field}`, message: e.message })) });

@@ -86,6 +86,22 @@ describe('metadata rules (spec 2.4) through ingestion', function () {
     expect((await call('GET', `/api/metadata/${sourceId}/rules`)).body.items).to.deep.equal([]);
   });
 
+  it('refuses unknown members of a rule (a misspelt field, __proto__) instead of dropping them, but takes back what a GET answered', async () => {
+    const misspelt = await call('POST', `/api/metadata/${sourceId}/rules`, { field_name: 'x', pattern: '(a)', scope: 'full', level: 'document', prority: 5 });
+    expect([misspelt.status, misspelt.body.code]).to.deep.equal([422, 'validation_failed']);
+    const proto = await fetch(`${server.url}/api/metadata/${sourceId}/rules`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` },
+      body: '{"field_name": "x", "pattern": "(a)", "scope": "full", "level": "document", "__proto__": {"priority": 9}}',
+    });
+    expect(proto.status).to.equal(422);
+    const created = await call('POST', `/api/metadata/${sourceId}/rules`, { field_name: 'kept', pattern: 'Kept (\\w+)', scope: 'full', level: 'document' });
+    expect(created.status).to.equal(201);
+    const echoed = await call('PUT', `/api/metadata/${sourceId}/rules/${created.body.id}`, { ...created.body, priority: 3 });
+    expect([echoed.status, echoed.body.priority]).to.deep.equal([200, 3]);
+    expect((await call('DELETE', `/api/metadata/${sourceId}/rules/${created.body.id}`)).status).to.equal(204);
+  });
+
   it('applies scope, level, inheritance, priority and boundaries at indexing; stores query_pattern', async () => {
     const rules = [
       { field_name: 'dept', pattern: 'Department:\\s*(\\w+)', scope: 'full', level: 'document', priority: 10 },
