@@ -163,6 +163,6 @@ describe('deployment: the compose stack and its installer', function () {
     const ignored = fs.readFileSync(path.join(root, '.dockerignore'), 'utf8').split('\n');
     expect(ignored).to.include.members(['.env', '**/.env', 'docker/secrets', 'data', '**/node_modules', '.git']);
     expect(dockerfile).to.match(/^USER node$/m).and.match(/^HEALTHCHECK .*healthcheck\.mjs/m).and.match(/^FROM \$\{NODE_IMAGE\} AS runtime$/m);
-    expect(dockerfile).to.include('ARG NODE_IMAGE=node:20-bookworm-slim').and.include('npm ci --omit=dev');
+    expect(dockerfile).to.include('ARG NODE_IMAGE=node:24-bookworm-slim').and.include('npm ci --omit=dev');
   });
 });
