@@ -10,8 +10,9 @@ import type { UserRepository } from './users.js';
 
 /**
  * Bearer tokens through passport-jwt, on a passport instance of our own (not the module's global
- * one). A token is good when it verifies, is an access token, and carries the user's current token
- * version: a password change, a reset or sign-out everywhere bumps the version and ends it.
+ * one). A token is good when it verifies, is an access token, carries the user's current token
+ * version (a password change, a reset or sign-out everywhere bumps the version and ends it) and its
+ * sign-in was not revoked (a refresh token of it was used twice: it was copied).
  */
 export function createJwtAuthenticator(tokens: TokenService, users: UserRepository, secret: string, algorithm: string): Authenticator {
   const authenticator = new passport.Passport();
@@ -20,9 +21,11 @@ export function createJwtAuthenticator(tokens: TokenService, users: UserReposito
       { jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(), secretOrKey: secret, algorithms: [algorithm as Algorithm], passReqToCallback: false },
       (payload: TokenClaims, done: (error: unknown, user?: Principal | false, info?: unknown) => void) => {
         if (payload.typ !== 'access') return done(null, false, new DocqaError('unauthorized', 'This is not an access token.'));
-        users.byId(payload.sub).then(
+        // A token from before access tokens named their sign-in has no family to check.
+        const familyId = typeof payload.fam === 'string' ? payload.fam : null;
+        users.forAccessToken(payload.sub, familyId).then(
           (user) => {
-            if (!user || user.token_version !== payload.ver) return done(null, false, new DocqaError('unauthorized', 'The token was revoked; sign in again.'));
+            if (!user || user.token_version !== payload.ver || user.family_revoked) return done(null, false, new DocqaError('unauthorized', 'The token was revoked; sign in again.'));
             done(null, { userId: user.id, username: user.username, role: user.role });
           },
           (error: unknown) => done(error),

@@ -114,6 +114,17 @@ describe('identity (through HTTP)', function () {
     expect(access.status).to.equal(401);
   });
 
+  it('a reused refresh token ends the access tokens of that sign-in at once, and no other sign-in', async () => {
+    const other = await login('root', 'first-admin-password');
+    const first = await login('root', 'first-admin-password');
+    const second = (await call('POST', '/api/auth/refresh', { body: { refresh_token: first.refresh_token } })).body;
+    expect((await call('GET', '/api/auth/me', { token: second.access_token })).status).to.equal(200);
+    expect((await call('POST', '/api/auth/refresh', { body: { refresh_token: first.refresh_token } })).status).to.equal(401);
+    expect((await call('GET', '/api/auth/me', { token: first.access_token })).status).to.equal(401);
+    expect((await call('GET', '/api/auth/me', { token: second.access_token })).status).to.equal(401);
+    expect((await call('GET', '/api/auth/me', { token: other.access_token })).status).to.equal(200);
+  });
+
   it('changes token lifetimes at run time', async () => {
     const admin = await login('root', 'first-admin-password');
     const res = await call('PATCH', '/api/admin/auth/settings', { token: admin.access_token, body: { access_token_expire_seconds: 120 } });

@@ -5,7 +5,7 @@ import type { UserRow } from './users.js';
 
 export type TokenType = 'access' | 'refresh' | 'mfa';
 
-/** The claims of the decisions file: sub, role, typ, jti, iat, exp, ver (+ fam for refresh tokens). */
+/** The claims of the decisions file: sub, role, typ, jti, iat, exp, ver, and fam (the sign-in) for refresh and access tokens. */
 export interface TokenClaims {
   sub: string;
   role: UserRow['role'];
@@ -43,15 +43,16 @@ export class TokenService {
     return { token, jti, expiresAt: new Date(Date.now() + seconds * 1000) };
   }
 
-  signAccess(user: UserRow): string {
-    return this.#sign(user, 'access', Number(this.settings.get('ACCESS_TOKEN_EXPIRE_SECONDS'))).token;
+  /** An access token of the sign-in `familyId`: revoking the family (a reused refresh token) ends it too. */
+  signAccess(user: UserRow, familyId: string): string {
+    return this.#sign(user, 'access', Number(this.settings.get('ACCESS_TOKEN_EXPIRE_SECONDS')), { fam: familyId }).token;
   }
 
   /** A new refresh token in `familyId` (a new sign-in starts a new family), recorded for rotation. */
   async issuePair(user: UserRow, familyId: string = crypto.randomUUID()): Promise<TokenPair> {
     const refresh = this.#sign(user, 'refresh', Number(this.settings.get('REFRESH_TOKEN_EXPIRE_SECONDS')), { fam: familyId });
     await this.db.query('insert into refresh_token (jti, user_id, family_id, expires_at) values ($1, $2, $3, $4)', [refresh.jti, user.id, familyId, refresh.expiresAt.toISOString()]);
-    return { access_token: this.signAccess(user), refresh_token: refresh.token, token_type: 'bearer' };
+    return { access_token: this.signAccess(user, familyId), refresh_token: refresh.token, token_type: 'bearer' };
   }
 
   /** A short-lived, single-use ticket for the TOTP step of a login. */

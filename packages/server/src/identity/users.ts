@@ -66,6 +66,19 @@ export class UserRepository {
     return Number(rows[0]?.n ?? 0);
   }
 
+  /**
+   * The user of an access token, and whether its sign-in (`familyId`) was revoked, in one statement:
+   * it runs for every authenticated request.
+   */
+  async forAccessToken(id: string, familyId: string | null): Promise<(UserRow & { family_revoked: boolean }) | null> {
+    const { rows } = await this.db.query<UserRow & { family_revoked: boolean }>(
+      `select u.*, ($2::uuid is not null and exists (select 1 from refresh_token r where r.family_id = $2::uuid and r.revoked_at is not null)) as family_revoked
+         from app_user u where u.id = $1`,
+      [id, familyId],
+    );
+    return rows[0] ?? null;
+  }
+
   async byId(id: string, tx: SqlExecutor = this.db): Promise<UserRow | null> {
     const { rows } = await tx.query<UserRow>('select * from app_user where id = $1', [id]);
     return rows[0] ?? null;
