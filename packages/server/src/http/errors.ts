@@ -64,6 +64,12 @@ export function sendError(res: Response, error: DocqaError): void {
   res.status(error.status).json(error.toBody());
 }
 
+function clientWentAway(req: Request, error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  // Not req.destroyed: a request stream is destroyed as soon as its body has been read.
+  return req.socket.destroyed || code === 'ECONNABORTED' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'ERR_STREAM_PREMATURE_CLOSE';
+}
+
 /**
  * The last middleware: every failure leaves as `{detail, code}` JSON. Unknown errors are logged
  * with the request id and answered 500 without internals; the database being unreachable is 503.
@@ -76,6 +82,12 @@ export function errorHandler(logger: Logger) {
       return;
     }
     const requestId = res.getHeader('X-Request-Id');
+    // A client that left before its answer (a file of the web UI, a stream) is no server failure.
+    if (clientWentAway(req, error)) {
+      logger.debug({ request_id: requestId, method: req.method, path: req.path, reason: (error as { code?: string }).code }, 'the client went away before the answer');
+      res.destroy();
+      return;
+    }
     if (known?.code === 'unavailable') {
       logger.warn({ err: error, request_id: requestId }, 'dependency unavailable');
       sendError(res, known);

@@ -97,6 +97,12 @@ describe('local models: switching without a restart (POST /api/models/use, docqa
     expect((await t.call('GET', '/api/models', t.admin)).body.active.chat).to.equal(null);
   });
 
+  it('an unknown model answers 404 without naming a directory of the server', async () => {
+    const res = await t.call('POST', '/api/models/use', t.admin, { name: 'never-installed' });
+    expect([res.status, res.body.code]).to.deep.equal([404, 'not_found']);
+    expect(res.body.detail).to.not.include(fixtures.dir).and.to.not.match(/\/(tmp|data|models)\//);
+  });
+
   it('switching the embedding model marks the index stale, re-embeds on request, and never mixes dimensions', async () => {
     const imported = await cli(['import', fixtures.sources['tiny-bert-48']!, '--link'], {});
     expect(imported.output).to.include('Imported tiny-bert-48 (embedding, bert');

@@ -92,14 +92,15 @@ export class ModelStore {
     const model = await this.find(name);
     if (!model) {
       const hint = this.catalogue.find(name) ? `pull it first: docqa models pull ${name}` : 'see docqa models list';
-      throw new DocqaError('not_found', `Model ${name} is not installed in ${this.dir}; ${hint}.`);
+      // The API answers this message: it names no directory of the server (MODELS_DIR says where).
+      throw new DocqaError('not_found', `Model ${name} is not installed; ${hint}.`);
     }
     return model;
   }
 
   entry(name: string): CatalogueEntry {
     const entry = this.catalogue.find(name);
-    if (!entry) throw new DocqaError('not_found', `${name} is not in the model catalogue (${this.catalogue.path}); known: ${this.catalogue.entries.map((e) => e.name).join(', ')}.`);
+    if (!entry) throw new DocqaError('not_found', `${name} is not in the model catalogue; known: ${this.catalogue.entries.map((e) => e.name).join(', ')}.`);
     return entry;
   }
 
