@@ -156,6 +156,17 @@ describe('connectors, integrations and jobs (through HTTP)', function () {
     expect((await call('GET', `/api/jobs/${oldest.id}`)).body).to.include({ id: oldest.id, status: 'succeeded' });
   });
 
+  it('scans asked at once share one job: one job per source at a time', async () => {
+    const integration = (await call('GET', '/api/integrations')).body.items[0];
+    const answers = await Promise.all(Array.from({ length: 8 }, () => call('POST', `/api/integrations/${integration.id}/sync`)));
+    expect(answers.map((answer) => answer.status)).to.deep.equal(Array(8).fill(202));
+    const jobIds = new Set(answers.map((answer) => answer.body.job_id as string));
+    expect(jobIds.size).to.equal(1);
+    const job = await waitForJob([...jobIds][0] as string);
+    expect(job.status).to.equal('succeeded');
+    expect(job.result).to.not.have.property('skipped', 'Another sync of this source was already running.');
+  });
+
   it('sync-all starts one job per enabled source and deleting a source removes its documents', async () => {
     const all = await call('POST', '/api/connectors/sync-all');
     expect(all.status).to.equal(202);

@@ -8,6 +8,8 @@ import { deleteSourceDocuments, syncQueue, type SyncJobData } from './sync.js';
 /** Starting syncs (one queued per source at a time) and removing sources with their documents. */
 export class SyncService {
   readonly #audit: AuditService;
+  /** The start under way per source: starts of one source wait for each other (see start()). */
+  readonly #starting = new Map<string, Promise<string>>();
 
   constructor(
     private readonly kernel: Kernel,
@@ -17,11 +19,39 @@ export class SyncService {
     this.#audit = kernel.resolve(tokens.audit);
   }
 
-  async start(source: SourceRow, kind: 'scan' | 'sync'): Promise<string> {
-    if (!source.enabled) throw new DocqaError('conflict', `${source.name} is disabled; enable it first.`);
-    const running = await this.kernel.jobs.list({ queues: [syncQueue], states: ['queued', 'running'], data: { sourceId: source.id }, limit: 1, offset: 0 });
-    if (running.items[0]) return running.items[0].id;
-    return this.kernel.jobs.send<SyncJobData>(syncQueue, { sourceId: source.id, sourceType: source.kind, kind }, { singletonKey: source.id, group: source.id });
+  /**
+   * The source's job: the one queued or running, or a new one. Two scans asked at once used to both
+   * find none and both send, and the second job was skipped by the worker: starts of one source now
+   * take turns in this process, and a job another replica queued meanwhile (pg-boss refuses a second
+   * job with the source's singleton key) is answered instead of a conflict.
+   */
+  start(source: SourceRow, kind: 'scan' | 'sync'): Promise<string> {
+    if (!source.enabled) return Promise.reject(new DocqaError('conflict', `${source.name} is disabled; enable it first.`));
+    const previous = this.#starting.get(source.id) ?? Promise.resolve('');
+    const next = previous.catch(() => '').then(() => this.#startOnce(source, kind));
+    this.#starting.set(source.id, next);
+    const forget = () => {
+      if (this.#starting.get(source.id) === next) this.#starting.delete(source.id);
+    };
+    next.then(forget, forget);
+    return next;
+  }
+
+  async #startOnce(source: SourceRow, kind: 'scan' | 'sync'): Promise<string> {
+    const existing = await this.#unfinishedJob(source.id);
+    if (existing) return existing;
+    try {
+      return await this.kernel.jobs.send<SyncJobData>(syncQueue, { sourceId: source.id, sourceType: source.kind, kind }, { singletonKey: source.id, group: source.id });
+    } catch (error) {
+      const queued = DocqaError.is(error, 'conflict') ? await this.#unfinishedJob(source.id) : null;
+      if (queued) return queued;
+      throw error;
+    }
+  }
+
+  async #unfinishedJob(sourceId: string): Promise<string | null> {
+    const running = await this.kernel.jobs.list({ queues: [syncQueue], states: ['queued', 'running'], data: { sourceId }, limit: 1, offset: 0 });
+    return running.items[0]?.id ?? null;
   }
 
   async startAll(principal: Principal, ip: string | undefined): Promise<string[]> {
