@@ -32,7 +32,8 @@ export interface ChainVerification {
   checked: number;
   /** Where verification started: the genesis hash, or the hash of the last row the retention sweep removed. */
   anchor: { hash: string; after_seq: number | null };
-  broken_at: { id: string; seq: number; reason: string } | null;
+  /** `id` is null when the entry that should be there is gone (the newest ones removed). */
+  broken_at: { id: string | null; seq: number; reason: string } | null;
 }
 
 interface AuditRow {
@@ -139,8 +140,16 @@ export class AuditStore implements AuditService {
         afterSeq = seq;
         checked += 1;
       }
-      if (rows.length < verifyPageSize) return result(null);
+      if (rows.length < verifyPageSize) break;
     }
+    // Entries removed at the newest end leave a chain that is whole but ends early: the head says
+    // where it must end.
+    const { rows: heads } = await this.db.query<{ head_seq: string; head_hash: string }>('select head_seq, head_hash from audit_head');
+    const head = heads[0];
+    if (head && Number(head.head_seq) > (anchor.afterSeq ?? 0) && (Number(head.head_seq) !== afterSeq || head.head_hash !== prevHash)) {
+      return result({ id: null, seq: Number(head.head_seq), reason: `the newest entries, up to seq ${head.head_seq}, are missing (removed at the end of the log)` });
+    }
+    return result(null);
   }
 
   /** The retention sweep's path: removes entries older than `days` through audit_purge(). */

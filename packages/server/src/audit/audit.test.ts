@@ -1,5 +1,9 @@
+import crypto from 'node:crypto';
 import { expect } from 'chai';
 import { startSearchServer, type Json, type SearchTestServer } from '../search/search.test-support.js';
+import { chainHash, genesisHash } from './hash-chain.js';
+
+const seededOld = 3;
 
 describe('audit log (ENTERPRISE): events, queries, append-only, hash chain, retention', function () {
   this.timeout(120_000);
@@ -15,6 +19,18 @@ describe('audit log (ENTERPRISE): events, queries, append-only, hash chain, rete
 
   before(async () => {
     t = await startSearchServer({ plan: 'ENTERPRISE', embedder: false });
+    // Entries from before the retention period (400 days ago) at the start of the chain, written as
+    // the store writes them: only such entries may ever be purged.
+    let prevHash = genesisHash;
+    for (let i = 0; i < seededOld; i++) {
+      const fields = { id: crypto.randomUUID(), occurredAt: new Date(Date.now() - (400 - i) * 86_400_000).toISOString(), type: 'config.update', actorId: null, actorUsername: null, ip: null, target: 'seeded', outcome: 'success', details: {} };
+      const hash = chainHash(prevHash, fields);
+      await t.server.kernel.db.query(
+        `insert into audit_event (id, occurred_at, type, actor_id, actor_username, ip, target, outcome, details, prev_hash, hash) values ($1, $2, $3, null, null, null, $4, $5, '{}', $6, $7)`,
+        [fields.id, fields.occurredAt, fields.type, fields.target, fields.outcome, prevHash, hash],
+      );
+      prevHash = hash;
+    }
     await t.uploadTexts({ 'invoices.txt': 'Invoices are archived for ten years in the finance vault.' });
     userId = (await t.call('POST', '/api/auth/users', t.admin, { username: 'carol', password: 'carol-password-1', role: 'viewer' })).body.id;
     const carol = await t.login('carol', 'carol-password-1');
@@ -50,7 +66,7 @@ describe('audit log (ENTERPRISE): events, queries, append-only, hash chain, rete
     const adminId = all.items.find((item) => item.type === 'user.create')!.actor.id as string;
     expect((await entries(`?user=${adminId}`)).total).to.equal(all.items.filter((item) => item.actor?.id === adminId).length);
     expect((await entries(`?from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).total).to.equal(0);
-    expect((await entries(`?to=${encodeURIComponent(started.toISOString())}`)).total).to.equal(0);
+    expect((await entries(`?to=${encodeURIComponent(started.toISOString())}`)).total).to.equal(seededOld);
     const page = await t.call('GET', '/api/audit?limit=2&offset=1', t.admin);
     expect(page.body).to.include({ limit: 2, offset: 1, total: all.total });
     expect(page.body.items.map((item: Json) => item.id)).to.deep.equal(all.items.slice(1, 3).map((item) => item.id));
@@ -83,14 +99,42 @@ describe('audit log (ENTERPRISE): events, queries, append-only, hash chain, rete
     const before = await t.call('GET', '/api/audit/verify', t.admin);
     expect(before.body).to.deep.include({ valid: true, broken_at: null, anchor: { hash: '0'.repeat(64), after_seq: null } });
     expect(before.body.checked).to.equal((await entries()).total);
-    // The sweep's path with a cutoff of now removes everything so far.
+    // The sweep's path, even with a cutoff of now, removes only what is older than the retention period.
     const removed = await t.server.services.audit.purgeOlderThan(0);
-    expect(removed).to.equal(before.body.checked);
+    expect(removed).to.equal(seededOld);
     await t.call('PATCH', '/api/admin/settings', t.admin, { RAG_LOG_TOKEN_USAGE: false });
     const after = await t.call('GET', '/api/audit/verify', t.admin);
     expect(after.body.valid).to.equal(true);
-    expect(after.body.checked).to.equal(1);
+    expect(after.body.checked).to.equal(before.body.checked - seededOld + 1);
     expect(after.body.anchor.after_seq).to.be.a('number');
+  });
+
+  it('refuses what DocQA\'s own role tried: the purge switch, a purge of recent entries, a forged anchor; a removed tail is seen', async () => {
+    const db = t.server.kernel.db;
+    const newest = (await entries()).items[0]!;
+    const total = (await entries()).total;
+    const forged = await db
+      .transaction(async (tx) => {
+        await tx.query("select set_config('docqa.audit_purge', 'on', true)");
+        await tx.query('delete from audit_event where id = $1', [newest.id]);
+      })
+      .then(() => 'deleted', (error: Error) => error.message);
+    expect(forged).to.match(/append-only/);
+    expect(Number((await db.query<{ removed: string }>("select audit_purge(now() + interval '1 day') as removed")).rows[0]?.removed)).to.equal(0);
+    expect(await sql(`update audit_anchor set last_purged_seq = ${newest.seq}, last_purged_hash = '${'f'.repeat(64)}'`)).to.match(/older than the retention period/);
+    expect(await sql('update audit_head set head_seq = 1')).to.match(/kept by the audit log itself/);
+    expect((await entries()).total).to.equal(total);
+    expect((await t.call('GET', '/api/audit/verify', t.admin)).body.valid).to.equal(true);
+
+    // Past the database's own guard (the owner switching the trigger off), the newest entries go:
+    // the chain left is whole, and the head still says where it must end.
+    await db.query('alter table audit_event disable trigger audit_event_append_only');
+    await db.query('delete from audit_event where id = $1', [newest.id]);
+    await db.query('alter table audit_event enable trigger audit_event_append_only');
+    const verified = (await t.call('GET', '/api/audit/verify', t.admin)).body;
+    expect(verified.valid).to.equal(false);
+    expect(verified.broken_at).to.deep.include({ id: null, seq: newest.seq });
+    expect(verified.broken_at.reason).to.include('newest entries');
   });
 
   it('detects a row changed or removed behind the trigger\'s back', async () => {

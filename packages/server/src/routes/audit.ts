@@ -30,7 +30,7 @@ const verifySchema = z.object({
   valid: z.boolean(),
   checked: z.number().int(),
   anchor: z.object({ hash: z.string(), after_seq: z.number().int().nullable() }).describe('Where the chain starts: the genesis hash, or the last entry the retention sweep removed.'),
-  broken_at: z.object({ id: z.uuid(), seq: z.number().int(), reason: z.string() }).nullable(),
+  broken_at: z.object({ id: z.uuid().nullable().describe('Null when the entry is gone: the newest entries were removed.'), seq: z.number().int(), reason: z.string() }).nullable(),
 });
 
 export const auditRoutes = [
