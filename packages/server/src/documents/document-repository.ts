@@ -80,6 +80,10 @@ export interface DocumentFilter {
   status?: DocumentStatus;
   /** Case-insensitive part of the file name, path or title. */
   search?: string;
+  /** Where the documents came from: uploads, or a connector's or integration's. */
+  sourceType?: 'upload' | 'connector' | 'integration';
+  /** One connector or integration. */
+  sourceId?: string;
   /** Null: every document. Otherwise only documents these groups may see (accessPredicate). */
   visibleToGroups: string[] | null;
 }
@@ -90,6 +94,15 @@ export class DocumentRepository {
   async totals(): Promise<{ documents: number; bytes: number }> {
     const { rows } = await this.db.query<{ documents: string; bytes: string | null }>('select count(*) as documents, sum(size_bytes) as bytes from document');
     return { documents: Number(rows[0]?.documents ?? 0), bytes: Number(rows[0]?.bytes ?? 0) };
+  }
+
+  /** The document if it exists and the groups may see it (null: every document is visible). */
+  async visibleById(id: string, visibleToGroups: string[] | null): Promise<DocumentRow | null> {
+    const { rows } = await this.db.query<DocumentRow>(
+      `select d.* from document d where d.id = $1 ${visibleToGroups ? `and ${documentAccessPredicate('d', '$2')}` : ''}`,
+      visibleToGroups ? [id, visibleToGroups] : [id],
+    );
+    return rows[0] ?? null;
   }
 
   async byId(id: string, tx: SqlExecutor = this.db): Promise<DocumentRow | null> {
@@ -160,6 +173,14 @@ export class DocumentRepository {
     if (filter.search) {
       values.push(`%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
       where.push(`(d.filename ilike $${values.length} or d.path ilike $${values.length} or coalesce(d.title, '') ilike $${values.length})`);
+    }
+    if (filter.sourceType) {
+      values.push(filter.sourceType);
+      where.push(`d.source_type = $${values.length}`);
+    }
+    if (filter.sourceId) {
+      values.push(filter.sourceId);
+      where.push(`d.source_id = $${values.length}`);
     }
     if (filter.visibleToGroups) {
       values.push(filter.visibleToGroups);

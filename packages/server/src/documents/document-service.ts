@@ -44,6 +44,15 @@ export interface UploadOptions {
   directory?: string | undefined;
 }
 
+export interface DocumentListQuery {
+  limit: number;
+  offset: number;
+  status?: DocumentRow['status'];
+  q?: string;
+  sourceType?: 'upload' | 'connector' | 'integration';
+  sourceId?: string;
+}
+
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const maxFilesPerUpload = 20;
@@ -235,10 +244,25 @@ export class DocumentService {
     return rows.length;
   }
 
-  async list(principal: Principal, query: { limit: number; offset: number; status?: DocumentRow['status']; q?: string }) {
+  async list(principal: Principal, query: DocumentListQuery) {
     const scope = await this.groups.scopeFor(principal);
-    const { items, total } = await this.repository.list({ ...(query.status ? { status: query.status } : {}), ...(query.q ? { search: query.q } : {}), visibleToGroups: scope.all ? null : scope.groupIds }, query.limit, query.offset);
+    const filter = {
+      ...(query.status ? { status: query.status } : {}),
+      ...(query.q ? { search: query.q } : {}),
+      ...(query.sourceType ? { sourceType: query.sourceType } : {}),
+      ...(query.sourceId ? { sourceId: query.sourceId } : {}),
+      visibleToGroups: scope.all ? null : scope.groupIds,
+    };
+    const { items, total } = await this.repository.list(filter, query.limit, query.offset);
     return { items: items.map(publicDocument), total, limit: query.limit, offset: query.offset };
+  }
+
+  /** One document the caller may see; 404 alike for one that does not exist and one outside their groups. */
+  async get(principal: Principal, id: string) {
+    const scope = await this.groups.scopeFor(principal);
+    const row = await this.repository.visibleById(id, scope.all ? null : scope.groupIds);
+    if (!row) throw new DocqaError('not_found', `Document ${id} was not found.`);
+    return publicDocument(row);
   }
 
   /**

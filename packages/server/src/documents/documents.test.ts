@@ -208,6 +208,20 @@ describe('documents API', function () {
     expect((await call('GET', '/api/docs')).body.total).to.be.greaterThan(0);
   });
 
+  it('answers one document by id, and filters the list by source', async () => {
+    const [doc] = (await upload([{ name: 'one-by-id.txt', content: 'answered by its id' }])).body.documents;
+    const one = await call('GET', `/api/docs/${doc.id}`);
+    expect([one.status, one.body.id, one.body.filename, one.body.source_type]).to.deep.equal([200, doc.id, 'one-by-id.txt', 'upload']);
+    expect((await call('GET', '/api/docs/00000000-0000-4000-8000-000000000000')).status).to.equal(404);
+    const all = (await call('GET', '/api/docs')).body.total;
+    expect((await call('GET', '/api/docs?source_type=upload')).body.total).to.equal(all);
+    expect((await call('GET', '/api/docs?source_type=connector')).body.total).to.equal(0);
+    // A connector's id used to be ignored, listing every document.
+    expect((await call('GET', '/api/docs?connector_id=00000000-0000-4000-8000-000000000000')).body.total).to.equal(0);
+    const both = await call('GET', '/api/docs?connector_id=00000000-0000-4000-8000-000000000000&integration_id=00000000-0000-4000-8000-000000000001');
+    expect(both.status).to.equal(422);
+  });
+
   it('access: viewers list but do not upload; non-multipart bodies are refused', async () => {
     expect((await upload([{ name: 'v.txt', content: 'v' }], viewer)).status).to.equal(403);
     const json = await call('POST', '/api/docs/upload', { file: 'x' });
@@ -223,8 +237,10 @@ describe('documents API', function () {
     await call('PUT', `/api/access/document/${secret.id}`, { group_ids: [group.body.id] });
     const seen = async () => (await call('GET', '/api/docs?limit=500', undefined, viewer)).body.items.map((d: Json) => d.filename);
     expect(await seen()).to.not.include('secret.txt');
+    expect((await call('GET', `/api/docs/${secret.id}`, undefined, viewer)).status).to.equal(404);
     await call('PUT', `/api/groups/${group.body.id}/members/${viewerId}`);
     expect(await seen()).to.include('secret.txt');
+    expect((await call('GET', `/api/docs/${secret.id}`, undefined, viewer)).status).to.equal(200);
     plan = 'FREE';
   });
 

@@ -37,6 +37,17 @@ const deleteQuery = z.object({
 });
 const moveQuery = z.object({ connector_id: z.uuid().optional().describe('As `connector_id` in the body (which wins when both are sent).') });
 
+const listQuery = pageQuery
+  .extend({
+    status: z.enum(['pending', 'indexing', 'indexed', 'failed']).optional(),
+    q: z.string().max(200).optional().describe('Part of the file name, path or title.'),
+    source_type: z.enum(['upload', 'connector', 'integration']).optional().describe('Only uploads, or only documents of connectors or of integrations.'),
+    source_id: z.uuid().optional().describe('Only the documents of this connector or integration.'),
+    connector_id: z.uuid().optional().describe('Only the documents of this connector (source_type connector and source_id).'),
+    integration_id: z.uuid().optional().describe('Only the documents of this integration.'),
+  })
+  .refine((query) => [query.source_id, query.connector_id, query.integration_id].filter(Boolean).length <= 1, { message: 'give at most one of source_id, connector_id and integration_id', path: ['source_id'] });
+
 export const documentRoutes = [
   defineRoute({
     method: 'post',
@@ -59,9 +70,26 @@ export const documentRoutes = [
     tag: 'Documents',
     operationId: 'listDocuments',
     summary: 'List documents the caller may see',
-    request: { query: pageQuery.extend({ status: z.enum(['pending', 'indexing', 'indexed', 'failed']).optional(), q: z.string().max(200).optional().describe('Part of the file name, path or title.') }) },
+    request: { query: listQuery },
     responses: { 200: { description: 'A page of documents, newest first.', schema: z.object({ items: z.array(documentSchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() }) } },
-    handler: async ({ services, principal, query }) => ({ status: 200, body: await services.documents.list(principal!, query) }),
+    handler: async ({ services, principal, query }) => {
+      const sourceId = query.source_id ?? query.connector_id ?? query.integration_id;
+      const sourceType = query.source_type ?? (query.connector_id ? 'connector' : query.integration_id ? 'integration' : undefined);
+      const listed = { limit: query.limit, offset: query.offset, ...(query.status ? { status: query.status } : {}), ...(query.q ? { q: query.q } : {}), ...(sourceType ? { sourceType } : {}), ...(sourceId ? { sourceId } : {}) };
+      return { status: 200, body: await services.documents.list(principal!, listed) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/docs/{id}',
+    access: 'required',
+    tag: 'Documents',
+    operationId: 'getDocument',
+    summary: 'One document: its status, error, chunks, metadata and where it comes from',
+    description: 'A document outside the caller\'s groups answers 404, as one that does not exist.',
+    request: { params: idParams },
+    responses: { 200: { description: 'The document.', schema: documentSchema }, 404: { description: 'No such document the caller may see.' } },
+    handler: async ({ services, principal, params }) => ({ status: 200, body: await services.documents.get(principal!, params.id) }),
   }),
   // Before /api/docs/{id}: "bulk" is not an id.
   defineRoute({
