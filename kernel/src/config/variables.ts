@@ -94,7 +94,7 @@ export const variables = {
 
   // --- Jobs and retention ---
   JOB_STORE_BACKEND: spec({ parse: p.oneOf(['auto', 'cache', 'memory']), default: 'auto', group: 'jobs', description: 'Accepted for compatibility; job state is always kept in PostgreSQL, shared by all replicas.' }),
-  JOB_STATE_TTL_SECONDS: spec({ parse: p.int(60), default: '86400', group: 'jobs', description: 'How long finished jobs stay in GET /api/jobs; GET /api/jobs/{id} answers them until JOB_HISTORY_RETENTION_DAYS.' }),
+  JOB_STATE_TTL_SECONDS: spec({ parse: p.int(60), default: '86400', group: 'jobs', description: 'How long a finished job stays in GET /api/jobs and GET /api/jobs/{id}; its history stays until JOB_HISTORY_RETENTION_DAYS.' }),
   SCHEDULER_LEADER_LOCK_ENABLED: spec({ ...bool(true), group: 'jobs', description: 'Only one replica fires scheduled syncs per tick.' }),
   SCHEDULER_LEADER_LOCK_TTL_SECONDS: spec({ parse: p.int(3, 3600), default: '30', group: 'jobs', description: 'Leader lock TTL, renewed at a third of it.' }),
   RETENTION_SWEEPS_ENABLED: spec({ ...bool(true), group: 'jobs', description: 'Daily sweeps of job history and conversations.' }),

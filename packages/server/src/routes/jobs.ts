@@ -56,6 +56,17 @@ async function findJob(kernel: Kernel, id: string) {
   return job;
 }
 
+/**
+ * The job as the API shows it: a finished job's state is kept for JOB_STATE_TTL_SECONDS after it
+ * ended (spec), for GET /api/jobs/{id} as for the list; queued and running jobs never expire.
+ */
+async function shownJob(kernel: Kernel, id: string) {
+  const job = await findJob(kernel, id);
+  const ttlMs = kernel.config.values.JOB_STATE_TTL_SECONDS * 1000;
+  if (job.finishedAt !== null && job.finishedAt.getTime() < Date.now() - ttlMs) throw new DocqaError('not_found', `Job ${id} ended more than JOB_STATE_TTL_SECONDS ago; its state has expired.`);
+  return job;
+}
+
 export const jobRoutes = [
   defineRoute({
     method: 'get',
@@ -97,10 +108,10 @@ export const jobRoutes = [
     tag: 'Jobs',
     operationId: 'getJob',
     summary: 'One job with its progress and ETA',
-    description: 'Any job still in the history (JOB_HISTORY_RETENTION_DAYS), including finished ones the list no longer shows.',
+    description: 'Queued and running jobs, and finished ones for JOB_STATE_TTL_SECONDS after they ended, as the list shows them; later a finished job answers 404.',
     request: { params: idParams },
-    responses: { 200: { description: 'The job.', schema: jobSchema } },
-    handler: async ({ kernel, params }) => ({ status: 200, body: present(await findJob(kernel, params.id)) }),
+    responses: { 200: { description: 'The job.', schema: jobSchema }, 404: { description: 'No such job, or a finished one whose state expired.' } },
+    handler: async ({ kernel, params }) => ({ status: 200, body: present(await shownJob(kernel, params.id)) }),
   }),
   defineRoute({
     method: 'post',

@@ -146,14 +146,17 @@ describe('connectors, integrations and jobs (through HTTP)', function () {
     expect((await call('GET', '/api/jobs/00000000-0000-4000-8000-000000000000')).status).to.equal(404);
   });
 
-  it('lists finished jobs for JOB_STATE_TTL_SECONDS, and answers them by id until the retention sweep', async () => {
+  it('shows finished jobs for JOB_STATE_TTL_SECONDS, in the list and by id alike', async () => {
     const before = (await call('GET', '/api/jobs?kind=sync')).body;
     const oldest = before.items.at(-1) as Json;
     await server.kernel.db.query(`update pgboss.job set completed_on = now() - interval '2 days' where id = $1`, [oldest.id]);
     const after = (await call('GET', '/api/jobs?kind=sync')).body;
     expect(after.total).to.equal(before.total - 1);
     expect(after.items.map((job: Json) => job.id)).to.not.include(oldest.id);
-    expect((await call('GET', `/api/jobs/${oldest.id}`)).body).to.include({ id: oldest.id, status: 'succeeded' });
+    const expired = await call('GET', `/api/jobs/${oldest.id}`);
+    expect([expired.status, expired.body.code]).to.deep.equal([404, 'not_found']);
+    const newest = before.items[0] as Json;
+    expect((await call('GET', `/api/jobs/${newest.id}`)).body).to.include({ id: newest.id, status: 'succeeded' });
   });
 
   it('scans asked at once share one job: one job per source at a time', async () => {
