@@ -81,6 +81,17 @@ describe('configuration', () => {
     expect(values.INDEX_EXTRACTION_WORKERS).to.be.within(1, 4);
   });
 
+  it('derives PUBLIC_URL from HOST and PORT when it is unset, and warns where that is unlikely to be right', () => {
+    expect(loadConfig({ ...secrets, PORT: '9000' }, { cwd: '/tmp' }).values.PUBLIC_URL).to.equal('http://127.0.0.1:9000');
+    const quiet = loadConfig({ ...secrets, HOST: '127.0.0.5' }, { cwd: '/tmp' });
+    expect([quiet.values.PUBLIC_URL, quiet.warnings]).to.deep.equal(['http://127.0.0.5:8000', []]);
+    const container = loadConfig({ ...secrets, HOST: '0.0.0.0' }, { cwd: '/tmp' });
+    expect(container.values.PUBLIC_URL).to.equal('http://127.0.0.1:8000');
+    expect(container.warnings.join('\n')).to.match(/PUBLIC_URL is not set/);
+    const set = loadConfig({ ...secrets, HOST: '0.0.0.0', PUBLIC_URL: 'https://docs.example.com' }, { cwd: '/tmp' });
+    expect([set.values.PUBLIC_URL, set.warnings]).to.deep.equal(['https://docs.example.com', []]);
+  });
+
   it('names the variable of a bad value in one line', () => {
     const message = failure({ ...secrets, N_THREADS: 'abc' });
     expect(message.split('\n')).to.have.length(1);

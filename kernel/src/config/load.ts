@@ -71,6 +71,7 @@ export function loadConfig(env: Env, options: { cwd: string }): LoadedConfig {
 
   const config = values as ConfigValues;
   const production = config.DOCQA_ENV === 'production';
+  if (!env.PUBLIC_URL) derivePublicUrl(config, production, warnings);
   problems.push(...crossChecks(config, production));
   const oidcProviders = readOidcProviders(config.OIDC_PROVIDERS ?? [], env, secretsDir, problems);
 
@@ -105,6 +106,21 @@ function rawValue(name: string, variable: VariableSpec<unknown>, env: Env, secre
   } catch (error) {
     problems.push(`${name}_FILE="${file}" cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
     return undefined;
+  }
+}
+
+/**
+ * PUBLIC_URL left unset: the address this server listens on, so a reset link on port 9000 does not
+ * point at 8000. Listening on every address (a container) or in production, that is seldom where
+ * users reach DocQA (a proxy, a domain): say so at start.
+ */
+function derivePublicUrl(config: ConfigValues, production: boolean, warnings: string[]): void {
+  const wildcard = config.HOST === '0.0.0.0' || config.HOST === '::';
+  const host = wildcard ? '127.0.0.1' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+  const port = config.PORT === 0 ? 8000 : config.PORT;
+  config.PUBLIC_URL = `http://${host}:${port}`;
+  if (wildcard || production || config.PORT === 0) {
+    warnings.push(`PUBLIC_URL is not set, so links in emails (password reset) and OIDC redirects use ${config.PUBLIC_URL}; set it to the address users reach DocQA at (behind a proxy: the proxy's).`);
   }
 }
 
