@@ -56,9 +56,13 @@ export class SourceService {
   /** Validates a config with the plugin's schema and splits off the secret fields. */
   #validate(kind: SourceKind, input: SourceInput, previousSecrets: Record<string, unknown>): { config: Record<string, unknown>; secrets: Record<string, unknown> } {
     const provider = this.provider(kind, input.type);
-    // "***" (what a read answered) keeps the stored secret, so a client can send a record back unchanged.
+    // A secret left out, or "***" (what a read answered), keeps the stored one, so a client can send a
+    // record back unchanged or change other fields without knowing it; an explicit null clears it.
     const merged = { ...input.config };
-    for (const field of provider.secretFields) if (merged[field] === '***') merged[field] = previousSecrets[field];
+    for (const field of provider.secretFields) {
+      if (!(field in merged) || merged[field] === '***') merged[field] = previousSecrets[field];
+      else if (merged[field] === null) delete merged[field];
+    }
     const parsed = provider.sourceConfigSchema.safeParse(merged);
     if (!parsed.success) {
       const errors = parsed.error.issues.map((issue) => ({ field: ['body', 'config', ...issue.path.map(String)].join('.'), message: issue.message }));

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { definePreset } from '@docqa/plugin-api';
+import { z } from 'zod';
+import { definePlugin, definePreset, type ConnectorProvider } from '@docqa/plugin-api';
 import { createTemporaryDatabase, testSecrets } from '@docqa/kernel/testing';
 import connectorTemplate from '@docqa/example-connector-template';
 import { startServer, type RunningServer } from '../server.js';
@@ -12,6 +13,24 @@ import { standardPreset } from '../presets/standard.js';
 type Json = Record<string, any>;
 
 const record = (id: string, body: string, updated: string, extra: Json = {}) => JSON.stringify({ id, title: `Title ${id}`, body, updated_at: updated, ...extra });
+
+// An integration with a secret, to check how an update treats it; it syncs nothing.
+const tokenFeed = definePlugin({
+  apiVersion: 1,
+  kind: 'connector',
+  id: 'integration-token-feed',
+  configSchema: z.object({}),
+  deps: {},
+  init: (): ConnectorProvider<{ url: string; token?: string }> => ({
+    type: 'token-feed',
+    displayName: 'Feed with a token',
+    sourceKind: 'integration',
+    sourceConfigSchema: z.strictObject({ url: z.string(), token: z.string().optional() }),
+    secretFields: ['token'],
+    capabilities: { incremental: false, deletions: false, acls: false },
+    open: async () => ({ sync: async function* () {} }),
+  }),
+});
 
 describe('connectors, integrations and jobs (through HTTP)', function () {
   let server: RunningServer;
@@ -57,7 +76,7 @@ describe('connectors, integrations and jobs (through HTTP)', function () {
       env: { ...testSecrets, DOCQA_DATA_DIR: dataDir, DOCQA_SECRETS_DIR: dataDir, LOG_LEVEL: 'ERROR', DEFAULT_ADMIN_PASSWORD: 'admin-password-1', RAG_MIN_CHUNK_LENGTH: '10', CONNECTOR_ALLOWED_PATHS: allowed, ...(database ? { DATABASE_URL: database.url } : {}) },
       cwd: dataDir,
       inMemoryDatabase: database === null,
-      presets: { standard: definePreset({ id: 'standard', description: 'standard + template', plugins: (context) => [...standardPreset.plugins(context), { plugin: connectorTemplate }] }) },
+      presets: { standard: definePreset({ id: 'standard', description: 'standard + template', plugins: (context) => [...standardPreset.plugins(context), { plugin: connectorTemplate }, { plugin: tokenFeed }] }) },
       port: 0,
       host: '127.0.0.1',
     });
@@ -157,6 +176,20 @@ describe('connectors, integrations and jobs (through HTTP)', function () {
     expect([expired.status, expired.body.code]).to.deep.equal([404, 'not_found']);
     const newest = before.items[0] as Json;
     expect((await call('GET', `/api/jobs/${newest.id}`)).body).to.include({ id: newest.id, status: 'succeeded' });
+  });
+
+  it('an update keeps a secret it leaves out or sends as ***, and clears it on an explicit null', async () => {
+    const created = await call('POST', '/api/integrations', { name: 'Tokened', type: 'token-feed', config: { url: 'feed', token: 's3cret' } });
+    expect([created.status, created.body.config.token]).to.deep.equal([201, '***']);
+    const stored = async () => server.services.sources.secretsOf(await server.services.sources.get('integration', created.body.id));
+    const put = (config: Record<string, unknown>) => call('PUT', `/api/integrations/${created.body.id}`, { name: 'Tokened', type: 'token-feed', config });
+    expect((await put({ url: 'feed-2' })).status).to.equal(200);
+    expect(await stored()).to.deep.equal({ token: 's3cret' });
+    expect((await put({ url: 'feed-3', token: '***' })).status).to.equal(200);
+    expect(await stored()).to.deep.equal({ token: 's3cret' });
+    expect((await put({ url: 'feed-4', token: null })).status).to.equal(200);
+    expect(await stored()).to.deep.equal({});
+    expect((await call('DELETE', `/api/integrations/${created.body.id}`)).status).to.equal(204);
   });
 
   it('scans asked at once share one job: one job per source at a time', async () => {
