@@ -1,5 +1,9 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
+import connectorTemplate from '@docqa/example-connector-template';
 import { startSearchServer, type Json, type SearchTestServer } from '../search/search.test-support.js';
 import { chainHash, genesisHash } from './hash-chain.js';
 
@@ -18,7 +22,11 @@ describe('audit log (ENTERPRISE): events, queries, append-only, hash chain, rete
   );
 
   before(async () => {
-    t = await startSearchServer({ plan: 'ENTERPRISE', embedder: false });
+    // FREE while the old entries are written: the log keeps nothing then (not even the default
+    // admin's creation), so they are the first entries of the chain.
+    let plan: 'FREE' | 'ENTERPRISE' = 'FREE';
+    t = await startSearchServer({ plan: () => plan, embedder: false, plugins: [{ plugin: connectorTemplate }] });
+    expect(Number((await t.server.kernel.db.query<{ n: string }>('select count(*) as n from audit_event')).rows[0]?.n)).to.equal(0);
     // Entries from before the retention period (400 days ago) at the start of the chain, written as
     // the store writes them: only such entries may ever be purged.
     let prevHash = genesisHash;
@@ -31,6 +39,7 @@ describe('audit log (ENTERPRISE): events, queries, append-only, hash chain, rete
       );
       prevHash = hash;
     }
+    plan = 'ENTERPRISE';
     await t.uploadTexts({ 'invoices.txt': 'Invoices are archived for ten years in the finance vault.' });
     userId = (await t.call('POST', '/api/auth/users', t.admin, { username: 'carol', password: 'carol-password-1', role: 'viewer' })).body.id;
     const carol = await t.login('carol', 'carol-password-1');
@@ -56,6 +65,27 @@ describe('audit log (ENTERPRISE): events, queries, append-only, hash chain, rete
     expect(JSON.stringify(query)).to.not.include('archived');
     expect(byType('sync.all')).to.have.lengthOf(1);
     expect(byType('config.update').map((item) => item.target)).to.include('runtime.settings');
+  });
+
+  it('records every change of sources, rules, schedules, roles and passwords', async () => {
+    const feed = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-audit-feed-')), 'feed.jsonl');
+    fs.writeFileSync(feed, '');
+    const source = (await t.call('POST', '/api/integrations', t.admin, { name: 'Audited feed', type: 'json-feed', config: { path: feed } })).body;
+    await t.call('PUT', `/api/integrations/${source.id}`, t.admin, { name: 'Audited feed 2', type: 'json-feed', config: { path: feed } });
+    const rule = (await t.call('POST', `/api/metadata/${source.id}/rules`, t.admin, { field_name: 'dept', pattern: 'Dept: (\\w+)', scope: 'full', level: 'document' })).body;
+    await t.call('DELETE', `/api/metadata/${source.id}/rules/${rule.id}`, t.admin);
+    const schedule = (await t.call('POST', '/api/schedules', t.admin, { source_type: 'integration', source_id: source.id, cron: '0 3 * * *' })).body;
+    await t.call('DELETE', `/api/schedules/${schedule.id}`, t.admin);
+    expect((await t.call('DELETE', `/api/integrations/${source.id}`, t.admin)).status).to.equal(204);
+    const dave = (await t.call('POST', '/api/auth/users', t.admin, { username: 'dave', password: 'dave-password-1' })).body;
+    await t.call('PUT', `/api/auth/users/${dave.id}`, t.admin, { role: 'editor' });
+    const daveToken = await t.login('dave', 'dave-password-1');
+    expect((await t.call('PUT', '/api/auth/password', daveToken, { current_password: 'dave-password-1', new_password: 'dave-password-2' })).status).to.equal(200);
+
+    const changes = (await entries('?type=config.update&limit=100')).items.map((item) => `${item.target} ${item.details.action ?? ''}`.trim());
+    for (const change of ['integration create', 'integration update', 'integration delete', 'metadata.rule create', 'metadata.rule delete', 'schedule create', 'schedule delete']) expect(changes).to.include(change);
+    const userUpdates = (await entries('?type=user.update')).items.filter((item) => item.target === dave.id).map((item) => item.details);
+    expect(userUpdates).to.deep.include.members([{ role: 'editor' }, { password_changed: true }]);
   });
 
   it('filters by event type, user (id or name) and date range, with pagination', async () => {

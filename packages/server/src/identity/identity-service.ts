@@ -53,7 +53,8 @@ export class IdentityService {
   async ensureDefaultAdmin(): Promise<void> {
     if ((await this.users.count()) > 0) return;
     const v = this.#kernel.config.values;
-    await this.users.create({ username: v.DEFAULT_ADMIN_USER, email: v.DEFAULT_ADMIN_EMAIL ?? null, passwordHash: await hashPassword(v.DEFAULT_ADMIN_PASSWORD), role: 'admin' });
+    const admin = await this.users.create({ username: v.DEFAULT_ADMIN_USER, email: v.DEFAULT_ADMIN_EMAIL ?? null, passwordHash: await hashPassword(v.DEFAULT_ADMIN_PASSWORD), role: 'admin' });
+    await this.#audit.record({ type: 'user.create', actor: null, ip: null, target: admin.id, outcome: 'success', details: { username: admin.username, role: 'admin', default_admin: true } });
     this.#logger.info({ username: v.DEFAULT_ADMIN_USER }, 'created the default admin account');
   }
 
@@ -108,13 +109,14 @@ export class IdentityService {
     await this.users.revokeSessions(principal.userId);
   }
 
-  async changePassword(principal: Principal, current: string, next: string): Promise<TokenPair> {
+  async changePassword(principal: Principal, current: string, next: string, ip: string | null = null): Promise<TokenPair> {
     const user = await this.#require(principal.userId);
     if (!user.password_hash || !(await verifyPassword(current, user.password_hash))) {
       throw new DocqaError('invalid_credentials', 'The current password is wrong.');
     }
     assertPassword(next, 'body.new_password');
     const updated = await this.users.update(user.id, { password_hash: await hashPassword(next) }, { revokeSessions: true });
+    await this.#audit.record({ type: 'user.update', actor: { id: principal.userId, username: principal.username }, ip, target: user.id, outcome: 'success', details: { password_changed: true } });
     // The caller stays signed in with a fresh pair; every older token is now refused.
     return this.tokens.issuePair(updated);
   }
@@ -179,11 +181,11 @@ export class IdentityService {
     return user;
   }
 
-  async updateUser(actor: Principal, id: string, changes: { password?: string; role?: Role; email?: string | null }): Promise<UserRow> {
+  async updateUser(actor: Principal, id: string, changes: { password?: string; role?: Role; email?: string | null }, ip: string | null = null): Promise<UserRow> {
     if (changes.password !== undefined) assertPassword(changes.password, 'body.password');
     if (changes.email !== undefined) this.#requireEmailIfConfigured(changes.email);
     const passwordHash = changes.password === undefined ? undefined : await hashPassword(changes.password);
-    return this.#kernel.db.transaction(async (tx) => {
+    const updated = await this.#kernel.db.transaction(async (tx) => {
       const user = await this.users.byId(id, tx);
       if (!user) throw new DocqaError('not_found', `User ${id} was not found.`);
       if (user.role === 'admin' && changes.role && changes.role !== 'admin' && (await this.users.otherAdmins(id, tx)) === 0) {
@@ -197,6 +199,9 @@ export class IdentityService {
         { revokeSessions: passwordHash !== undefined || demoted, tx },
       );
     });
+    const details = { ...(changes.role !== undefined ? { role: changes.role } : {}), ...(passwordHash ? { password_changed: true } : {}), ...(changes.email !== undefined ? { email_changed: true } : {}) };
+    await this.#audit.record({ type: 'user.update', actor: { id: actor.userId, username: actor.username }, ip, target: id, outcome: 'success', details });
+    return updated;
   }
 
   async deleteUser(actor: Principal, ip: string | undefined, id: string): Promise<void> {

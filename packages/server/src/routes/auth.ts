@@ -129,7 +129,7 @@ export const authRoutes = [
     description: 'Needs the current password. Every older token of the account stops working; the answer is a new pair for this client.',
     request: { body: z.object({ current_password: passwordField, new_password: passwordField }) },
     responses: { 200: { description: 'A new pair.', schema: tokenPairSchema } },
-    handler: async ({ services, principal, body }) => ({ status: 200, body: await services.identity.changePassword(principal!, body.current_password, body.new_password) }),
+    handler: async ({ services, principal, body, req }) => ({ status: 200, body: await services.identity.changePassword(principal!, body.current_password, body.new_password, req.ip ?? null) }),
   }),
   defineRoute({
     method: 'patch',

@@ -50,20 +50,29 @@ export const ruleRoutes = [
     summary: 'Create a rule', description: '`pattern` (and `query_pattern`) use Python regular expression syntax and must hold exactly one capture group; a bad one answers 422 naming the field.',
     request: { params: sourceParams, body: ruleBody },
     responses: { 201: { description: 'Created.', schema: ruleSchema } },
-    handler: async ({ services, params, body }) => ({ status: 201, body: await services.rules.create(params.source_id, body) }),
+    async handler({ services, params, body, principal, req }) {
+      const created = await services.rules.create(params.source_id, body);
+      await services.identity.recordConfigUpdate(principal, req.ip, 'metadata.rule', { action: 'create', source_id: params.source_id, id: created.id, field_name: created.field_name });
+      return { status: 201, body: created };
+    },
   }),
   defineRoute({
     method: 'put', path: '/api/metadata/{source_id}/rules/{rule_id}', access: 'editor', plan: 'PRO', tag: 'Metadata rules', operationId: 'updateMetadataRule',
     summary: 'Replace a rule', request: { params: ruleParams, body: ruleBody },
     responses: { 200: { description: 'The rule.', schema: ruleSchema } },
-    handler: async ({ services, params, body }) => ({ status: 200, body: await services.rules.update(params.source_id, params.rule_id, body) }),
+    async handler({ services, params, body, principal, req }) {
+      const updated = await services.rules.update(params.source_id, params.rule_id, body);
+      await services.identity.recordConfigUpdate(principal, req.ip, 'metadata.rule', { action: 'update', source_id: params.source_id, id: params.rule_id, field_name: updated.field_name });
+      return { status: 200, body: updated };
+    },
   }),
   defineRoute({
     method: 'delete', path: '/api/metadata/{source_id}/rules/{rule_id}', access: 'editor', plan: 'PRO', tag: 'Metadata rules', operationId: 'deleteMetadataRule',
     summary: 'Delete a rule', request: { params: ruleParams },
     responses: { 204: { description: 'Deleted.' } },
-    async handler({ services, params }) {
+    async handler({ services, params, principal, req }) {
       await services.rules.delete(params.source_id, params.rule_id);
+      await services.identity.recordConfigUpdate(principal, req.ip, 'metadata.rule', { action: 'delete', source_id: params.source_id, id: params.rule_id });
       return { status: 204 };
     },
   }),

@@ -26,7 +26,11 @@ export const scheduleRoutes = [
     method: 'post', path: '/api/schedules', access: 'admin', plan: 'PRO', tag: 'Schedules', operationId: 'createSchedule', summary: 'Schedule a source\'s sync',
     request: { body: z.strictObject({ source_type: z.enum(['connector', 'integration']), source_id: z.uuid(), cron, enabled: z.boolean().default(true) }) },
     responses: { 201: { description: 'Created.', schema: scheduleSchema } },
-    handler: async ({ services, body }) => ({ status: 201, body: await services.schedules.create(body) }),
+    async handler({ services, body, principal, req }) {
+      const created = await services.schedules.create(body);
+      await services.identity.recordConfigUpdate(principal, req.ip, 'schedule', { action: 'create', ...body });
+      return { status: 201, body: created };
+    },
   }),
   defineRoute({
     method: 'get', path: '/api/schedules/{id}', access: 'admin', plan: 'PRO', tag: 'Schedules', operationId: 'getSchedule', summary: 'One schedule',
@@ -38,14 +42,19 @@ export const scheduleRoutes = [
     method: 'put', path: '/api/schedules/{id}', access: 'admin', plan: 'PRO', tag: 'Schedules', operationId: 'updateSchedule', summary: 'Change the cron expression or enable/disable',
     request: { params: idParams, body: z.strictObject({ cron: cron.optional(), enabled: z.boolean().optional() }).refine((b) => b.cron !== undefined || b.enabled !== undefined, 'send cron or enabled') },
     responses: { 200: { description: 'The schedule.', schema: scheduleSchema } },
-    handler: async ({ services, params, body }) => ({ status: 200, body: await services.schedules.update(params.id, body) }),
+    async handler({ services, params, body, principal, req }) {
+      const updated = await services.schedules.update(params.id, body);
+      await services.identity.recordConfigUpdate(principal, req.ip, 'schedule', { action: 'update', id: params.id, ...body });
+      return { status: 200, body: updated };
+    },
   }),
   defineRoute({
     method: 'delete', path: '/api/schedules/{id}', access: 'admin', plan: 'PRO', tag: 'Schedules', operationId: 'deleteSchedule', summary: 'Delete a schedule',
     request: { params: idParams },
     responses: { 204: { description: 'Deleted.' } },
-    async handler({ services, params }) {
+    async handler({ services, params, principal, req }) {
       await services.schedules.delete(params.id);
+      await services.identity.recordConfigUpdate(principal, req.ip, 'schedule', { action: 'delete', id: params.id });
       return { status: 204 };
     },
   }),

@@ -36,7 +36,11 @@ function sourceRoutes(kind: SourceKind, base: string, tag: string, syncVerb: 'sc
       description: 'The config is validated by the plugin of `type` (and opened once, so paths and credentials are checked).',
       request: { body: sourceBody },
       responses: { 201: { description: 'Created.', schema: sourceSchema } },
-      handler: async ({ services, body }) => ({ status: 201, body: await services.sources.present(await services.sources.create(kind, body)) }),
+      async handler({ services, body, principal, req }) {
+        const created = await services.sources.create(kind, body);
+        await services.identity.recordConfigUpdate(principal, req.ip, kind, { action: 'create', id: created.id, name: created.name, type: created.type });
+        return { status: 201, body: await services.sources.present(created) };
+      },
     }),
     defineRoute({
       method: 'get', path: `${base}/{id}`, access: 'required', tag, operationId: `get${Noun}`, summary: `One ${kind}`,
@@ -48,14 +52,20 @@ function sourceRoutes(kind: SourceKind, base: string, tag: string, syncVerb: 'sc
       method: 'put', path: `${base}/{id}`, access: 'admin', tag, operationId: `update${Noun}`, summary: `Update a ${kind}`,
       request: { params: idParams, body: sourceBody },
       responses: { 200: { description: `The ${kind}.`, schema: sourceSchema } },
-      handler: async ({ services, params, body }) => ({ status: 200, body: await services.sources.present(await services.sources.update(kind, params.id, body)) }),
+      async handler({ services, params, body, principal, req }) {
+        const updated = await services.sources.update(kind, params.id, body);
+        // The config's field names, never its values: some of them are secrets.
+        await services.identity.recordConfigUpdate(principal, req.ip, kind, { action: 'update', id: updated.id, name: updated.name, fields: Object.keys(body.config ?? {}), enabled: updated.enabled });
+        return { status: 200, body: await services.sources.present(updated) };
+      },
     }),
     defineRoute({
       method: 'delete', path: `${base}/{id}`, access: 'admin', tag, operationId: `delete${Noun}`, summary: `Delete a ${kind} and its documents`,
       request: { params: idParams },
       responses: { 204: { description: 'Deleted.' } },
-      async handler({ services, params }) {
+      async handler({ services, params, principal, req }) {
         await services.syncs.deleteSource(kind, params.id);
+        await services.identity.recordConfigUpdate(principal, req.ip, kind, { action: 'delete', id: params.id });
         return { status: 204 };
       },
     }),

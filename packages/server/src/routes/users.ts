@@ -61,7 +61,7 @@ export const userRoutes = [
       body: z.strictObject({ password: passwordField.optional(), role: roleField.optional(), email: emailField.nullable().optional() }).refine((body) => Object.keys(body).length > 0, 'name at least one of password, role, email'),
     },
     responses: { 200: { description: 'The user.', schema: userSchema } },
-    handler: async ({ services, principal, params, body }) => ({ status: 200, body: publicUser(await services.identity.updateUser(principal!, params.id, body)) }),
+    handler: async ({ services, principal, params, body, req }) => ({ status: 200, body: publicUser(await services.identity.updateUser(principal!, params.id, body, req.ip ?? null)) }),
   }),
   defineRoute({
     method: 'delete',

@@ -13,8 +13,8 @@ import { licenseStandIn } from '../testing/license-stand-in.js';
 export type Json = Record<string, any>;
 
 /** A license gate of a fixed plan, standing in for a signed license. */
-function licenseOf(plan: Plan) {
-  return licenseStandIn(() => ({ plan, limits: { documents: null, fileSizeBytes: null, storageBytes: null } }));
+function licenseOf(plan: Plan | (() => Plan)) {
+  return licenseStandIn(() => ({ plan: typeof plan === 'function' ? plan() : plan, limits: { documents: null, fileSizeBytes: null, storageBytes: null } }));
 }
 
 export interface SearchTestServer {
@@ -29,7 +29,8 @@ export interface SearchTestServer {
 
 /** The standard preset with a license stand-in, with or without the tiny generated embedding model. */
 export interface SearchServerOptions {
-  plan: Plan;
+  /** The plan, or a function read at every check (a test that switches plans). */
+  plan: Plan | (() => Plan);
   embedder: boolean;
   /** Variables on top of the test defaults (LLM_BACKEND, N_CTX, RAG_* …). */
   env?: Record<string, string>;
