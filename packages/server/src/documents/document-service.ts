@@ -21,6 +21,8 @@ const chunksPerDeletion = 2_000;
 
 export interface IngestJobData {
   documentId: string;
+  /** The job (a sync) that queued this one: cancelling it cancels this one too. */
+  startedBy?: string;
 }
 
 interface StagedFile {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DocqaError, type JobInfo, type JobState } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import { defineRoute } from '../http/route.js';
+import { cancelIndexingStartedBy, syncQueue } from '../sources/sync.js';
 import { idParams, pageQuery } from './identity-schemas.js';
 
 /** The decisions file's job kinds, and the queue each lives in. */
@@ -120,12 +121,15 @@ export const jobRoutes = [
     tag: 'Jobs',
     operationId: 'cancelJob',
     summary: 'Cancel a queued or running job',
-    description: 'The job ends `cancelled`; running work is stopped through its abort signal on whichever replica runs it. A finished job answers 409.',
+    description: 'The job ends `cancelled`; running work is stopped through its abort signal on whichever replica runs it, and the jobs it started (a sync\'s indexing of the documents it found) are cancelled too. A finished job answers 409.',
     request: { params: idParams },
     responses: { 202: { description: 'Cancelled.', schema: jobSchema } },
     async handler({ kernel, params }) {
       const job = await findJob(kernel, params.id);
       await kernel.jobs.cancel(job.queue, job.id);
+      // At once, for the caller; the sync does it again once its loop has stopped (a document it
+      // was queueing as the cancel came in).
+      if (job.queue === syncQueue) await cancelIndexingStartedBy(kernel, job.id);
       return { status: 202, body: present(await findJob(kernel, params.id)) };
     },
   }),

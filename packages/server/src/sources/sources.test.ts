@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { z } from 'zod';
-import { definePlugin, definePreset, type ConnectorProvider } from '@docqa/plugin-api';
+import { definePlugin, definePreset, type ConnectorEvent, type ConnectorProvider } from '@docqa/plugin-api';
 import { createTemporaryDatabase, testSecrets } from '@docqa/kernel/testing';
 import connectorTemplate from '@docqa/example-connector-template';
 import { startServer, type RunningServer } from '../server.js';
@@ -29,6 +29,34 @@ const tokenFeed = definePlugin({
     secretFields: ['token'],
     capabilities: { incremental: false, deletions: false, acls: false },
     open: async () => ({ sync: async function* () {} }),
+  }),
+});
+
+// An integration that finds 40 documents, one every 25 ms: a sync long enough to cancel midway.
+const slowFeed = definePlugin({
+  apiVersion: 1,
+  kind: 'connector',
+  id: 'integration-slow-feed',
+  configSchema: z.object({}),
+  deps: {},
+  init: (): ConnectorProvider<Record<string, never>> => ({
+    type: 'slow-feed',
+    displayName: 'A slow feed',
+    sourceKind: 'integration',
+    sourceConfigSchema: z.strictObject({}),
+    secretFields: [],
+    capabilities: { incremental: false, deletions: false, acls: false },
+    open: async () => ({
+      async *sync(_cursor: string | null, signal: AbortSignal): AsyncGenerator<ConnectorEvent> {
+        for (let i = 0; i < 40 && !signal.aborted; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 25));
+          const text = `Slow document ${i} with enough words to make one chunk of its own.`;
+          yield { type: 'upsert', document: { externalId: `slow-${i}`, path: `slow-${i}.txt`, open: async () => (async function* () {
+            yield new Uint8Array(Buffer.from(text));
+          })() } };
+        }
+      },
+    }),
   }),
 });
 
@@ -76,7 +104,7 @@ describe('connectors, integrations and jobs (through HTTP)', function () {
       env: { ...testSecrets, DOCQA_DATA_DIR: dataDir, DOCQA_SECRETS_DIR: dataDir, LOG_LEVEL: 'ERROR', DEFAULT_ADMIN_PASSWORD: 'admin-password-1', RAG_MIN_CHUNK_LENGTH: '10', CONNECTOR_ALLOWED_PATHS: allowed, ...(database ? { DATABASE_URL: database.url } : {}) },
       cwd: dataDir,
       inMemoryDatabase: database === null,
-      presets: { standard: definePreset({ id: 'standard', description: 'standard + template', plugins: (context) => [...standardPreset.plugins(context), { plugin: connectorTemplate }, { plugin: tokenFeed }] }) },
+      presets: { standard: definePreset({ id: 'standard', description: 'standard + template', plugins: (context) => [...standardPreset.plugins(context), { plugin: connectorTemplate }, { plugin: tokenFeed }, { plugin: slowFeed }] }) },
       port: 0,
       host: '127.0.0.1',
     });
@@ -190,6 +218,23 @@ describe('connectors, integrations and jobs (through HTTP)', function () {
     expect((await put({ url: 'feed-4', token: null })).status).to.equal(200);
     expect(await stored()).to.deep.equal({});
     expect((await call('DELETE', `/api/integrations/${created.body.id}`)).status).to.equal(204);
+  });
+
+  it('cancelling a sync cancels the indexing it queued', async () => {
+    const source = (await call('POST', '/api/integrations', { name: 'Slow', type: 'slow-feed', config: {} })).body;
+    const { job_id: syncId } = (await call('POST', `/api/integrations/${source.id}/sync`)).body;
+    const started = () => server.kernel.jobs.list({ queues: ['ingest'], data: { startedBy: syncId }, limit: 100, offset: 0 });
+    for (let i = 0; i < 100 && (await started()).total < 5; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await started()).total).to.be.at.least(5);
+    expect((await call('POST', `/api/jobs/${syncId}/cancel`)).status).to.equal(202);
+    expect((await waitForJob(syncId)).status).to.equal('cancelled');
+    const unfinished = await server.kernel.jobs.list({ queues: ['ingest'], states: ['queued', 'running'], data: { startedBy: syncId }, limit: 100, offset: 0 });
+    expect(unfinished.total).to.equal(0);
+    expect((await started()).total, 'the sync stopped queueing').to.be.below(40);
+    // A document whose indexing was cancelled says so, and is indexed by the next sync.
+    const docs = (await call('GET', `/api/docs?integration_id=${source.id}&limit=100`)).body.items as Json[];
+    expect(docs.filter((doc) => doc.status === 'pending' || doc.status === 'indexing')).to.deep.equal([]);
+    expect((await call('DELETE', `/api/integrations/${source.id}`)).status).to.equal(204);
   });
 
   it('scans asked at once share one job: one job per source at a time', async () => {

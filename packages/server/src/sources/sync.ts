@@ -9,6 +9,25 @@ import type { SourceRow, SourceService } from './source-service.js';
 
 export const syncQueue = 'sync';
 
+/**
+ * Cancels the indexing a sync queued and has not finished: listed first, then cancelled. Their
+ * documents are marked failed, saying why, so the next sync indexes them again (a pending document
+ * whose job is gone would wait for ever, and a sync finds its bytes unchanged).
+ */
+export async function cancelIndexingStartedBy(kernel: Kernel, syncJobId: string): Promise<number> {
+  const children: Array<{ id: string; data: IngestJobData }> = [];
+  for (let offset = 0; ; offset += 500) {
+    const { items } = await kernel.jobs.list<IngestJobData>({ queues: [ingestQueue], states: ['queued', 'running'], data: { startedBy: syncJobId }, limit: 500, offset });
+    children.push(...items);
+    if (items.length < 500) break;
+  }
+  for (const child of children) {
+    await kernel.jobs.cancel(ingestQueue, child.id);
+    await kernel.db.query(`update document set status = 'failed', error = $2, updated_at = now() where id = $1 and status in ('pending', 'indexing')`, [child.data.documentId, 'Its sync was cancelled before it was indexed; the next sync indexes it.']);
+  }
+  return children.length;
+}
+
 export interface SyncJobData {
   sourceId: string;
   sourceType: 'connector' | 'integration';
@@ -58,7 +77,7 @@ export class SourceSync {
       const source = await provider.open(provider.sourceConfigSchema.parse(this.sources.fullConfig(row)), { sourceId: row.id });
       try {
         for await (const event of source.sync(row.cursor, job.signal)) {
-          if (event.type === 'upsert') await this.#upsertOrSkip(row, event.document, outcome, job.signal);
+          if (event.type === 'upsert') await this.#upsertOrSkip(row, event.document, outcome, job);
           else if (event.type === 'delete') outcome.deleted += await this.#delete(row, event.externalId);
           else if (event.type === 'checkpoint') await this.kernel.db.query('update source set cursor = $2 where id = $1', [row.id, event.cursor]);
           else await job.progress(event.done, event.total);
@@ -66,10 +85,13 @@ export class SourceSync {
       } finally {
         await source.close?.();
       }
+      // A connector may end its events quietly when cancelled: the sync still ends as cancelled.
+      job.signal.throwIfAborted();
       await this.#finish(row.id, 'succeeded', null);
       this.#logger.info({ source_id: row.id, ...outcome }, 'sync finished');
       return outcome;
     } catch (error) {
+      if (job.signal.aborted) await cancelIndexingStartedBy(this.kernel, job.id);
       await this.#finish(row.id, job.signal.aborted ? 'cancelled' : 'failed', job.signal.aborted ? 'The sync was cancelled.' : (error as Error).message);
       throw error;
     }
@@ -88,9 +110,9 @@ export class SourceSync {
     return items.some((other) => other.id !== mine.id && before(other));
   }
 
-  async #upsertOrSkip(row: SourceRow, document: ConnectorDocument, outcome: SyncOutcome, signal: AbortSignal): Promise<void> {
+  async #upsertOrSkip(row: SourceRow, document: ConnectorDocument, outcome: SyncOutcome, job: JobContext<SyncJobData>): Promise<void> {
     try {
-      await this.#upsert(row, document, outcome, signal);
+      await this.#upsert(row, document, outcome, job);
     } catch (error) {
       // A plan limit skips this document only: deletions and changes later in the sync still apply.
       if (!DocqaError.is(error) || !['unsupported_media_type', 'plan_required', 'file_too_large', 'plan_limit'].includes(error.code)) throw error;
@@ -100,7 +122,8 @@ export class SourceSync {
     }
   }
 
-  async #upsert(row: SourceRow, document: ConnectorDocument, outcome: SyncOutcome, signal: AbortSignal): Promise<void> {
+  async #upsert(row: SourceRow, document: ConnectorDocument, outcome: SyncOutcome, job: JobContext<SyncJobData>): Promise<void> {
+    const signal = job.signal;
     const db = this.kernel.db;
     if (document.movedFrom) {
       // Not when a document is already at the new place (DocQA wrote or moved the file there itself
@@ -137,13 +160,16 @@ export class SourceSync {
     }
     await this.documents.blobs.commit(staged);
     const mediaType = document.mediaType && extractor.mediaTypes.includes(document.mediaType) ? document.mediaType : (extractor.mediaTypes[0] as string);
+    // Cancelled while the bytes were read: no document is left pending without its indexing.
+    signal.throwIfAborted();
     const values = [row.kind, row.id, document.externalId, document.path, filename, mediaType, staged.sizeBytes, staged.sha256, document.title ?? null];
     const { rows: saved } = existing
       ? await db.query<{ id: string }>(`update document set path = $4, filename = $5, media_type = $6, size_bytes = $7, content_hash = $8, title = coalesce($9, title), status = 'pending', error = null, updated_at = now() where source_type = $1 and source_id = $2 and external_id = $3 returning id`, values)
       : await db.query<{ id: string }>(`insert into document (id, source_type, source_id, external_id, path, filename, media_type, size_bytes, content_hash, title, status) values ($10, $1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending') returning id`, [...values, crypto.randomUUID()]);
     const documentId = (saved[0] as { id: string }).id;
     // Grouped by source: a big sync cannot take every ingest slot (see workers.ts).
-    const jobId = await this.kernel.jobs.send<IngestJobData>(ingestQueue, { documentId }, { group: row.id });
+    // startedBy: cancelling this sync cancels the indexing it queued (routes/jobs.ts).
+    const jobId = await this.kernel.jobs.send<IngestJobData>(ingestQueue, { documentId, startedBy: job.id }, { group: row.id });
     await db.query('update document set job_id = $2 where id = $1', [documentId, jobId]);
     outcome.upserted++;
   }
