@@ -137,7 +137,8 @@ describe('deployment: the generated nginx in front of a running DocQA (reset lim
     expect((await send(port, 'POST', '/api/auth/reset-password', { from: '127.0.0.2', json: { token: 'x', new_password: 'a-new-password-1' } })).status).to.equal(429);
     for (let i = 0; i < 8; i++) {
       expect((await send(port, 'GET', '/api/health', { from: '127.0.0.2' })).status).to.equal(200);
-      expect((await send(port, 'POST', '/api/auth/login', { from: '127.0.0.2', json: { username: 'admin', password: 'wrong-password' } })).status).to.equal(401);
+      // Within DocQA's own allowance of failed sign-ins (SIGN_IN_ACCOUNT_FAILURES, 5): nginx adds no limit.
+      if (i < 4) expect((await send(port, 'POST', '/api/auth/login', { from: '127.0.0.2', json: { username: 'admin', password: 'wrong-password' } })).status).to.equal(401);
     }
     expect((await send(port, 'GET', '/api/auth/forgot-password', { from: '127.0.0.2' })).status).to.equal(405);
   });
