@@ -11,8 +11,14 @@ export default licenseStandIn(() => ({ plan: 'ENTERPRISE' }));
 /** Writes a docqa.config.json loading the plan above into dir; answers the environment to add. */
 export function enterprisePlan(dir: string): Record<string, string> {
   const configFile = path.join(dir, 'docqa.config.json');
-  // The preset's own license gate leaves: a plan stand-in takes its place.
-  fs.writeFileSync(configFile, JSON.stringify({ disable: ['license-ed25519'], plugins: [{ use: new URL(import.meta.url).pathname, instance: 'enterprise-plan' }] }));
+  // The preset's own license gate leaves: a plan stand-in takes its place. The web integration may
+  // crawl the test's site on loopback, which its outbound guard refuses unless allowed.
+  const config = {
+    disable: ['license-ed25519'],
+    plugins: [{ use: new URL(import.meta.url).pathname, instance: 'enterprise-plan' }],
+    configure: { 'integration-web': { outboundAllow: ['127.0.0.1'] } },
+  };
+  fs.writeFileSync(configFile, JSON.stringify(config));
   return { DOCQA_CONFIG_FILE: configFile };
 }
 
