@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -7,15 +6,8 @@ import { baseEnv, serveCli, type ServingCli } from './support/cli.js';
 import { databaseEnv } from './support/database.js';
 import { useFaultyLicense } from './support/faulty-license.js';
 import { ApiClient, until } from './support/api.js';
+import { freePort } from './deploy/tools.js';
 
-/** A port free now, so a restarted process listens where the first did. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const errorsCounted = async (api: ApiClient, kind: string): Promise<number> => {
   const text = (await (await fetch(`${api.url}/api/metrics`, { headers: { authorization: api.authorization } })).text()) as string;
@@ -33,6 +25,7 @@ describe('the process guard (a real server process, supervised as npm start runs
   before(async () => {
     database = await databaseEnv();
     faults = useFaultyLicense(dir);
+    // A fixed port, so the restarted process listens where the first did.
     const port = await freePort();
     const env = baseEnv({ JWT_SECRET_KEY: 'j'.repeat(48), MFA_ENCRYPTION_KEY: 'm'.repeat(48), DOCQA_DATA_DIR: path.join(dir, 'data'), HOST: '127.0.0.1', PORT: String(port), BACKEND_WORKERS: '1', DEFAULT_ADMIN_PASSWORD: 'admin-password-1', SHUTDOWN_TIMEOUT_SECONDS: '5', ...faults.env, ...database.env });
     server = await serveCli({ cwd: dir, env, args: ['--supervise'] });

@@ -1,5 +1,6 @@
 import { DocqaError, type AnyModule, type Logger, type Token } from '@docqa/plugin-api';
 import type { Container } from '../container.js';
+import { StopHooks } from '../stop-hooks.js';
 
 export interface StartedModules {
   ids: string[];
@@ -13,21 +14,9 @@ export interface StartedModules {
  * already started are stopped again and the failure names the module.
  */
 export async function startModules(plan: readonly AnyModule[], container: Container, logger: Logger): Promise<StartedModules> {
-  const stopHooks: Array<{ id: string; hook: () => Promise<void> | void }> = [];
-  const shutdown = new AbortController();
+  const stopHooks = new StopHooks(logger, 'module');
   const started: Array<{ module: AnyModule; context: Parameters<NonNullable<AnyModule['onStart']>>[0] }> = [];
-
-  const stop = async () => {
-    shutdown.abort();
-    for (const { id, hook } of stopHooks.reverse()) {
-      try {
-        await hook();
-      } catch (error) {
-        logger.error({ err: error, module: id }, 'module stop failed');
-      }
-    }
-    stopHooks.length = 0;
-  };
+  const stop = () => stopHooks.run();
   const failed = async (module: AnyModule, step: string, error: unknown): Promise<never> => {
     await stop();
     throw new DocqaError('module_failed', `Module error: module '${module.id}' failed ${step}: ${(error as Error).message}`, { cause: error });
@@ -39,8 +28,8 @@ export async function startModules(plan: readonly AnyModule[], container: Contai
     const context = {
       deps,
       logger: logger.child({ module: module.id }),
-      onStop: (hook: () => Promise<void> | void) => stopHooks.push({ id: module.id, hook }),
-      signal: shutdown.signal,
+      onStop: (hook: () => Promise<void> | void) => stopHooks.add(module.id, hook),
+      signal: stopHooks.signal,
     };
     let provided: Record<string, unknown>;
     try {

@@ -1,5 +1,6 @@
 import { DocqaError, providerTokens, type ConnectorProvider, type Logger, type Token } from '@docqa/plugin-api';
 import type { Container } from '../container.js';
+import { StopHooks } from '../stop-hooks.js';
 import type { PluginPlanItem } from './validate.js';
 
 export interface StartedPlugins {
@@ -12,22 +13,10 @@ export interface StartedPlugins {
  * If one fails, the ones already started are stopped again and the failure names the instance.
  */
 export async function startPlugins(plan: PluginPlanItem[], container: Container, logger: Logger): Promise<StartedPlugins> {
-  const stopHooks: Array<{ instanceId: string; hook: () => Promise<void> | void }> = [];
-  const shutdown = new AbortController();
+  const stopHooks = new StopHooks(logger, 'plugin');
   const instances: StartedPlugins['instances'] = [];
   const connectorTypes = new Map<string, string>();
-
-  const stop = async () => {
-    shutdown.abort();
-    for (const { instanceId, hook } of stopHooks.reverse()) {
-      try {
-        await hook();
-      } catch (error) {
-        logger.error({ err: error, plugin: instanceId }, 'plugin stop failed');
-      }
-    }
-    stopHooks.length = 0;
-  };
+  const stop = () => stopHooks.run();
 
   for (const item of plan) {
     const deps: Record<string, unknown> = {};
@@ -40,8 +29,8 @@ export async function startPlugins(plan: PluginPlanItem[], container: Container,
         instanceId: item.instanceId,
         deps: deps as never,
         logger: logger.child({ plugin: item.instanceId }),
-        onStop: (hook) => stopHooks.push({ instanceId: item.instanceId, hook }),
-        signal: shutdown.signal,
+        onStop: (hook) => stopHooks.add(item.instanceId, hook),
+        signal: stopHooks.signal,
       });
       if (item.plugin.kind === 'connector') refuseDuplicateConnectorType(provider as ConnectorProvider, item, connectorTypes);
       container.register(providerTokens[item.plugin.kind] as Token<unknown>, provider);
