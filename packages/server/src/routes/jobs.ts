@@ -127,9 +127,11 @@ export const jobRoutes = [
     async handler({ kernel, params }) {
       const job = await findJob(kernel, params.id);
       await kernel.jobs.cancel(job.queue, job.id);
-      // At once, for the caller; the sync does it again once its loop has stopped (a document it
-      // was queueing as the cancel came in).
-      if (job.queue === syncQueue) await cancelIndexingStartedBy(kernel, job.id);
+      // Started at once but not waited for (a big sync queued thousands, cancelled one at a time);
+      // the sync does it again once its loop has stopped, catching one queued as the cancel came in.
+      if (job.queue === syncQueue) {
+        cancelIndexingStartedBy(kernel, job.id).catch((error: unknown) => kernel.logger.warn({ err: error, job_id: job.id }, 'cancelling the indexing a sync queued failed'));
+      }
       return { status: 202, body: present(await findJob(kernel, params.id)) };
     },
   }),

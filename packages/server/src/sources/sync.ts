@@ -91,8 +91,9 @@ export class SourceSync {
       this.#logger.info({ source_id: row.id, ...outcome }, 'sync finished');
       return outcome;
     } catch (error) {
-      if (job.signal.aborted) await cancelIndexingStartedBy(this.kernel, job.id);
       await this.#finish(row.id, job.signal.aborted ? 'cancelled' : 'failed', job.signal.aborted ? 'The sync was cancelled.' : (error as Error).message);
+      // After the source says so: a big sync queued thousands, cancelled one at a time.
+      if (job.signal.aborted) await cancelIndexingStartedBy(this.kernel, job.id);
       throw error;
     }
   }
