@@ -34,4 +34,11 @@ export class Container {
   has(token: Token<unknown>): boolean {
     return this.#inner.isRegistered(token.key);
   }
+
+  /** What a plugin or module dependency gets: a multi token's list, an absent optional one's undefined. */
+  resolveDependency(token: Token<unknown>): unknown {
+    if (token.multi) return this.resolveAll(token);
+    if (token.optional && !this.has(token)) return undefined;
+    return this.resolve(token);
+  }
 }

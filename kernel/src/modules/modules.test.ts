@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { z } from 'zod';
-import { createToken, defineModule, definePlugin, DocqaError, providerTokens, tokens, type AnyModule, type EmailProvider } from '@docqa/plugin-api';
+import { createToken, defineModule, definePlugin, DocqaError, optional, providerTokens, tokens, type AnyModule, type EmailProvider } from '@docqa/plugin-api';
 import { planModules } from './plan.js';
 import { provide, startTestKernel, startTestModules } from '../testing/test-kernel.js';
 
@@ -111,6 +111,28 @@ describe('modules: in a running kernel', function () {
     try {
       expect(kernel.modules.ids).to.deep.equal(['test-provided', 'counter']);
       expect(events).to.include('init counter (hi counter)');
+    } finally {
+      await kernel.dispose();
+    }
+  });
+
+  it('an optional dependency nothing provides is undefined; one a module provides orders and resolves', async () => {
+    const seen: Record<string, unknown> = {};
+    const watcher = defineModule({
+      id: 'watcher',
+      deps: { gate: optional(providerTokens.licenseGate), greeter: optional(greeterToken) },
+      provides: {},
+      init: ({ deps }) => {
+        seen.gate = deps.gate;
+        seen.greeting = deps.greeter?.greet('watcher');
+        return {};
+      },
+    });
+    expect(plan([watcher]).problems).to.deep.equal([]);
+    expect(plan([watcher, greeterModule]).plan.map((module) => module.id)).to.deep.equal(['greeter', 'watcher']);
+    const kernel = await startTestKernel({ modules: [watcher, greeterModule] });
+    try {
+      expect(seen).to.deep.equal({ gate: undefined, greeting: 'hello watcher' });
     } finally {
       await kernel.dispose();
     }

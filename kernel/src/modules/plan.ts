@@ -33,12 +33,12 @@ export function planModules(modules: readonly AnyModule[], plugins: readonly Plu
       if (coreTokenKeys.has(token.key)) continue;
       const kind = kindByTokenKey.get(token.key);
       if (kind) {
-        if (!token.multi && !configuredKinds.has(kind)) problems.push(`module '${module.id}': dependency '${name}' needs a ${kind} plugin, and none is configured`);
+        if (!token.multi && !token.optional && !configuredKinds.has(kind)) problems.push(`module '${module.id}': dependency '${name}' needs a ${kind} plugin, and none is configured`);
         continue;
       }
       const provider = providers.get(token.key);
-      if (!provider) problems.push(`module '${module.id}': dependency '${name}' asks for '${token.id}', which neither the kernel, a plugin kind nor any module provides`);
-      else if (provider.module !== module) upstream.push(provider.module);
+      if (!provider && !token.optional) problems.push(`module '${module.id}': dependency '${name}' asks for '${token.id}', which neither the kernel, a plugin kind nor any module provides`);
+      else if (provider && provider.module !== module) upstream.push(provider.module);
     }
     needs.set(module, upstream);
   }

@@ -24,7 +24,7 @@ export async function startModules(plan: readonly AnyModule[], container: Contai
 
   for (const module of plan) {
     const deps: Record<string, unknown> = {};
-    for (const [name, token] of Object.entries(module.deps)) deps[name] = token.multi ? container.resolveAll(token) : container.resolve(token);
+    for (const [name, token] of Object.entries(module.deps)) deps[name] = container.resolveDependency(token);
     const context = {
       deps,
       logger: logger.child({ module: module.id }),

@@ -21,7 +21,7 @@ export async function startPlugins(plan: PluginPlanItem[], container: Container,
   for (const item of plan) {
     const deps: Record<string, unknown> = {};
     for (const [name, token] of Object.entries(item.plugin.deps) as Array<[string, Token<unknown>]>) {
-      deps[name] = token.multi ? container.resolveAll(token) : container.resolve(token);
+      deps[name] = container.resolveDependency(token);
     }
     try {
       const provider = await item.plugin.init({

@@ -71,7 +71,7 @@ export function planPlugins(entries: ResolvedEntry[]): { plan: PluginPlanItem[];
       const kind = kindByTokenKey.get(token.key);
       if (!kind) {
         problems.push(`plugin instance '${item.instanceId}' (${item.plugin.id}): dependency '${depName}' asks for '${token.id}', which neither the kernel nor any plugin kind provides`);
-      } else if (!token.multi && !providedKinds.has(kind)) {
+      } else if (!token.multi && !token.optional && !providedKinds.has(kind)) {
         problems.push(`plugin instance '${item.instanceId}' (${item.plugin.id}): dependency '${depName}' needs a ${kind} plugin, and none is configured`);
       }
     }

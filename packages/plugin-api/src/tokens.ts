@@ -11,6 +11,8 @@ export interface Token<T> {
   readonly multi: boolean;
   /** The container key; Symbol.for so that two copies of this package still agree on it. */
   readonly key: symbol;
+  /** As a dependency: resolved to undefined when nothing provides it, instead of refusing to start. */
+  readonly optional?: boolean;
   readonly [tokenType]?: T;
 }
 
@@ -23,4 +25,13 @@ export function createToken<T>(id: string, options: { multi?: boolean } = {}): T
     throw new TypeError(`Token id '${id}' must be namespaced as '<area>.<name>'`);
   }
   return Object.freeze({ id, multi: options.multi ?? false, key: Symbol.for(`docqa.token.${id}`) });
+}
+
+/**
+ * A dependency that may be absent, such as the license gate of an edition that loads none: the
+ * dependent gets undefined and decides what that means, instead of the kernel refusing to start.
+ */
+export function optional<T>(token: Token<T>): Token<T | undefined> {
+  if (token.multi) throw new TypeError(`Token '${token.id}' is a multi token: it resolves to a list, empty when absent`);
+  return Object.freeze({ ...token, optional: true }) as Token<T | undefined>;
 }
