@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { DocqaError, providerTokens, tokens, type AuditService, type LlmBackend } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
-import type { Principal } from '../http/route.js';
+import type { Principal } from '@docqa/core/identity';
 import type { SearchFilters } from '../search/filters.js';
 import type { SearchItem, SearchResult, SearchService } from '../search/search-service.js';
 import type { RuleService } from '../rules/rule-service.js';

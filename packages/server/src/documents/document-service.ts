@@ -1,6 +1,6 @@
 import { DocqaError, providerTokens, type JobsService, type Logger, type PlanLimits } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
-import type { Principal } from '../http/route.js';
+import type { Principal } from '@docqa/core/identity';
 import type { GroupsService } from '../identity/groups-service.js';
 import type { SourceService } from '../sources/source-service.js';
 import { BlobStore, type StagedBlob } from './blob-store.js';

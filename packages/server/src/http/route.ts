@@ -2,16 +2,14 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 import type { DepsMap, Plan, ResolvedDeps } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
+import type { Principal } from '@docqa/core/identity';
 import type { AppServices } from '../services.js';
 
 /** The spec's access levels, lowest first. `public` needs no token. */
 export type Access = 'public' | 'required' | 'editor' | 'admin';
 
-export interface Principal {
-  userId: string;
-  username: string;
-  role: 'admin' | 'editor' | 'viewer';
-}
+/** The caller of a route: the identity module's domain type, shared by every module. */
+export type { Principal };
 
 export interface RouteContext<P, Q, B, D = Record<string, never>> {
   kernel: Kernel;

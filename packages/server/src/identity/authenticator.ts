@@ -4,7 +4,7 @@ import passport from 'passport';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import { DocqaError } from '@docqa/plugin-api';
 import type { Authenticator } from '../http/access.js';
-import type { Principal } from '../http/route.js';
+import type { Principal } from '@docqa/core/identity';
 import type { TokenClaims, TokenService } from './tokens.js';
 import type { UserRepository } from './users.js';
 

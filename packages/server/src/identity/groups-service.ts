@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { DocqaError, pageTotal, type Db, type Plan } from '@docqa/plugin-api';
-import type { Principal } from '../http/route.js';
+import type { Principal } from '@docqa/core/identity';
 import { everyoneGroupId } from './groups-schema.js';
 
 export type ResourceType = 'connector' | 'integration' | 'document';

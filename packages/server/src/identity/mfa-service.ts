@@ -1,5 +1,5 @@
 import { DocqaError, type Db } from '@docqa/plugin-api';
-import type { Principal } from '../http/route.js';
+import type { Principal } from '@docqa/core/identity';
 import { createSecretBox, generateRecoveryCodes, generateTotpSecret, hashRecoveryCode, matchRecoveryCode, otpauthUri, verifyPassword, verifyTotp, type SecretBox } from './crypto/index.js';
 import type { SignInThrottle } from './sign-in-throttle.js';
 import type { TokenPair, TokenService } from './tokens.js';

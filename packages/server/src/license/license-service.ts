@@ -2,7 +2,7 @@ import { defaultPlanLimits, DocqaError, providerTokens, tokens, type AuditServic
 import type { Kernel } from '@docqa/kernel';
 import { readUnverifiedClaims } from '@docqa/plugin-license-ed25519';
 import type { DocumentRepository } from '../documents/document-repository.js';
-import type { Principal } from '../http/route.js';
+import type { Principal } from '@docqa/core/identity';
 
 /** GET/POST /api/license: the plan in effect, its limits (null = unlimited) and what is used of them. */
 export interface LicenseView {

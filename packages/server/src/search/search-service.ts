@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { providerTokens, type Db } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
-import type { Principal } from '../http/route.js';
+import type { Principal } from '@docqa/core/identity';
 import type { GroupsService } from '../identity/groups-service.js';
 import { lexicalSearch } from './lexical-index.js';
 import { checkFilterLimits, documentConditions, isNarrowed, metadataCondition, SqlParams, type SearchFilters, type SearchScope } from './filters.js';

@@ -1,6 +1,6 @@
 import { DocqaError, tokens, type AuditService } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
-import type { Principal } from '../http/route.js';
+import type { Principal } from '@docqa/core/identity';
 import type { DocumentService } from '../documents/document-service.js';
 import type { SourceKind, SourceRow, SourceService } from './source-service.js';
 import { deleteSourceDocuments, syncQueue, type SyncJobData } from './sync.js';
