@@ -17,6 +17,8 @@ export interface TestKernelOptions {
   migrations?: KernelOptions['migrations'];
   /** Domain modules to plan and start with the plugins. */
   modules?: KernelOptions['modules'];
+  /** Where audit events go (the log by default); a test hands a recorder to see them. */
+  audit?: KernelOptions['audit'];
   /** Keep the embedded database on disk in env.DOCQA_DATA_DIR (restart tests); the caller removes it. */
   persistent?: boolean;
 }
@@ -58,6 +60,7 @@ export async function startTestKernel(options: TestKernelOptions = {}): Promise<
     inMemoryDatabase: database === null && !options.persistent,
     ...(options.migrations ? { migrations: options.migrations } : {}),
     ...(options.modules ? { modules: options.modules } : {}),
+    ...(options.audit ? { audit: options.audit } : {}),
     logDestination: collect(logs ?? []),
   }).catch(async (error) => {
     await database?.drop();

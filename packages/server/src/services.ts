@@ -10,7 +10,7 @@ import { SourceService } from './sources/source-service.js';
 import { SyncService } from './sources/sync-service.js';
 import { RuleService } from './rules/rule-service.js';
 import { ScheduleService } from './schedules/schedule-service.js';
-import { currentPlan } from './http/access.js';
+import { licenseTokens } from '@docqa/core/license';
 import { ChatService } from './chat/chat-service.js';
 import { AuditStore } from './audit/audit-store.js';
 import { Metrics } from './metrics/metrics.js';
@@ -36,9 +36,11 @@ export interface AppServices {
 }
 
 export function createServices(kernel: Kernel): AppServices {
+  const license = kernel.resolve(licenseTokens.service);
+  const currentPlan = () => license.plan();
   const identity = new IdentityService(kernel);
   const mfa = new MfaService(kernel.db, identity.users, identity.tokens, kernel.config.values.MFA_ENCRYPTION_KEY, identity.signIns);
-  const groups = new GroupsService(kernel.db, () => currentPlan(kernel));
+  const groups = new GroupsService(kernel.db, currentPlan);
   const sources = new SourceService(kernel);
   const documents = new DocumentService(kernel, groups, sources);
   const index = new IndexService(kernel);
@@ -48,6 +50,6 @@ export function createServices(kernel: Kernel): AppServices {
   const search = new SearchService(kernel, groups);
   const metrics = new Metrics(kernel.jobs);
   const chat = new ChatService(kernel, search, rules, metrics.llm);
-  const audit = new AuditStore(kernel.db, kernel.logger, () => currentPlan(kernel));
+  const audit = new AuditStore(kernel.db, kernel.logger, currentPlan);
   return { identity, mfa, groups, documents, index, sources, syncs, rules, schedules, search, chat, audit, metrics, oidc: new OidcService(kernel, identity) };
 }

@@ -22,6 +22,11 @@ export interface LicenseGate {
   current(): LicenseState;
   /** Verifies and applies a license key; throws DocqaError(validation_failed) and keeps the old one. */
   apply(licenseKey: string): Promise<LicenseState>;
+  /**
+   * What a key claims without verifying it, for the audit entry of a refused key: enough to tell a
+   * typo from a forged key. Null when the key cannot be read at all.
+   */
+  describeKey?(licenseKey: string): { plan?: unknown; licensee?: unknown; id?: unknown } | null;
 }
 
 export function planAtLeast(plan: Plan, required: Plan): boolean {

@@ -1,15 +1,14 @@
 import path from 'node:path';
-import { defaultPlanLimits, DocqaError, planAtLeast, providerTokens, type ExtractorProvider, type PlanLimits } from '@docqa/plugin-api';
+import { DocqaError, planAtLeast, providerTokens, type ExtractorProvider, type PlanLimits } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
-import { currentPlan } from '../http/access.js';
+import { licenseTokens } from '@docqa/core/license';
 
 /** The plan, its limits, and the extractors: what decides whether a file may be stored at all. */
 export class UploadPolicy {
   constructor(private readonly kernel: Kernel) {}
 
   limits(): PlanLimits {
-    if (!this.kernel.container.has(providerTokens.licenseGate)) return defaultPlanLimits.FREE;
-    return this.kernel.resolve(providerTokens.licenseGate).current().limits;
+    return this.kernel.resolve(licenseTokens.service).limits();
   }
 
   /**
@@ -25,7 +24,7 @@ export class UploadPolicy {
       const known = [...new Set(this.kernel.resolveAll(providerTokens.extractor).flatMap((candidate) => candidate.extensions))].sort();
       throw new DocqaError('unsupported_media_type', `${filename}: files of type "${extension || '(none)'}" cannot be indexed${known.length ? `; supported: ${known.join(', ')}` : '; no extractor is configured'}.`);
     }
-    const plan = currentPlan(this.kernel);
+    const plan = this.kernel.resolve(licenseTokens.service).plan();
     if (extractor.requiredPlan && !planAtLeast(plan, extractor.requiredPlan)) {
       throw new DocqaError('plan_required', `${filename}: ${extension} files need the ${extractor.requiredPlan} plan or higher; this installation runs ${plan}.`, { extra: { required_plan: extractor.requiredPlan } });
     }

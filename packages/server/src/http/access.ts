@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
-import { DocqaError, planAtLeast, providerTokens, type Plan } from '@docqa/plugin-api';
+import { DocqaError, planAtLeast, type Plan } from '@docqa/plugin-api';
+import { licenseTokens } from '@docqa/core/license';
 import type { Kernel } from '@docqa/kernel';
 import type { Access, Principal } from './route.js';
 
@@ -10,11 +11,6 @@ export interface Authenticator {
 
 const roleRank: Record<Principal['role'], number> = { viewer: 0, editor: 1, admin: 2 };
 const requiredRank: Record<Exclude<Access, 'public'>, number> = { required: 0, editor: 1, admin: 2 };
-
-export function currentPlan(kernel: Kernel): Plan {
-  // No license gate, no license: FREE (decisions file).
-  return kernel.container.has(providerTokens.licenseGate) ? kernel.resolve(providerTokens.licenseGate).current().plan : 'FREE';
-}
 
 /**
  * The order every endpoint keeps: authentication, then role, then plan. Ids and bodies are looked
@@ -28,7 +24,7 @@ export async function checkAccess(kernel: Kernel, authenticator: Authenticator, 
     throw new DocqaError('forbidden', `This endpoint needs the ${access === 'editor' ? 'editor or admin' : access} role.`);
   }
   if (plan) {
-    const current = currentPlan(kernel);
+    const current = kernel.resolve(licenseTokens.service).plan();
     if (!planAtLeast(current, plan)) {
       throw new DocqaError('plan_required', `This feature needs the ${plan} plan or higher; this installation runs ${current}.`, { extra: { required_plan: plan } });
     }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { plans } from '@docqa/plugin-api';
-import { defineRoute, type RouteContext } from '../http/route.js';
-import { LicenseService } from '../license/license-service.js';
+import { licenseTokens } from '@docqa/core/license';
+import { defineRoute } from '../http/route.js';
 
 const nullableCount = z.number().int().nullable();
 
@@ -15,9 +15,6 @@ const licenseSchema = z.object({
   usage: z.object({ documents: z.number().int(), storage_bytes: z.number().int() }).describe('What is stored now, counted as the limits count it.'),
 });
 
-// Stateless over the kernel and the document table, so it is cheap to build per request.
-const licenseService = ({ kernel, services }: Pick<RouteContext<unknown, unknown, unknown>, 'kernel' | 'services'>) => new LicenseService(kernel, services.documents.repository);
-
 export const licenseRoutes = [
   defineRoute({
     method: 'get',
@@ -27,7 +24,13 @@ export const licenseRoutes = [
     operationId: 'getLicense',
     summary: 'The license, the plan in effect, and usage against its limits',
     responses: { 200: { description: 'The license and usage.', schema: licenseSchema } },
-    handler: async (context) => ({ status: 200, body: await licenseService(context).describe(), headers: { 'Cache-Control': 'no-store' } }),
+    deps: { license: licenseTokens.service },
+    // The same totals the upload and sync limits are checked against.
+    handler: async ({ deps, services }) => ({
+      status: 200,
+      body: deps.license.describe(await services.documents.repository.totals()),
+      headers: { 'Cache-Control': 'no-store' },
+    }),
   }),
   defineRoute({
     method: 'post',
@@ -39,6 +42,10 @@ export const licenseRoutes = [
     description: 'The key is a compact JWS signed with Ed25519 (the contents of the license key file; surrounding whitespace is ignored). A key that does not verify, is malformed or has expired answers 422 and the previous license stays. Every attempt is audited as license.apply.',
     request: { body: z.strictObject({ license_key: z.string().min(1).max(16_384).describe('The license key.') }) },
     responses: { 200: { description: 'Applied; the license now in effect.', schema: licenseSchema } },
-    handler: async (context) => ({ status: 200, body: await licenseService(context).apply(context.principal!, context.req.ip, context.body.license_key) }),
+    deps: { license: licenseTokens.service },
+    handler: async ({ deps, services, principal, req, body }) => {
+      const state = await deps.license.apply(principal!, req.ip, body.license_key);
+      return { status: 200, body: deps.license.describe(await services.documents.repository.totals(), state) };
+    },
   }),
 ];

@@ -7,7 +7,7 @@ import { createTemporaryDatabase, testSecrets } from '@docqa/kernel/testing';
 import connectorTemplate from '@docqa/example-connector-template';
 import { createLicenseEd25519Plugin, generateLicenseKeyPair, signLicense } from '@docqa/plugin-license-ed25519';
 import { startServer, type RunningServer } from '../server.js';
-import { licenseRoutes } from '../routes/license.js';
+import { licenseRoutes } from './license.js';
 import { standardPluginsWithLicense } from '../testing/standard-with-license.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
