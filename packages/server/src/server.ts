@@ -21,14 +21,13 @@ import { ruleMigrations } from './rules/schema.js';
 import { scheduleMigrations } from './schedules/schema.js';
 import { conversationMigrations } from './chat/schema.js';
 import { analyticsMigrations } from './analytics/schema.js';
-import { auditMigrations } from './audit/schema.js';
-import { standardModules } from '@docqa/core/modules';
+import { databaseAuditRecorder, standardModules } from '@docqa/core/modules';
+import { licenseTokens } from '@docqa/core/license';
 import { modelMigrations } from './models/schema.js';
 import { ModelRuntime } from './models/runtime.js';
-import { AuditStore } from './audit/audit-store.js';
 import { startMetricsListener, type MetricsListener } from './metrics/metrics-listener.js';
 import { shareMetricsWithPrimary } from './metrics/cluster-metrics.js';
-import { DocqaError, providerTokens, type Db, type Logger, type Plan } from '@docqa/plugin-api';
+import { DocqaError, type AuditService, type Db, type Logger, type Plan } from '@docqa/plugin-api';
 
 export interface RunningServer {
   kernel: Kernel;
@@ -54,12 +53,15 @@ export interface ServerOptions extends Partial<KernelOptions> {
   clusterMetrics?: boolean;
 }
 
-export const applicationMigrations = [...identityMigrations, ...groupMigrations, ...documentMigrations, ...searchMigrations, ...sourceMigrations, ...ruleMigrations, ...scheduleMigrations, ...conversationMigrations, ...analyticsMigrations, ...auditMigrations, ...modelMigrations];
+export const applicationMigrations = [...identityMigrations, ...groupMigrations, ...documentMigrations, ...searchMigrations, ...sourceMigrations, ...ruleMigrations, ...scheduleMigrations, ...conversationMigrations, ...analyticsMigrations, ...modelMigrations];
 
-/** Audit events go to the hash-chained log in the database, recorded while the plan is ENTERPRISE. */
-function databaseAuditLog({ db, logger, container }: { db: Db; logger: Logger; container: Kernel['container'] }): AuditStore {
-  const plan = (): Plan => (container.has(providerTokens.licenseGate) ? container.resolve(providerTokens.licenseGate).current().plan : 'FREE');
-  return new AuditStore(db, logger, plan);
+/**
+ * Audit events go to the hash-chained log in the database, recorded while the plan is ENTERPRISE.
+ * Made before the modules: until the license module starts, what plugins record counts as FREE.
+ */
+function databaseAuditLog({ db, logger, container }: { db: Db; logger: Logger; container: Kernel['container'] }): AuditService {
+  const plan = (): Plan => (container.has(licenseTokens.service) ? container.resolve(licenseTokens.service).plan() : 'FREE');
+  return databaseAuditRecorder(db, logger, plan);
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {

@@ -12,7 +12,6 @@ import { RuleService } from './rules/rule-service.js';
 import { ScheduleService } from './schedules/schedule-service.js';
 import { licenseTokens } from '@docqa/core/license';
 import { ChatService } from './chat/chat-service.js';
-import { AuditStore } from './audit/audit-store.js';
 import { Metrics } from './metrics/metrics.js';
 
 /** The application services routes work with, built once per server from the kernel. */
@@ -29,8 +28,6 @@ export interface AppServices {
   rules: RuleService;
   schedules: ScheduleService;
   chat: ChatService;
-  /** Reads, verifies and purges the audit log; recording goes through tokens.audit. */
-  audit: AuditStore;
   /** This server's Prometheus registry; the recorders in it are handed to the code they measure. */
   metrics: Metrics;
 }
@@ -50,6 +47,5 @@ export function createServices(kernel: Kernel): AppServices {
   const search = new SearchService(kernel, groups);
   const metrics = new Metrics(kernel.jobs);
   const chat = new ChatService(kernel, search, rules, metrics.llm);
-  const audit = new AuditStore(kernel.db, kernel.logger, currentPlan);
-  return { identity, mfa, groups, documents, index, sources, syncs, rules, schedules, search, chat, audit, metrics, oidc: new OidcService(kernel, identity) };
+  return { identity, mfa, groups, documents, index, sources, syncs, rules, schedules, search, chat, metrics, oidc: new OidcService(kernel, identity) };
 }

@@ -7,6 +7,7 @@ import { rebuildQueue } from './documents/index-service.js';
 import { SourceSync, syncQueue, type SyncJobData } from './sources/sync.js';
 import { metadataRefreshQueue, refreshMetadata, type MetadataRefreshData } from './rules/refresh.js';
 import { RetentionSweep } from './retention/retention-sweep.js';
+import { auditTokens } from '@docqa/core/audit';
 import { modelPullQueue, modelPullQueueOptions, startModelPullWorker } from './models/pull-job.js';
 
 /** Every queue with its options, declared by every process: API processes send to them too. */
@@ -47,7 +48,7 @@ export async function startWorkers(kernel: Kernel, services: AppServices): Promi
   await jobs.work<SyncJobData>(syncQueue, (job) => sync.run(job), { concurrency: 2, groupConcurrency: 1 });
   await jobs.work<MetadataRefreshData>(metadataRefreshQueue, (job) => refreshMetadata(kernel, services.rules, job));
   await startModelPullWorker(kernel);
-  await new RetentionSweep(kernel, services.chat.conversations, services.audit).start();
+  await new RetentionSweep(kernel, services.chat.conversations, kernel.resolve(auditTokens.log)).start();
   // Documents accepted just before a crash, never queued: queue them now that the workers run.
   await services.documents.requeueOrphans();
   // Cron entries live in pg-boss beside the schedule rows; an imported database has only the rows.

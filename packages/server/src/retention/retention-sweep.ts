@@ -1,6 +1,6 @@
 import type { Kernel } from '@docqa/kernel';
 import type { ConversationStore } from '../chat/conversation-store.js';
-import type { AuditStore } from '../audit/audit-store.js';
+import type { AuditLog } from '@docqa/core/audit';
 
 export const retentionQueue = 'retention_sweep';
 /** Once a day, at a quiet hour (UTC); any replica may fire it, pg-boss runs each tick once. */
@@ -23,7 +23,7 @@ export class RetentionSweep {
   constructor(
     private readonly kernel: Kernel,
     private readonly conversations: ConversationStore,
-    private readonly audit: AuditStore,
+    private readonly audit: AuditLog,
   ) {}
 
   async start(): Promise<void> {

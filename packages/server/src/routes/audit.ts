@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { auditTokens } from '@docqa/core/audit';
 import { defineRoute } from '../http/route.js';
 import { idParams, pageQuery } from './identity-schemas.js';
 
@@ -45,8 +46,9 @@ export const auditRoutes = [
     description: 'Entries are recorded while the plan is ENTERPRISE. Filters combine; `to` is exclusive.',
     request: { query: auditQuery },
     responses: { 200: { description: 'A page of entries.', schema: z.object({ items: z.array(entrySchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() }) } },
-    handler: async ({ services, query }) => {
-      const page = await services.audit.query({
+    deps: { audit: auditTokens.log },
+    handler: async ({ deps, query }) => {
+      const page = await deps.audit.query({
         limit: query.limit,
         offset: query.offset,
         ...(query.type ? { type: query.type } : {}),
@@ -96,7 +98,8 @@ export const auditRoutes = [
     summary: 'Check the hash chain of the whole log',
     description: 'Recomputes every entry\'s hash from the anchor on; `valid: false` names the first entry that was changed, or that follows a removed one.',
     responses: { 200: { description: 'The verification result.', schema: verifySchema } },
-    handler: async ({ services }) => ({ status: 200, body: await services.audit.verify() }),
+    deps: { audit: auditTokens.log },
+    handler: async ({ deps }) => ({ status: 200, body: await deps.audit.verify() }),
   }),
   defineRoute({
     method: 'get',
@@ -108,6 +111,7 @@ export const auditRoutes = [
     summary: 'One audit entry',
     request: { params: idParams },
     responses: { 200: { description: 'The entry.', schema: entrySchema } },
-    handler: async ({ services, params }) => ({ status: 200, body: await services.audit.get(params.id) }),
+    deps: { audit: auditTokens.log },
+    handler: async ({ deps, params }) => ({ status: 200, body: await deps.audit.get(params.id) }),
   }),
 ];

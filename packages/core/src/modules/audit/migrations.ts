@@ -1,4 +1,4 @@
-import type { SchemaMigration } from '@docqa/kernel';
+import type { ModuleMigration } from '@docqa/plugin-api';
 
 /**
  * The audit log (spec 4.10, 6.2). Append-only is enforced by the database: a trigger refuses every
@@ -7,7 +7,7 @@ import type { SchemaMigration } from '@docqa/kernel';
  * verified from there. Each row carries the hash of the previous one, so a row changed or removed
  * behind the trigger's back (a superuser disabling it) breaks the chain where it happened.
  */
-export const auditMigrations: SchemaMigration[] = [
+export const auditMigrations: ModuleMigration[] = [
   {
     name: '0012_audit_log',
     up: [

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import connectorTemplate from '@docqa/example-connector-template';
 import { startSearchServer, type Json, type SearchTestServer } from '../search/search.test-support.js';
-import { chainHash, genesisHash } from './hash-chain.js';
+import { auditTokens, chainHash, genesisHash } from '@docqa/core/audit';
 
 const seededOld = 3;
 
@@ -130,7 +130,7 @@ describe('audit log (ENTERPRISE): events, queries, append-only, hash chain, rete
     expect(before.body).to.deep.include({ valid: true, broken_at: null, anchor: { hash: '0'.repeat(64), after_seq: null } });
     expect(before.body.checked).to.equal((await entries()).total);
     // The sweep's path, even with a cutoff of now, removes only what is older than the retention period.
-    const removed = await t.server.services.audit.purgeOlderThan(0);
+    const removed = await t.server.kernel.resolve(auditTokens.log).purgeOlderThan(0);
     expect(removed).to.equal(seededOld);
     await t.call('PATCH', '/api/admin/settings', t.admin, { RAG_LOG_TOKEN_USAGE: false });
     const after = await t.call('GET', '/api/audit/verify', t.admin);

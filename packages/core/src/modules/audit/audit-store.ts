@@ -1,40 +1,7 @@
 import crypto from 'node:crypto';
 import { DocqaError, pageTotal, type AuditEvent, type AuditService, type Db, type Logger, type Plan } from '@docqa/plugin-api';
 import { chainHash, genesisHash } from './hash-chain.js';
-
-export interface AuditEntry {
-  id: string;
-  seq: number;
-  occurred_at: string;
-  type: string;
-  actor: { id: string; username: string } | null;
-  ip: string | null;
-  target: string | null;
-  outcome: 'success' | 'failure';
-  details: Record<string, unknown>;
-  prev_hash: string;
-  hash: string;
-}
-
-export interface AuditQuery {
-  type?: string;
-  /** A user id or a user name. */
-  user?: string;
-  outcome?: 'success' | 'failure';
-  from?: Date;
-  to?: Date;
-  limit: number;
-  offset: number;
-}
-
-export interface ChainVerification {
-  valid: boolean;
-  checked: number;
-  /** Where verification started: the genesis hash, or the hash of the last row the retention sweep removed. */
-  anchor: { hash: string; after_seq: number | null };
-  /** `id` is null when the entry that should be there is gone (the newest ones removed). */
-  broken_at: { id: string | null; seq: number; reason: string } | null;
-}
+import type { AuditEntry, AuditLog, AuditQuery, ChainVerification } from './contract.js';
 
 interface AuditRow {
   seq: string;
@@ -60,7 +27,7 @@ const verifyPageSize = 1000;
  * plan that has the audit log); on every plan they also go to the log as structured lines, as
  * before there was a store.
  */
-export class AuditStore implements AuditService {
+export class AuditStore implements AuditService, AuditLog {
   readonly #log: Logger;
 
   constructor(
