@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { writeTinyBertEmbeddingModel } from '@docqa/plugin-testkit';
 import { generateLicenseKeyPair, signLicense } from '@docqa/plugin-license-ed25519';
 import { totpCode } from '../packages/server/src/identity/crypto/index.js';
-import { syncQueue } from '../packages/server/src/sources/sync.js';
+import { syncQueue } from '@docqa/core/sync';
 import { ApiClient, until, type Json } from './support/api.js';
 import { baseEnv, runCli, serveCli, type ServingCli } from './support/cli.js';
 import { databaseEnv, inspectDatabase } from './support/database.js';

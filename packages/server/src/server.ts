@@ -18,7 +18,6 @@ import { documentMigrations } from './documents/schema.js';
 import { searchMigrations } from './search/schema.js';
 import { sourceMigrations } from './sources/schema.js';
 import { ruleMigrations } from './rules/schema.js';
-import { scheduleMigrations } from './schedules/schema.js';
 import { conversationMigrations } from './chat/schema.js';
 import { analyticsMigrations } from './analytics/schema.js';
 import { databaseAuditRecorder, standardModules } from '@docqa/core/modules';
@@ -53,7 +52,7 @@ export interface ServerOptions extends Partial<KernelOptions> {
   clusterMetrics?: boolean;
 }
 
-export const applicationMigrations = [...identityMigrations, ...groupMigrations, ...documentMigrations, ...searchMigrations, ...sourceMigrations, ...ruleMigrations, ...scheduleMigrations, ...conversationMigrations, ...analyticsMigrations, ...modelMigrations];
+export const applicationMigrations = [...identityMigrations, ...groupMigrations, ...documentMigrations, ...searchMigrations, ...sourceMigrations, ...ruleMigrations, ...conversationMigrations, ...analyticsMigrations, ...modelMigrations];
 
 /**
  * Audit events go to the hash-chained log in the database, recorded while the plan is ENTERPRISE.

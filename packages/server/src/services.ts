@@ -9,7 +9,6 @@ import { IndexService } from './documents/index-service.js';
 import { SourceService } from './sources/source-service.js';
 import { SyncService } from './sources/sync-service.js';
 import { RuleService } from './rules/rule-service.js';
-import { ScheduleService } from './schedules/schedule-service.js';
 import { licenseTokens } from '@docqa/core/license';
 import { ChatService } from './chat/chat-service.js';
 import { Metrics } from './metrics/metrics.js';
@@ -26,7 +25,6 @@ export interface AppServices {
   sources: SourceService;
   syncs: SyncService;
   rules: RuleService;
-  schedules: ScheduleService;
   chat: ChatService;
   /** This server's Prometheus registry; the recorders in it are handed to the code they measure. */
   metrics: Metrics;
@@ -43,9 +41,8 @@ export function createServices(kernel: Kernel): AppServices {
   const index = new IndexService(kernel);
   const syncs = new SyncService(kernel, sources, documents);
   const rules = new RuleService(kernel.db);
-  const schedules = new ScheduleService(kernel);
   const search = new SearchService(kernel, groups);
   const metrics = new Metrics(kernel.jobs);
   const chat = new ChatService(kernel, search, rules, metrics.llm);
-  return { identity, mfa, groups, documents, index, sources, syncs, rules, schedules, search, chat, metrics, oidc: new OidcService(kernel, identity) };
+  return { identity, mfa, groups, documents, index, sources, syncs, rules, search, chat, metrics, oidc: new OidcService(kernel, identity) };
 }

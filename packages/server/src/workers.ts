@@ -4,7 +4,8 @@ import type { AppServices } from './services.js';
 import { ingestQueue, type IngestJobData } from './documents/document-service.js';
 import { IngestPipeline } from './documents/ingest.js';
 import { rebuildQueue } from './documents/index-service.js';
-import { SourceSync, syncQueue, type SyncJobData } from './sources/sync.js';
+import { SourceSync } from './sources/sync.js';
+import { syncQueue, syncQueueOptions, type SyncJobData } from '@docqa/core/sync';
 import { metadataRefreshQueue, refreshMetadata, type MetadataRefreshData } from './rules/refresh.js';
 import { RetentionSweep } from './retention/retention-sweep.js';
 import { auditTokens } from '@docqa/core/audit';
@@ -14,7 +15,7 @@ import { modelPullQueue, modelPullQueueOptions, startModelPullWorker } from './m
 const queues: Record<string, QueueOptions> = {
   [ingestQueue]: { retryLimit: 2, retryDelaySeconds: 10, expireInSeconds: 3600, heartbeatSeconds: 30 },
   [rebuildQueue]: { retryLimit: 0, expireInSeconds: 24 * 3600, heartbeatSeconds: 30 },
-  [syncQueue]: { retryLimit: 1, retryDelaySeconds: 30, expireInSeconds: 6 * 3600, heartbeatSeconds: 30 },
+  [syncQueue]: syncQueueOptions,
   [metadataRefreshQueue]: { retryLimit: 1, expireInSeconds: 6 * 3600, heartbeatSeconds: 30 },
   [modelPullQueue]: modelPullQueueOptions,
 };
@@ -51,8 +52,6 @@ export async function startWorkers(kernel: Kernel, services: AppServices): Promi
   await new RetentionSweep(kernel, services.chat.conversations, kernel.resolve(auditTokens.log)).start();
   // Documents accepted just before a crash, never queued: queue them now that the workers run.
   await services.documents.requeueOrphans();
-  // Cron entries live in pg-boss beside the schedule rows; an imported database has only the rows.
-  await services.schedules.reconcile();
 
   return {
     async close() {

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { DocqaError, type JobInfo, type JobState } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import { defineRoute } from '../http/route.js';
-import { cancelIndexingStartedBy, syncQueue } from '../sources/sync.js';
+import { syncQueue } from '@docqa/core/sync';
+import { cancelIndexingStartedBy } from '../sources/sync.js';
 import { idParams, pageQuery } from './identity-schemas.js';
 
 /** The decisions file's job kinds, and the queue each lives in. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { schedulesTokens } from '@docqa/core/schedules';
 import { defineRoute } from '../http/route.js';
 import { idParams, pageQuery } from './identity-schemas.js';
 
@@ -20,14 +21,16 @@ export const scheduleRoutes = [
     method: 'get', path: '/api/schedules', access: 'admin', plan: 'PRO', tag: 'Schedules', operationId: 'listSchedules', summary: 'Sync schedules',
     request: { query: pageQuery },
     responses: { 200: { description: 'A page of schedules.', schema: z.object({ items: z.array(scheduleSchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() }) } },
-    handler: async ({ services, query }) => ({ status: 200, body: await services.schedules.list(query.limit, query.offset) }),
+    deps: { schedules: schedulesTokens.service },
+    handler: async ({ deps, query }) => ({ status: 200, body: await deps.schedules.list(query.limit, query.offset) }),
   }),
   defineRoute({
     method: 'post', path: '/api/schedules', access: 'admin', plan: 'PRO', tag: 'Schedules', operationId: 'createSchedule', summary: 'Schedule a source\'s sync',
     request: { body: z.strictObject({ source_type: z.enum(['connector', 'integration']), source_id: z.uuid(), cron, enabled: z.boolean().default(true) }) },
     responses: { 201: { description: 'Created.', schema: scheduleSchema } },
-    async handler({ services, body, principal, req }) {
-      const created = await services.schedules.create(body);
+    deps: { schedules: schedulesTokens.service },
+    async handler({ deps, services, body, principal, req }) {
+      const created = await deps.schedules.create(body);
       await services.identity.recordConfigUpdate(principal, req.ip, 'schedule', { action: 'create', ...body });
       return { status: 201, body: created };
     },
@@ -36,14 +39,16 @@ export const scheduleRoutes = [
     method: 'get', path: '/api/schedules/{id}', access: 'admin', plan: 'PRO', tag: 'Schedules', operationId: 'getSchedule', summary: 'One schedule',
     request: { params: idParams },
     responses: { 200: { description: 'The schedule.', schema: scheduleSchema } },
-    handler: async ({ services, params }) => ({ status: 200, body: await services.schedules.get(params.id) }),
+    deps: { schedules: schedulesTokens.service },
+    handler: async ({ deps, params }) => ({ status: 200, body: await deps.schedules.get(params.id) }),
   }),
   defineRoute({
     method: 'put', path: '/api/schedules/{id}', access: 'admin', plan: 'PRO', tag: 'Schedules', operationId: 'updateSchedule', summary: 'Change the cron expression or enable/disable',
     request: { params: idParams, body: z.strictObject({ cron: cron.optional(), enabled: z.boolean().optional() }).refine((b) => b.cron !== undefined || b.enabled !== undefined, 'send cron or enabled') },
     responses: { 200: { description: 'The schedule.', schema: scheduleSchema } },
-    async handler({ services, params, body, principal, req }) {
-      const updated = await services.schedules.update(params.id, body);
+    deps: { schedules: schedulesTokens.service },
+    async handler({ deps, services, params, body, principal, req }) {
+      const updated = await deps.schedules.update(params.id, body);
       await services.identity.recordConfigUpdate(principal, req.ip, 'schedule', { action: 'update', id: params.id, ...body });
       return { status: 200, body: updated };
     },
@@ -52,8 +57,9 @@ export const scheduleRoutes = [
     method: 'delete', path: '/api/schedules/{id}', access: 'admin', plan: 'PRO', tag: 'Schedules', operationId: 'deleteSchedule', summary: 'Delete a schedule',
     request: { params: idParams },
     responses: { 204: { description: 'Deleted.' } },
-    async handler({ services, params, principal, req }) {
-      await services.schedules.delete(params.id);
+    deps: { schedules: schedulesTokens.service },
+    async handler({ deps, services, params, principal, req }) {
+      await deps.schedules.delete(params.id);
       await services.identity.recordConfigUpdate(principal, req.ip, 'schedule', { action: 'delete', id: params.id });
       return { status: 204 };
     },

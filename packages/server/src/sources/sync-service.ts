@@ -3,7 +3,8 @@ import type { Kernel } from '@docqa/kernel';
 import type { Principal } from '@docqa/core/identity';
 import type { DocumentService } from '../documents/document-service.js';
 import type { SourceKind, SourceRow, SourceService } from './source-service.js';
-import { deleteSourceDocuments, syncQueue, type SyncJobData } from './sync.js';
+import { syncQueue, type SyncJobData } from '@docqa/core/sync';
+import { deleteSourceDocuments } from './sync.js';
 
 /** Starting syncs (one queued per source at a time) and removing sources with their documents. */
 export class SyncService {

@@ -5,9 +5,9 @@ import { DocqaError, type ConnectorDocument, type JobContext, type Logger } from
 import type { Kernel } from '@docqa/kernel';
 import { ingestQueue, type DocumentService, type IngestJobData } from '../documents/document-service.js';
 import { UploadPolicy } from '../documents/upload-policy.js';
+import { syncQueue, type SyncJobData } from '@docqa/core/sync';
 import type { SourceRow, SourceService } from './source-service.js';
 
-export const syncQueue = 'sync';
 
 /**
  * Cancels the indexing a sync queued and has not finished: listed first, then cancelled. Their
@@ -26,13 +26,6 @@ export async function cancelIndexingStartedBy(kernel: Kernel, syncJobId: string)
     await kernel.db.query(`update document set status = 'failed', error = $2, updated_at = now() where id = $1 and status in ('pending', 'indexing')`, [child.data.documentId, 'Its sync was cancelled before it was indexed; the next sync indexes it.']);
   }
   return children.length;
-}
-
-export interface SyncJobData {
-  sourceId: string;
-  sourceType: 'connector' | 'integration';
-  /** `scan` for connectors, `sync` for integrations: the job kinds of the decisions file. */
-  kind: 'scan' | 'sync';
 }
 
 export interface SyncOutcome {

@@ -1,7 +1,7 @@
-import type { SchemaMigration } from '@docqa/kernel';
+import type { ModuleMigration } from '@docqa/plugin-api';
 
 /** Cron schedules of source syncs (spec 2.5); pg-boss fires them, once per tick across replicas. */
-export const scheduleMigrations: SchemaMigration[] = [
+export const scheduleMigrations: ModuleMigration[] = [
   {
     name: '0009_schedules',
     up: [
