@@ -10,6 +10,7 @@ import { errorHandler, refuseNulCharacters, sendError, validationError } from '.
 import { requestId } from './request-id.js';
 import { drainUnreadBody } from './unread-body.js';
 import { requestScope } from './request-context.js';
+import { httpMetricsMiddleware } from './metrics-middleware.js';
 import { expressPath, type AnyRoute } from './route.js';
 
 export interface AppOptions {
@@ -102,7 +103,7 @@ export function createApp(options: AppOptions): express.Express {
 
   const services = options.services ?? createServices(kernel);
   // Before every route, so that each request is counted once it ends, with the route it matched.
-  app.use(services.metrics.http.middleware());
+  app.use(httpMetricsMiddleware(services.metrics.http));
   const authenticator = options.authenticator ?? createJwtAuthenticator(services.identity.tokens, services.identity.users, values.JWT_SECRET_KEY, values.JWT_ALGORITHM);
   for (const route of options.routes) mountRoute(app, route, kernel, services, authenticator, jsonParser);
   mountMethodNotAllowed(app, options.routes);

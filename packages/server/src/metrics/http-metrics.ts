@@ -1,4 +1,3 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 
 /** Seconds; from a fast JSON answer to a long streamed chat answer or a large upload. */
@@ -22,35 +21,21 @@ export class HttpMetrics {
     this.#inFlight = new Gauge({ name: 'docqa_http_requests_in_flight', help: 'HTTP requests being answered now.', registers: [registry] });
   }
 
-  /** Express middleware, mounted before any route so that every request is counted once it ends. */
-  middleware(): RequestHandler {
-    return (req: Request, res: Response, next: NextFunction) => {
-      const started = process.hrtime.bigint();
-      this.#inFlight.inc();
-      let recorded = false;
-      const record = () => {
-        if (recorded) return;
-        recorded = true;
-        this.#inFlight.dec();
-        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-        const method = knownMethods.has(req.method) ? req.method : 'OTHER';
-        const route = routePattern(req);
-        // A client that goes away mid-answer leaves no status of its own; 499 as nginx logs it.
-        const status = res.writableFinished ? String(res.statusCode) : '499';
-        this.#requests.inc({ method, route, status });
-        this.#duration.observe({ method, route }, seconds);
-      };
-      res.once('finish', record);
-      res.once('close', record);
-      next();
+  /** A request has started; `finished` is called once, when its answer ends or its client goes away. */
+  started(): (answer: { method: string; route: string; status: string }) => void {
+    const begun = process.hrtime.bigint();
+    this.#inFlight.inc();
+    let recorded = false;
+    return ({ method, route, status }) => {
+      if (recorded) return;
+      recorded = true;
+      this.#inFlight.dec();
+      const seconds = Number(process.hrtime.bigint() - begun) / 1e9;
+      const knownMethod = knownMethods.has(method) ? method : 'OTHER';
+      this.#requests.inc({ method: knownMethod, route, status });
+      this.#duration.observe({ method: knownMethod, route }, seconds);
     };
   }
 }
 
 const knownMethods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
-
-/** The pattern express matched (`req.route` stays set through the error handler), else `other`. */
-function routePattern(req: Request): string {
-  const path = (req.route as { path?: unknown } | undefined)?.path;
-  return typeof path === 'string' ? path : unmatchedRoute;
-}

@@ -5,8 +5,7 @@ import { writeTinyBertEmbeddingModel, writeTinyLlamaChatModel } from '@docqa/plu
 import { startSearchServer, type Json, type SearchTestServer } from '../search/search.test-support.js';
 import { sha256Of } from './download.js';
 import { startModelFileServer, type ModelFileServer } from './file-server.test-support.js';
-import { ModelRuntime } from './runtime.js';
-import { modelRuntimeOf } from './registry.js';
+import { ModelRuntime, modelRuntimeOf } from './runtime.js';
 
 /** Generated GGUF files served from loopback, and a catalogue that points at them. */
 export interface ModelFixtures {

@@ -2,7 +2,6 @@ import path from 'node:path';
 import { DocqaError, providerTokens, type Logger } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import { inspectGguf, type GgufSummary } from './gguf.js';
-import { currentEmbedder, registerModelRuntime, unregisterModelRuntime } from './registry.js';
 import { readActiveModels, writeActiveModel, type ModelPurpose } from './schema.js';
 import { ModelStore, kernelModelPaths, type InstalledModel } from './store.js';
 import { ModelSwitcher } from './switcher.js';
@@ -37,6 +36,17 @@ export interface UseOutcome {
  * that keeps this replica on the models the active_model table names. Start one per server
  * process (every role: API processes chat, worker processes embed while indexing).
  */
+/**
+ * Which kernel runs which model runtime. A lookup rather than a constructor argument, so the chat,
+ * search and ingestion code asks "is there a switched model?" in one line without new wiring, and
+ * a kernel without a runtime (tests, tools) keeps the models of its configuration.
+ */
+const runtimes = new WeakMap<Kernel, ModelRuntime>();
+
+export function modelRuntimeOf(kernel: Kernel): ModelRuntime | undefined {
+  return runtimes.get(kernel);
+}
+
 export class ModelRuntime {
   readonly store: ModelStore;
   readonly switcher: ModelSwitcher;
@@ -70,7 +80,7 @@ export class ModelRuntime {
         });
     }, pollMs);
     runtime.#timer.unref();
-    registerModelRuntime(kernel, runtime);
+    runtimes.set(kernel, runtime);
     return runtime;
   }
 
@@ -128,7 +138,7 @@ export class ModelRuntime {
     if (loaded) return { source: 'switched', name: loaded.model.name, file: loaded.file, path: loaded.model.path, gguf: loaded.model.gguf, license: loaded.model.license };
     const values = this.#kernel.config.values;
     const configured = purpose === 'chat' ? (values.LLM_BACKEND === 'local' ? values.LLM_MODEL_PATH : undefined) : values.EMBEDDING_MODEL_PATH;
-    const present = purpose === 'chat' ? this.#kernel.container.has(providerTokens.llm) : currentEmbedder(this.#kernel) !== null;
+    const present = this.#kernel.container.has(purpose === 'chat' ? providerTokens.llm : providerTokens.embedder) || (purpose === 'embedding' && this.switcher.embedder() !== null);
     if (!configured || !present) return null;
     const gguf = await this.#inspect(configured);
     const file = path.basename(configured);
@@ -138,7 +148,7 @@ export class ModelRuntime {
   async close(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = null;
-    unregisterModelRuntime(this.#kernel, this);
+    if (runtimes.get(this.#kernel) === this) runtimes.delete(this.#kernel);
     await this.switcher.close();
   }
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Kernel } from '@docqa/kernel';
 import { defineRoute } from '../http/route.js';
 import { publicUser } from '../identity/users.js';
-import { resetRateLimit } from '../identity/reset-rate-limit.js';
+import { resetRateLimit } from '../http/reset-rate-limit.js';
 import { emailField, messageSchema, passwordField, tokenPairSchema, userSchema } from './identity-schemas.js';
 
 const loginResult = z.union([tokenPairSchema, z.object({ mfa_required: z.literal(true), mfa_token: z.string() })]);

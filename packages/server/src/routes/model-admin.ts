@@ -4,8 +4,7 @@ import type { Kernel } from '@docqa/kernel';
 import { defineRoute } from '../http/route.js';
 import { indexStatus } from '../models/index-status.js';
 import { modelPullQueue, type ModelPullJobData } from '../models/pull-job.js';
-import { modelRuntimeOf } from '../models/registry.js';
-import type { ModelDetails, ModelRuntime } from '../models/runtime.js';
+import { modelRuntimeOf, type ModelDetails, type ModelRuntime } from '../models/runtime.js';
 import type { InstalledModel } from '../models/store.js';
 
 const purpose = z.enum(['chat', 'embedding']);

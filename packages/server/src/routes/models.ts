@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { providerTokens } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import { defineRoute } from '../http/route.js';
-import { currentEmbedder, modelRuntimeOf, switchedChatBackend } from '../models/registry.js';
+import { currentEmbedder, switchedChatBackend } from '../models/registry.js';
+import { modelRuntimeOf } from '../models/runtime.js';
 import { readHardware } from '../system/hardware.js';
 
 /** The file fields are there for a local GGUF embedder (the configured one or one chosen with docqa models use). */

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { rateLimit, type ClientRateLimitInfo, type Store } from 'express-rate-limit';
 import { DocqaError } from '@docqa/plugin-api';
-import { sendError } from '../http/errors.js';
+import { sendError } from './errors.js';
 
 interface Bucket {
   tokens: number;
