@@ -9,20 +9,12 @@ import { routes } from './routes/index.js';
 import type { AnyRoute } from './http/route.js';
 import { presets } from './presets/standard.js';
 import { readBuildInfo } from './build-info.js';
+import { applicationMigrations } from './migrations.js';
 import { createServices, type AppServices } from './services.js';
 import { declareQueues, startWorkers } from './workers.js';
 import { systemRoutes } from './routes/system.js';
-import { identityMigrations } from './identity/schema.js';
-import { groupMigrations } from './identity/groups-schema.js';
-import { documentMigrations } from './documents/schema.js';
-import { searchMigrations } from './search/schema.js';
-import { sourceMigrations } from './sources/schema.js';
-import { ruleMigrations } from './rules/schema.js';
-import { conversationMigrations } from './chat/schema.js';
-import { analyticsMigrations } from './analytics/schema.js';
 import { databaseAuditRecorder, standardModules } from '@docqa/core/modules';
 import { licenseTokens } from '@docqa/core/license';
-import { modelMigrations } from './models/schema.js';
 import { ModelRuntime } from './models/runtime.js';
 import { startMetricsListener, type MetricsListener } from './metrics/metrics-listener.js';
 import { shareMetricsWithPrimary } from './metrics/cluster-metrics.js';
@@ -51,8 +43,6 @@ export interface ServerOptions extends Partial<KernelOptions> {
   /** A server process of a cluster (BACKEND_WORKERS): the primary serves METRICS_PORT, this process's metrics included. */
   clusterMetrics?: boolean;
 }
-
-export const applicationMigrations = [...identityMigrations, ...groupMigrations, ...documentMigrations, ...searchMigrations, ...sourceMigrations, ...ruleMigrations, ...conversationMigrations, ...analyticsMigrations, ...modelMigrations];
 
 /**
  * Audit events go to the hash-chained log in the database, recorded while the plan is ENTERPRISE.

@@ -2,19 +2,7 @@
 import type { LoadReport } from './load.js';
 import type { RecallRun, SearchRun } from './search.js';
 import type { ConcurrentOutcome, PairedFirstToken } from './streams.js';
-
-/** The nearest-rank percentile (q in 0..1) of unsorted values. */
-export function percentile(values: readonly number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? Number.NaN;
-}
-
-export interface Spread {
-  p50: number;
-  p95: number;
-}
-
-export const spread = (values: readonly number[]): Spread => ({ p50: percentile(values, 0.5), p95: percentile(values, 0.95) });
+import { spread, type Spread } from './percentiles.js';
 
 const ms = (value: number): string => `${value.toFixed(1)} ms`.padStart(9);
 const pct = (s: Spread): string => `p50 ${ms(s.p50)}  p95 ${ms(s.p95)}`;

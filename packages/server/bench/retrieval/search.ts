@@ -2,7 +2,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Db, EmbeddingSpace, VectorStoreProvider } from '@docqa/plugin-api';
 import { queryTerms } from '../../src/search/lexical-index.js';
-import { spread, type Spread } from './report.js';
+import { spread, type Spread } from './percentiles.js';
 
 export interface SearchRun {
   /** Queries measured (after the warm-up). */

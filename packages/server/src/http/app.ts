@@ -4,7 +4,7 @@ import { DocqaError } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import { checkAccess, type Authenticator } from './access.js';
 import { createServices, type AppServices } from '../services.js';
-import { createJwtAuthenticator } from '../identity/authenticator.js';
+import { createJwtAuthenticator } from './authenticator.js';
 import { accessLog } from './access-log.js';
 import { errorHandler, refuseNulCharacters, sendError, validationError } from './errors.js';
 import { requestId } from './request-id.js';

@@ -5,7 +5,7 @@ import { openMaintenanceDatabase } from '@docqa/kernel';
 import { DocqaError } from '@docqa/plugin-api';
 import { presets } from '../presets/standard.js';
 import { standardModules } from '@docqa/core/modules';
-import { applicationMigrations } from '../server.js';
+import { applicationMigrations } from '../migrations.js';
 import { readBuildInfo } from '../build-info.js';
 import { ArchiveWriter, archiveFormat, archiveVersion, type ArchiveHeader, type SequenceState, type TableManifest } from './archive-format.js';
 import { exactTextSettings, quoteIdent, readCatalog, readSequenceNames, type CatalogTable } from './catalog.js';

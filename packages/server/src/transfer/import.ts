@@ -5,7 +5,7 @@ import { openMaintenanceDatabase, type MaintenanceDatabase } from '@docqa/kernel
 import { DocqaError } from '@docqa/plugin-api';
 import { presets } from '../presets/standard.js';
 import { standardModules } from '@docqa/core/modules';
-import { applicationMigrations } from '../server.js';
+import { applicationMigrations } from '../migrations.js';
 import { readArchive, type ArchiveHeader, type ArchiveRecord, type TableManifest } from './archive-format.js';
 import { exactTextSettings, quoteIdent, readCatalog, type CatalogTable } from './catalog.js';
 import { DataFileRestore } from './data-files.js';

@@ -3,10 +3,10 @@ import type { Algorithm } from 'jsonwebtoken';
 import passport from 'passport';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import { DocqaError } from '@docqa/plugin-api';
-import type { Authenticator } from '../http/access.js';
+import type { Authenticator } from './access.js';
 import type { Principal } from '@docqa/core/identity';
-import type { TokenClaims, TokenService } from './tokens.js';
-import type { UserRepository } from './users.js';
+import type { TokenClaims, TokenService } from '../identity/tokens.js';
+import type { UserRepository } from '../identity/users.js';
 
 /**
  * Bearer tokens through passport-jwt, on a passport instance of our own (not the module's global
