@@ -2,7 +2,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { startTestKernel, type TestKernel } from '@docqa/kernel/testing';
+import { standardModules } from '@docqa/core/modules';
 import { createApp } from './app.js';
+import { applicationMigrations } from '../migrations.js';
 import { defineRoute } from './route.js';
 import type { Authenticator } from './access.js';
 
@@ -29,7 +31,8 @@ describe('access log', function () {
   const logs: string[] = [];
 
   before(async () => {
-    kernel = await startTestKernel({ env: { LOG_LEVEL: 'DEBUG' }, logs });
+    // The app's services come from the standard modules, whatever routes it serves.
+    kernel = await startTestKernel({ env: { LOG_LEVEL: 'DEBUG' }, logs, migrations: applicationMigrations, modules: standardModules });
     server = createApp({ kernel, routes: [leftBehind], authenticator: nobody }).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
   });

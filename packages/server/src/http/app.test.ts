@@ -9,8 +9,8 @@ import { defineRoute, type AnyRoute } from './route.js';
 import type { Authenticator } from './access.js';
 import { routes as productRoutes } from '../routes/index.js';
 import { buildOpenApi } from './openapi.js';
-import { identityMigrations } from '../identity/schema.js';
-import { groupMigrations } from '../identity/groups-schema.js';
+import { standardModules } from '@docqa/core/modules';
+import { applicationMigrations } from '../migrations.js';
 
 // Response bodies are checked field by field, so a loose JSON type is enough here.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -66,7 +66,7 @@ describe('HTTP skeleton', function () {
   let base: string;
 
   before(async () => {
-    kernel = await startTestKernel({ env: { MAX_JSON_BODY: '1kb' }, migrations: [...identityMigrations, ...groupMigrations] });
+    kernel = await startTestKernel({ env: { MAX_JSON_BODY: '1kb' }, migrations: applicationMigrations, modules: standardModules });
     const app = createApp({ kernel, routes: [...productRoutes, echo, guarded('required'), guarded('editor'), guarded('admin'), guarded('required', 'PRO'), boom], authenticator: roleFromHeader });
     server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
