@@ -1,5 +1,4 @@
 import { identityMigrations } from './identity/schema.js';
-import { groupMigrations } from './identity/groups-schema.js';
 import { documentMigrations } from './documents/schema.js';
 import { searchMigrations } from './search/schema.js';
 import { sourceMigrations } from './sources/schema.js';
@@ -14,7 +13,6 @@ import { modelMigrations } from './models/schema.js';
  */
 export const applicationMigrations = [
   ...identityMigrations,
-  ...groupMigrations,
   ...documentMigrations,
   ...searchMigrations,
   ...sourceMigrations,

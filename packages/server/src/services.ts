@@ -2,14 +2,13 @@ import type { Kernel } from '@docqa/kernel';
 import { IdentityService } from './identity/identity-service.js';
 import { MfaService } from './identity/mfa-service.js';
 import { OidcService } from './identity/oidc-service.js';
-import { GroupsService } from './identity/groups-service.js';
+import { groupsTokens, type GroupsService } from '@docqa/core/groups';
 import { DocumentService } from './documents/document-service.js';
 import { SearchService } from './search/search-service.js';
 import { IndexService } from './documents/index-service.js';
 import { SourceService } from './sources/source-service.js';
 import { SyncService } from './sources/sync-service.js';
 import { RuleService } from './rules/rule-service.js';
-import { licenseTokens } from '@docqa/core/license';
 import { ChatService } from './chat/chat-service.js';
 import { Metrics } from './metrics/metrics.js';
 
@@ -31,11 +30,9 @@ export interface AppServices {
 }
 
 export function createServices(kernel: Kernel): AppServices {
-  const license = kernel.resolve(licenseTokens.service);
-  const currentPlan = () => license.plan();
   const identity = new IdentityService(kernel);
   const mfa = new MfaService(kernel.db, identity.users, identity.tokens, kernel.config.values.MFA_ENCRYPTION_KEY, identity.signIns);
-  const groups = new GroupsService(kernel.db, currentPlan);
+  const groups = kernel.resolve(groupsTokens.service);
   const sources = new SourceService(kernel);
   const documents = new DocumentService(kernel, groups, sources);
   const index = new IndexService(kernel);

@@ -1,10 +1,11 @@
 import type { AnyModule } from '@docqa/plugin-api';
 import { auditModule } from './audit/index.js';
 import { brandingModule } from './branding/index.js';
+import { groupsModule } from './groups/index.js';
 import { licenseModule } from './license/index.js';
 import { schedulesModule } from './schedules/index.js';
 
 /** The standard domain modules, in no particular order: the kernel orders them by their dependencies. */
-export const standardModules: readonly AnyModule[] = [auditModule, brandingModule, licenseModule, schedulesModule];
+export const standardModules: readonly AnyModule[] = [auditModule, brandingModule, groupsModule, licenseModule, schedulesModule];
 
 export { databaseAuditRecorder } from './audit/index.js';

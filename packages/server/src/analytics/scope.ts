@@ -1,5 +1,5 @@
 import { DocqaError, type Db, type SqlExecutor } from '@docqa/plugin-api';
-import { documentAccessPredicate } from '../identity/groups-service.js';
+import { documentAccessPredicate } from '@docqa/core/groups';
 import { SqlParams } from '../search/filters.js';
 
 /**

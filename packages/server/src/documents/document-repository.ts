@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { pageTotal, type Db, type SqlExecutor } from '@docqa/plugin-api';
-import { documentAccessPredicate } from '../identity/groups-service.js';
+import { documentAccessPredicate } from '@docqa/core/groups';
 
 export type DocumentStatus = 'pending' | 'indexing' | 'indexed' | 'failed';
 

@@ -1,7 +1,7 @@
 import { DocqaError, providerTokens, type JobsService, type Logger, type PlanLimits } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import type { Principal } from '@docqa/core/identity';
-import type { GroupsService } from '../identity/groups-service.js';
+import type { GroupsService } from '@docqa/core/groups';
 import type { SourceService } from '../sources/source-service.js';
 import { BlobStore, type StagedBlob } from './blob-store.js';
 import { ConnectorDocuments, type ConnectorUploadFile } from './connector-documents.js';

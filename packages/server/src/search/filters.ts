@@ -1,5 +1,5 @@
 import { DocqaError } from '@docqa/plugin-api';
-import { documentAccessPredicate } from '../identity/groups-service.js';
+import { documentAccessPredicate } from '@docqa/core/groups';
 
 export interface SearchFilters {
   document_ids?: string[];

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { providerTokens, type Db } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import type { Principal } from '@docqa/core/identity';
-import type { GroupsService } from '../identity/groups-service.js';
+import type { GroupsService } from '@docqa/core/groups';
 import { lexicalSearch } from './lexical-index.js';
 import { checkFilterLimits, documentConditions, isNarrowed, metadataCondition, SqlParams, type SearchFilters, type SearchScope } from './filters.js';
 import { currentEmbedder } from '../models/registry.js';

@@ -1,10 +1,8 @@
-import type { SchemaMigration } from '@docqa/kernel';
-
-/** The id of the built-in group every user belongs to; fixed so code and data agree on it. */
-export const everyoneGroupId = '00000000-0000-4000-8000-000000000001';
+import type { ModuleMigration } from '@docqa/plugin-api';
+import { everyoneGroupId } from './contract.js';
 
 /** Groups, membership and per-resource access (ENTERPRISE; on other plans only `everyone` shows). */
-export const groupMigrations: SchemaMigration[] = [
+export const groupMigrations: ModuleMigration[] = [
   {
     name: '0003_groups',
     up: [

@@ -6,7 +6,7 @@ import { definePreset, type Plan } from '@docqa/plugin-api';
 import { createTemporaryDatabase, testSecrets } from '@docqa/kernel/testing';
 import { licenseStandIn } from '../testing/license-stand-in.js';
 import { startServer, type RunningServer } from '../server.js';
-import { everyoneGroupId } from './groups-schema.js';
+import { everyoneGroupId } from '@docqa/core/groups';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;

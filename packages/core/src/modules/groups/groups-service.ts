@@ -1,26 +1,7 @@
 import crypto from 'node:crypto';
 import { DocqaError, pageTotal, type Db, type Plan } from '@docqa/plugin-api';
-import type { Principal } from '@docqa/core/identity';
-import { everyoneGroupId } from './groups-schema.js';
-
-export type ResourceType = 'connector' | 'integration' | 'document';
-
-export interface GroupRecord {
-  id: string;
-  name: string;
-  description: string;
-  builtin: boolean;
-  member_count: number | null;
-  created_at: string;
-  updated_at: string;
-}
-
-/**
- * What a principal may see. `all` for admins and on plans without resource access control;
- * otherwise the groups the user is in (always including `everyone`). Retrieval, document lists
- * and source lists turn this into SQL with `accessPredicate`.
- */
-export type AccessScope = { all: true } | { all: false; groupIds: string[] };
+import type { Principal } from '../identity/contract.js';
+import { accessPredicate, everyoneGroupId, type AccessScope, type GroupRecord, type GroupsService, type ResourceType } from './contract.js';
 
 interface GroupRow {
   id: string;
@@ -47,7 +28,8 @@ function conflictOnDuplicate(error: unknown): never {
   throw error;
 }
 
-export class GroupsService {
+/** Groups, membership and resource grants in the database; beyond `everyone`, ENTERPRISE only. */
+export class StoredGroups implements GroupsService {
   constructor(
     private readonly db: Db,
     private readonly currentPlan: () => Plan,
@@ -167,28 +149,4 @@ export class GroupsService {
     const { rows } = await this.db.query<{ visible: boolean }>(`select ${accessPredicate('$1', '$2', '$3')} as visible`, [type, resourceId, scope.groupIds]);
     return rows[0]?.visible === true;
   }
-}
-
-/**
- * SQL that is true when a resource is visible to a scope's groups: no access rows (open), or a row
- * for one of the groups. Placeholders name the resource type, its id and the uuid[] of groups, so
- * list and retrieval queries filter inside the database rather than after it.
- */
-export function accessPredicate(typeSql: string, idSql: string, groupsSql: string): string {
-  return `(not exists (select 1 from resource_access ra where ra.resource_type = ${typeSql} and ra.resource_id = ${idSql}::text)
-    or exists (select 1 from resource_access ra where ra.resource_type = ${typeSql} and ra.resource_id = ${idSql}::text and ra.group_id = any(${groupsSql}::uuid[])))`;
-}
-
-/**
- * SQL true when a document (table alias `doc`, with id, source_type, source_id) is visible to the
- * groups in `groupsSql`: its own grants decide; without any, its source's grants; without those it
- * is open. The one definition document lists, search and chat filter with.
- */
-export function documentAccessPredicate(doc: string, groupsSql: string): string {
-  const grants = (type: string, id: string) => `select 1 from resource_access ra where ra.resource_type = ${type} and ra.resource_id = ${id}`;
-  return `(case when exists (${grants("'document'", `${doc}.id::text`)})
-      then exists (${grants("'document'", `${doc}.id::text`)} and ra.group_id = any(${groupsSql}::uuid[]))
-    when ${doc}.source_id is not null and exists (${grants(`${doc}.source_type`, `${doc}.source_id`)})
-      then exists (${grants(`${doc}.source_type`, `${doc}.source_id`)} and ra.group_id = any(${groupsSql}::uuid[]))
-    else true end)`;
 }
