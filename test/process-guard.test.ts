@@ -49,7 +49,7 @@ describe('the process guard (a real server process, supervised as npm start runs
   it('closes the connection of a request whose code threw, and serves the others', async () => {
     faults.cause('request-exception');
     // The fault is armed by the gate's timer, then thrown by the next request that reads the licence.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await until('the fault to be armed', async () => faults.armed(), 10_000);
     await fetch(`${server.url}/api/license`, { headers: { authorization: api.authorization } }).then((res) => res.text()).catch(() => 'closed');
     await until('the exception to be counted', async () => (await errorsCounted(api, 'uncaught_exception')) === 1, 10_000);
     expect(server.output()).to.match(/"msg":"an exception escaped a request; its connection was closed"/);
