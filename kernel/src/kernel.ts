@@ -139,6 +139,7 @@ export class Kernel {
       container.register(tokens.db, db);
       container.register(tokens.settings, settings);
       container.register(tokens.jobs, jobs);
+      container.register(tokens.jobActivity, jobs);
       const audit = typeof options.audit === 'function' ? options.audit({ db, logger, container }) : options.audit;
       container.register(tokens.audit, audit ?? logAuditService(logger));
 

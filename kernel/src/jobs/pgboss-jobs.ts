@@ -1,20 +1,7 @@
 import pg from 'pg';
 import { PgBoss, type Db as IDatabase, type Job, type JobResult, type JobWithMetadata } from 'pg-boss';
-import { DocqaError, pageTotal, type JobContext, type JobInfo, type JobListFilter, type JobState, type JobsService, type Logger, type QueueOptions, type SendOptions, type SqlExecutor, type WorkOptions } from '@docqa/plugin-api';
+import { DocqaError, pageTotal, type JobContext, type JobInfo, type JobActivity, type JobListFilter, type JobRunEvent, type JobRunOutcome, type JobState, type JobsService, type UnfinishedJobCount, type Logger, type QueueOptions, type SendOptions, type SqlExecutor, type WorkOptions } from '@docqa/plugin-api';
 import type { DatabaseConnection } from '../db/pool.js';
-
-/** How a job run by this process ended: `interrupted` when the process stopped under it (it is retried). */
-export type JobRunOutcome = 'succeeded' | 'failed' | 'cancelled' | 'interrupted';
-
-/** A job of this process starting or ending (metrics). Listeners are called synchronously and must not throw. */
-export type JobRunEvent = { type: 'started'; queue: string; data: unknown } | { type: 'finished'; queue: string; data: unknown; outcome: JobRunOutcome; seconds: number };
-
-/** Jobs waiting (created or retry) and running (active) in one queue, counted in the database. */
-export interface UnfinishedJobCount {
-  queue: string;
-  queued: number;
-  running: number;
-}
 
 /**
  * The JobsService facade: the only code in DocQA that imports pg-boss. pg-boss keeps its queues in
@@ -23,7 +10,7 @@ export interface UnfinishedJobCount {
  * With `runsJobs` off (an API-only process, DOCQA_ROLE=api) it sends, lists and cancels jobs and
  * writes schedules, but runs no handlers, no maintenance and no cron clock: worker processes do.
  */
-export class PgBossJobs implements JobsService {
+export class PgBossJobs implements JobsService, JobActivity {
   readonly #boss: PgBoss;
   readonly #pool: pg.Pool;
   readonly #logger: Logger;

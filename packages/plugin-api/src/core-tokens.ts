@@ -1,5 +1,5 @@
 import { createToken } from './tokens.js';
-import type { AuditService, ConfigService, Db, JobsService, Logger, SettingsService } from './services.js';
+import type { AuditService, ConfigService, Db, JobActivity, JobsService, Logger, SettingsService } from './services.js';
 import type { ConnectorProvider } from './kinds/connector.js';
 import type { ExtractorProvider } from './kinds/extractor.js';
 import type { VectorStoreProvider } from './kinds/vector-store.js';
@@ -15,6 +15,8 @@ export const tokens = {
   logger: createToken<Logger>('core.logger'),
   db: createToken<Db>('core.db'),
   jobs: createToken<JobsService>('core.jobs'),
+  /** The same runner, as observers see it. */
+  jobActivity: createToken<JobActivity>('core.jobActivity'),
   audit: createToken<AuditService>('core.audit'),
 };
 

@@ -152,3 +152,24 @@ export interface AuditEvent {
 export interface AuditService {
   record(event: AuditEvent): Promise<void>;
 }
+
+/** How a job run by this process ended: `interrupted` when the process stopped under it (it is retried). */
+export type JobRunOutcome = 'succeeded' | 'failed' | 'cancelled' | 'interrupted';
+
+/** A job of this process starting or ending (metrics). Listeners are called synchronously and must not throw. */
+export type JobRunEvent =
+  | { type: 'started'; queue: string; data: unknown }
+  | { type: 'finished'; queue: string; data: unknown; outcome: JobRunOutcome; seconds: number };
+
+/** Jobs waiting (created or retry) and running (active) in one queue, counted in the database. */
+export interface UnfinishedJobCount {
+  queue: string;
+  queued: number;
+  running: number;
+}
+
+/** What the job runner tells observers (the metrics): each run of this process, and the queues' depth. */
+export interface JobActivity {
+  onJobRun(listener: (event: JobRunEvent) => void): () => void;
+  countUnfinished(): Promise<UnfinishedJobCount[]>;
+}

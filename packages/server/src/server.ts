@@ -105,7 +105,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       await workers?.close();
       await models?.close();
       await metricsListener?.close();
-      services.metrics.close();
     }));
     return { kernel, services, server, url, metricsUrl: metricsListener?.url ?? null, stop };
   } catch (error) {

@@ -10,7 +10,7 @@ import { SourceService } from './sources/source-service.js';
 import { SyncService } from './sources/sync-service.js';
 import { RuleService } from './rules/rule-service.js';
 import { ChatService } from './chat/chat-service.js';
-import { Metrics } from './metrics/metrics.js';
+import { metricsTokens, type Metrics } from '@docqa/core/metrics';
 
 /** The application services routes work with, built once per server from the kernel. */
 export interface AppServices {
@@ -39,7 +39,7 @@ export function createServices(kernel: Kernel): AppServices {
   const syncs = new SyncService(kernel, sources, documents);
   const rules = new RuleService(kernel.db);
   const search = new SearchService(kernel, groups);
-  const metrics = new Metrics(kernel.jobs);
+  const metrics = kernel.resolve(metricsTokens.service);
   const chat = new ChatService(kernel, search, rules, metrics.llm);
   return { identity, mfa, groups, documents, index, sources, syncs, rules, search, chat, metrics, oidc: new OidcService(kernel, identity) };
 }

@@ -3,9 +3,10 @@ import { auditModule } from './audit/index.js';
 import { brandingModule } from './branding/index.js';
 import { groupsModule } from './groups/index.js';
 import { licenseModule } from './license/index.js';
+import { metricsModule } from './metrics/index.js';
 import { schedulesModule } from './schedules/index.js';
 
 /** The standard domain modules, in no particular order: the kernel orders them by their dependencies. */
-export const standardModules: readonly AnyModule[] = [auditModule, brandingModule, groupsModule, licenseModule, schedulesModule];
+export const standardModules: readonly AnyModule[] = [auditModule, brandingModule, groupsModule, licenseModule, metricsModule, schedulesModule];
 
 export { databaseAuditRecorder } from './audit/index.js';

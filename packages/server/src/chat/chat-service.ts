@@ -11,7 +11,7 @@ import { ConversationStore } from './conversation-store.js';
 import { buildMessages, groundingOf } from './prompt.js';
 import { rewriteFollowUp } from './rewrite.js';
 import { estimateTokens, fitToBudget, type TokenBudgetReport } from './token-budget.js';
-import type { ChatRequestOutcome, LlmMetrics } from '../metrics/llm-metrics.js';
+import type { ChatRequestOutcome, LlmMetrics } from '@docqa/core/metrics';
 
 export interface ChatRequest {
   query: string;

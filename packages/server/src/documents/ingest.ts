@@ -8,7 +8,7 @@ import type { DocumentRow } from './document-repository.js';
 import { chunkId, chunksPerStatement, writeChunkedDocument } from './index-writer.js';
 import { ruleOutcomes } from '../analytics/outcomes.js';
 import { currentEmbedder } from '../models/registry.js';
-import { noIngestObserver, type IngestObserver } from '../metrics/ingest-metrics.js';
+import { noIngestObserver, type IngestObserver } from '@docqa/core/metrics';
 
 /** Tokens a chunk aims for; about a paragraph or two, what small embedding models handle well. */
 const targetTokens = 256;

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { unmatchedRoute, type HttpMetrics } from '../metrics/http-metrics.js';
+import { unmatchedRoute, type HttpMetrics } from '@docqa/core/metrics';
 
 /** Mounted before any route, so that every request is counted once its answer ends. */
 export function httpMetricsMiddleware(metrics: HttpMetrics): RequestHandler {

@@ -1,5 +1,5 @@
 import { AggregatorRegistry } from 'prom-client';
-import type { Metrics } from './metrics.js';
+import type { Metrics } from '@docqa/core/metrics';
 import type { MetricsSource } from './metrics-listener.js';
 
 /**

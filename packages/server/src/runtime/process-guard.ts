@@ -1,5 +1,5 @@
 import type { Logger } from '@docqa/plugin-api';
-import type { ProcessErrorKind } from '../metrics/process-metrics.js';
+import type { ProcessErrorKind } from '@docqa/core/metrics';
 import type { RequestScope } from '../http/request-context.js';
 
 export interface ProcessGuardOptions {

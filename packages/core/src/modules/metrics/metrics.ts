@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { HttpMetrics } from './http-metrics.js';
-import { JobMetrics, type ObservableJobs } from './job-metrics.js';
+import type { JobActivity } from '@docqa/plugin-api';
+import { JobMetrics } from './job-metrics.js';
 import { IngestMetrics } from './ingest-metrics.js';
 import { LlmMetrics } from './llm-metrics.js';
 import { ProcessMetrics } from './process-metrics.js';
@@ -18,7 +19,7 @@ export class Metrics {
   readonly llm: LlmMetrics;
   readonly process: ProcessMetrics;
 
-  constructor(jobs: ObservableJobs) {
+  constructor(jobs: JobActivity) {
     collectDefaultMetrics({ register: this.registry, prefix: 'docqa_' });
     this.http = new HttpMetrics(this.registry);
     this.jobs = new JobMetrics(this.registry, jobs);

@@ -10,8 +10,6 @@ export interface IngestObserver {
   attemptEnded(result: { outcome: IngestOutcome; seconds: number; chunks: number; sourceBytes: number }): void;
 }
 
-export const noIngestObserver: IngestObserver = { attemptEnded: () => undefined };
-
 /** Ingestion throughput of this process: documents, chunks and stored bytes indexed, and how long each took. */
 export class IngestMetrics implements IngestObserver {
   readonly #documents: Counter<'outcome'>;

@@ -1,17 +1,11 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { JobRunEvent, UnfinishedJobCount } from '@docqa/kernel';
+import type { JobActivity, JobRunEvent, UnfinishedJobCount } from '@docqa/plugin-api';
 
 /** Seconds; from a one-page ingest to an hours-long sync or model download. */
 const durationBuckets = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600, 4 * 3600];
 
 /** A scrape must stay quick: past this the queue depth is left out of the answer (see docqa_job_queue_depth_up). */
 export const queueDepthTimeoutMs = 2000;
-
-/** What JobMetrics reads from the jobs service: its run events and one count of unfinished jobs. */
-export interface ObservableJobs {
-  onJobRun(listener: (event: JobRunEvent) => void): () => void;
-  countUnfinished(): Promise<UnfinishedJobCount[]>;
-}
 
 /** pg-boss's own queues (its `send-it` bookkeeping), not DocQA's work. */
 const internalQueuePrefix = '__pgboss__';
@@ -33,7 +27,7 @@ export class JobMetrics {
   readonly #duration: Histogram<'kind' | 'outcome'>;
   readonly #stopListening: () => void;
 
-  constructor(registry: Registry, jobs: ObservableJobs) {
+  constructor(registry: Registry, jobs: JobActivity) {
     this.#started = new Counter({ name: 'docqa_jobs_started_total', help: 'Jobs this process started, by kind.', labelNames: ['kind'], registers: [registry] });
     this.#finished = new Counter({ name: 'docqa_jobs_finished_total', help: 'Jobs this process finished, by kind and outcome (succeeded, failed, cancelled, interrupted).', labelNames: ['kind', 'outcome'], registers: [registry] });
     this.#duration = new Histogram({ name: 'docqa_job_duration_seconds', help: 'Run time of the jobs this process finished, by kind and outcome.', labelNames: ['kind', 'outcome'], buckets: durationBuckets, registers: [registry] });

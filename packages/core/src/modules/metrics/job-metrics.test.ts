@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import { Registry } from 'prom-client';
-import type { JobRunEvent, UnfinishedJobCount } from '@docqa/kernel';
-import { JobMetrics, jobKind, queueDepthTimeoutMs, type ObservableJobs } from './job-metrics.js';
+import type { JobActivity, JobRunEvent, UnfinishedJobCount } from '@docqa/plugin-api';
+import { JobMetrics, jobKind, queueDepthTimeoutMs } from './job-metrics.js';
 
 /** A jobs service whose count answers what the test says, and whose run events the test sends. */
 function fakeJobs(count: () => Promise<UnfinishedJobCount[]>) {
   const listeners = new Set<(event: JobRunEvent) => void>();
   let counts = 0;
-  const jobs: ObservableJobs = {
+  const jobs: JobActivity = {
     onJobRun(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -3,9 +3,6 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 /** Seconds; from a fast JSON answer to a long streamed chat answer or a large upload. */
 const latencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
-/** The label of a request that matched no route (404s, static files of the web UI). */
-export const unmatchedRoute = 'other';
-
 /**
  * Request counts and latencies per route. The `route` label is the matched route's pattern
  * (`/api/docs/:id`), never the raw URL: ids and file names would make every request a new series.
