@@ -1,6 +1,7 @@
 export * from './errors.js';
 export * from './tokens.js';
 export * from './services.js';
+export * from './sql-params.js';
 export * from './core-tokens.js';
 export * from './define-plugin.js';
 export * from './define-module.js';

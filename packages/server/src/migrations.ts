@@ -2,9 +2,7 @@ import { identityMigrations } from './identity/schema.js';
 import { documentMigrations } from './documents/schema.js';
 import { searchMigrations } from './search/schema.js';
 import { sourceMigrations } from './sources/schema.js';
-import { ruleMigrations } from './rules/schema.js';
 import { conversationMigrations } from './chat/schema.js';
-import { analyticsMigrations } from './analytics/schema.js';
 import { modelMigrations } from './models/schema.js';
 
 /**
@@ -16,8 +14,6 @@ export const applicationMigrations = [
   ...documentMigrations,
   ...searchMigrations,
   ...sourceMigrations,
-  ...ruleMigrations,
   ...conversationMigrations,
-  ...analyticsMigrations,
   ...modelMigrations,
 ];

@@ -8,7 +8,7 @@ import { SearchService } from './search/search-service.js';
 import { IndexService } from './documents/index-service.js';
 import { SourceService } from './sources/source-service.js';
 import { SyncService } from './sources/sync-service.js';
-import { RuleService } from './rules/rule-service.js';
+import { rulesTokens, type RulesService } from '@docqa/core/rules';
 import { ChatService } from './chat/chat-service.js';
 import { metricsTokens, type Metrics } from '@docqa/core/metrics';
 
@@ -23,7 +23,7 @@ export interface AppServices {
   index: IndexService;
   sources: SourceService;
   syncs: SyncService;
-  rules: RuleService;
+  rules: RulesService;
   chat: ChatService;
   /** This server's Prometheus registry; the recorders in it are handed to the code they measure. */
   metrics: Metrics;
@@ -37,7 +37,7 @@ export function createServices(kernel: Kernel): AppServices {
   const documents = new DocumentService(kernel, groups, sources);
   const index = new IndexService(kernel);
   const syncs = new SyncService(kernel, sources, documents);
-  const rules = new RuleService(kernel.db);
+  const rules = kernel.resolve(rulesTokens.service);
   const search = new SearchService(kernel, groups);
   const metrics = kernel.resolve(metricsTokens.service);
   const chat = new ChatService(kernel, search, rules, metrics.llm);

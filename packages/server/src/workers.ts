@@ -6,7 +6,8 @@ import { IngestPipeline } from './documents/ingest.js';
 import { rebuildQueue } from './documents/index-service.js';
 import { SourceSync } from './sources/sync.js';
 import { syncQueue, syncQueueOptions, type SyncJobData } from '@docqa/core/sync';
-import { metadataRefreshQueue, refreshMetadata, type MetadataRefreshData } from './rules/refresh.js';
+import { refreshMetadata } from './rules/refresh.js';
+import { metadataRefreshQueue, type MetadataRefreshData } from '@docqa/core/rules';
 import { RetentionSweep } from './retention/retention-sweep.js';
 import { auditTokens } from '@docqa/core/audit';
 import { modelPullQueue, modelPullQueueOptions, startModelPullWorker } from './models/pull-job.js';
@@ -16,7 +17,6 @@ const queues: Record<string, QueueOptions> = {
   [ingestQueue]: { retryLimit: 2, retryDelaySeconds: 10, expireInSeconds: 3600, heartbeatSeconds: 30 },
   [rebuildQueue]: { retryLimit: 0, expireInSeconds: 24 * 3600, heartbeatSeconds: 30 },
   [syncQueue]: syncQueueOptions,
-  [metadataRefreshQueue]: { retryLimit: 1, expireInSeconds: 6 * 3600, heartbeatSeconds: 30 },
   [modelPullQueue]: modelPullQueueOptions,
 };
 
@@ -55,7 +55,7 @@ export async function startWorkers(kernel: Kernel, services: AppServices): Promi
 
   return {
     async close() {
-      await Promise.all([ingest.close(), services.rules.close()]);
+      await ingest.close();
     },
   };
 }

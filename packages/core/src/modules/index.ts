@@ -1,12 +1,14 @@
 import type { AnyModule } from '@docqa/plugin-api';
+import { analyticsModule } from './analytics/index.js';
 import { auditModule } from './audit/index.js';
 import { brandingModule } from './branding/index.js';
 import { groupsModule } from './groups/index.js';
 import { licenseModule } from './license/index.js';
 import { metricsModule } from './metrics/index.js';
+import { rulesModule } from './rules/index.js';
 import { schedulesModule } from './schedules/index.js';
 
 /** The standard domain modules, in no particular order: the kernel orders them by their dependencies. */
-export const standardModules: readonly AnyModule[] = [auditModule, brandingModule, groupsModule, licenseModule, metricsModule, schedulesModule];
+export const standardModules: readonly AnyModule[] = [analyticsModule, auditModule, brandingModule, groupsModule, licenseModule, metricsModule, rulesModule, schedulesModule];
 
 export { databaseAuditRecorder } from './audit/index.js';

@@ -4,7 +4,7 @@ import type { Kernel } from '@docqa/kernel';
 import type { Principal } from '@docqa/core/identity';
 import type { SearchFilters } from '../search/filters.js';
 import type { SearchItem, SearchResult, SearchService } from '../search/search-service.js';
-import type { RuleService } from '../rules/rule-service.js';
+import type { RulesService } from '@docqa/core/rules';
 import { switchedChatBackend } from '../models/registry.js';
 import { QueryClassifier, type Classification } from './classify.js';
 import { ConversationStore } from './conversation-store.js';
@@ -63,7 +63,7 @@ export class ChatService {
   constructor(
     private readonly kernel: Kernel,
     private readonly search: SearchService,
-    rules: RuleService,
+    rules: RulesService,
     private readonly metrics: LlmMetrics | null = null,
   ) {
     this.conversations = new ConversationStore(kernel.db);

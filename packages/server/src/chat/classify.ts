@@ -1,6 +1,6 @@
 import { classifyQuery, type RuleRunner } from '@docqa/core';
 import type { LlmBackend, Logger } from '@docqa/plugin-api';
-import type { RuleService } from '../rules/rule-service.js';
+import type { RulesService } from '@docqa/core/rules';
 import { collectAnswer } from './generation.js';
 
 export interface Classification {
@@ -21,7 +21,7 @@ const classifierPrompt = 'You classify questions about documents. Reply with exa
  */
 export class QueryClassifier {
   constructor(
-    private readonly rules: RuleService,
+    private readonly rules: RulesService,
     private readonly runner: RuleRunner,
     private readonly logger: Logger,
   ) {}

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { SqlExecutor } from '@docqa/plugin-api';
 import type { Chunk } from '@docqa/core';
 import { analyseChunk, writePostings } from '../search/lexical-index.js';
-import { writeRuleOutcomes, type RuleOutcome } from '../analytics/outcomes.js';
+import { writeRuleOutcomes, type RuleOutcome } from '@docqa/core/analytics';
 
 /** A chunk's id derives from its document and position, so indexing again overwrites, never duplicates. */
 export function chunkId(documentId: string, position: number): string {

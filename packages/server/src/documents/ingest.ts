@@ -2,11 +2,11 @@ import path from 'node:path';
 import { DocqaError, providerTokens, type ExtractedDocument, type JobContext, type Logger } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import { applyRules, chunkDocument, documentText, ExtractionPool, type Chunk, type MetadataRule } from '@docqa/core';
-import type { RuleService } from '../rules/rule-service.js';
+import type { RulesService } from '@docqa/core/rules';
 import type { DocumentService, IngestJobData } from './document-service.js';
 import type { DocumentRow } from './document-repository.js';
 import { chunkId, chunksPerStatement, writeChunkedDocument } from './index-writer.js';
-import { ruleOutcomes } from '../analytics/outcomes.js';
+import { ruleOutcomes } from '@docqa/core/analytics';
 import { currentEmbedder } from '../models/registry.js';
 import { noIngestObserver, type IngestObserver } from '@docqa/core/metrics';
 
@@ -26,7 +26,7 @@ export class IngestPipeline {
   constructor(
     private readonly kernel: Kernel,
     private readonly documents: DocumentService,
-    private readonly rules: RuleService,
+    private readonly rules: RulesService,
     private readonly observer: IngestObserver = noIngestObserver,
   ) {
     const values = kernel.config.values;

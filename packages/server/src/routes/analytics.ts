@@ -1,8 +1,5 @@
 import { z } from 'zod';
-import type { Kernel } from '@docqa/kernel';
 import { defineRoute } from '../http/route.js';
-import { AnalyticsService } from '../analytics/analytics-service.js';
-import { uploadsSourceId } from '../analytics/scope.js';
 import {
   chunkSizeDistributionSchema,
   chunksPerDocumentSchema,
@@ -11,19 +8,13 @@ import {
   metadataCoverageSchema,
   metadataHitRateSchema,
   rulePriorityAuditSchema,
-} from '../analytics/schemas.js';
+  analyticsTokens,
+  uploadsSourceId,
+} from '@docqa/core/analytics';
 
 const params = z.object({
   source_id: z.union([z.literal(uploadsSourceId), z.uuid()]).describe('A connector or integration id, or `uploads` for the uploaded documents (which have no rules).'),
 });
-
-// Stateless (it holds the kernel only), so one per kernel is plenty and nothing else needs wiring.
-const perKernel = new WeakMap<Kernel, AnalyticsService>();
-function analyticsOf(kernel: Kernel): AnalyticsService {
-  let service = perKernel.get(kernel);
-  if (!service) perKernel.set(kernel, (service = new AnalyticsService(kernel)));
-  return service;
-}
 
 type Method = 'chunkSizeDistribution' | 'metadataHitRate' | 'metadataCoverage' | 'chunksPerDocument' | 'inheritanceRatio' | 'emptyMetadata' | 'rulePriorityAudit';
 
@@ -50,10 +41,11 @@ export const analyticsRoutes = endpoints.map((endpoint) =>
     description: endpoint.description,
     request: { params },
     responses: { 200: { description: endpoint.summary, schema: endpoint.schema } },
-    async handler({ kernel, services, params, principal }) {
+    deps: { analytics: analyticsTokens.service },
+    async handler({ deps, services, params, principal }) {
       const scope = await services.groups.scopeFor(principal!);
       const caller = { visibleToGroups: scope.all ? null : scope.groupIds };
-      return { status: 200, body: await analyticsOf(kernel)[endpoint.method](params.source_id, caller) };
+      return { status: 200, body: await deps.analytics[endpoint.method](params.source_id, caller) };
     },
   }),
 );

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { defineRoute } from '../http/route.js';
-import { metadataRefreshQueue, type MetadataRefreshData } from '../rules/refresh.js';
 
 const sourceParams = z.object({ source_id: z.uuid().describe('A connector or integration id.') });
 const ruleParams = sourceParams.extend({ rule_id: z.uuid() });
@@ -87,11 +86,6 @@ export const ruleRoutes = [
     method: 'post', path: '/api/metadata/{source_id}/refresh', access: 'editor', plan: 'PRO', tag: 'Metadata rules', operationId: 'refreshMetadata',
     summary: 'Re-apply the rules to indexed chunks as a job', request: { params: sourceParams },
     responses: { 202: { description: 'The job.', schema: z.object({ job_id: z.uuid() }) } },
-    async handler({ kernel, services, params }) {
-      await services.rules.list(params.source_id);
-      const { rows } = await kernel.db.query<{ kind: 'connector' | 'integration' }>('select kind from source where id = $1', [params.source_id]);
-      const jobId = await kernel.jobs.send<MetadataRefreshData>(metadataRefreshQueue, { sourceId: params.source_id, sourceType: rows[0]!.kind, kind: 'metadata_refresh' });
-      return { status: 202, body: { job_id: jobId } };
-    },
+    handler: async ({ services, params }) => ({ status: 202, body: { job_id: await services.rules.requestRefresh(params.source_id) } }),
   }),
 ];

@@ -1,16 +1,8 @@
 import { applyRules, type MetadataRule } from '@docqa/core';
 import type { JobContext } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
-import type { RuleService } from './rule-service.js';
-import { ruleOutcomes, writeRuleOutcomes } from '../analytics/outcomes.js';
-
-export const metadataRefreshQueue = 'metadata_refresh';
-
-export interface MetadataRefreshData {
-  sourceId: string;
-  sourceType: 'connector' | 'integration';
-  kind: 'metadata_refresh';
-}
+import type { MetadataRefreshData, RulesService } from '@docqa/core/rules';
+import { ruleOutcomes, writeRuleOutcomes } from '@docqa/core/analytics';
 
 interface StoredChunk {
   id: string;
@@ -22,7 +14,7 @@ interface StoredChunk {
  * the chunks joined as the pipeline joins blocks, so spans and the header scope stay close to the
  * original. New chunk_boundary rules change chunking only at the next indexing (a rebuild).
  */
-export async function refreshMetadata(kernel: Kernel, rules: RuleService, job: JobContext<MetadataRefreshData>): Promise<{ documents: number }> {
+export async function refreshMetadata(kernel: Kernel, rules: RulesService, job: JobContext<MetadataRefreshData>): Promise<{ documents: number }> {
   const ruleList = await rules.rulesOf(job.data.sourceId);
   const { rows: documents } = await kernel.db.query<{ id: string; filename: string; metadata: Record<string, string> }>(
     `select id, filename, metadata from document where source_id = $1 and status = 'indexed' order by created_at`,
@@ -38,7 +30,7 @@ export async function refreshMetadata(kernel: Kernel, rules: RuleService, job: J
   return { documents: documents.length };
 }
 
-async function refreshDocument(kernel: Kernel, ruleList: MetadataRule[], rules: RuleService, document: { id: string; filename: string; metadata: Record<string, string> }, chunks: StoredChunk[]): Promise<void> {
+async function refreshDocument(kernel: Kernel, ruleList: MetadataRule[], rules: RulesService, document: { id: string; filename: string; metadata: Record<string, string> }, chunks: StoredChunk[]): Promise<void> {
   let offset = 0;
   const spans = chunks.map((chunk) => {
     const span = { start: offset, end: offset + chunk.text.length, text: chunk.text };

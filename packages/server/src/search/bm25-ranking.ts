@@ -1,5 +1,6 @@
 import type { Db } from '@docqa/plugin-api';
-import { documentConditions, metadataCondition, SqlParams, type SearchScope } from './filters.js';
+import { SqlParams } from '@docqa/plugin-api';
+import { documentConditions, metadataCondition, type SearchScope } from './filters.js';
 
 /** BM25 parameters as Anserini's defaults (tuned on MS MARCO-like collections, not on any test set). */
 export const bm25 = { k1: 0.9, b: 0.4 } as const;

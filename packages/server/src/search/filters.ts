@@ -1,4 +1,4 @@
-import { DocqaError } from '@docqa/plugin-api';
+import { DocqaError, type SqlParams } from '@docqa/plugin-api';
 import { documentAccessPredicate } from '@docqa/core/groups';
 
 export interface SearchFilters {
@@ -33,15 +33,6 @@ export function checkFilterLimits(filters: SearchFilters | undefined, limits: Fi
 export interface SearchScope {
   visibleToGroups: string[] | null;
   filters?: SearchFilters;
-}
-
-/** Collects positional parameters while SQL is assembled, so fragments can be combined freely. */
-export class SqlParams {
-  readonly values: unknown[] = [];
-  add(value: unknown): string {
-    this.values.push(value);
-    return `$${this.values.length}`;
-  }
 }
 
 /** Conditions on a document (alias `doc`): indexed, visible to the groups, among the requested ids. */

@@ -1,10 +1,10 @@
 import { performance } from 'node:perf_hooks';
-import { providerTokens, type Db } from '@docqa/plugin-api';
+import { providerTokens, SqlParams, type Db } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import type { Principal } from '@docqa/core/identity';
 import type { GroupsService } from '@docqa/core/groups';
 import { lexicalSearch } from './lexical-index.js';
-import { checkFilterLimits, documentConditions, isNarrowed, metadataCondition, SqlParams, type SearchFilters, type SearchScope } from './filters.js';
+import { checkFilterLimits, documentConditions, isNarrowed, metadataCondition, type SearchFilters, type SearchScope } from './filters.js';
 import { currentEmbedder } from '../models/registry.js';
 
 /** Reciprocal rank fusion constant, as in Cormack et al. (2009): damps the weight of the very top ranks. */

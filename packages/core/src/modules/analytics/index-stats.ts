@@ -1,5 +1,5 @@
-import type { Db } from '@docqa/plugin-api';
-import { aggregateQuery, histogramSql, presentHistogram, presentSummary, ratio, scopedDocuments, SqlParams, summarySql, type RawSummary, type SourceScope } from './scope.js';
+import { SqlParams, type Db } from '@docqa/plugin-api';
+import { aggregateQuery, histogramSql, presentHistogram, presentSummary, ratio, scopedDocuments, summarySql, type RawSummary, type SourceScope } from './scope.js';
 import type { ChunkSizeDistribution, ChunksPerDocument, EmptyMetadata } from './schemas.js';
 
 /*

@@ -10,9 +10,9 @@ import { licenseStandIn } from '../testing/license-stand-in.js';
 import { startServer, type RunningServer } from '../server.js';
 import { standardPreset } from '../presets/standard.js';
 import { withoutLicenseGate } from '../testing/standard-with-license.js';
-import { analyticsRoutes } from '../routes/analytics.js';
+import { analyticsRoutes } from './analytics.js';
 import { buildOpenApi } from '../http/openapi.js';
-import * as schemas from './schemas.js';
+import * as schemas from '@docqa/core/analytics';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;

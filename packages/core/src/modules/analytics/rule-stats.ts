@@ -1,6 +1,6 @@
-import { sortRules } from '@docqa/core';
-import type { Db } from '@docqa/plugin-api';
-import { aggregateQuery, ratio, scopedDocuments, SqlParams, type SourceScope } from './scope.js';
+import { sortRules } from '../../index.js';
+import { SqlParams, type Db } from '@docqa/plugin-api';
+import { aggregateQuery, ratio, scopedDocuments, type SourceScope } from './scope.js';
 import type { InheritanceRatio, MetadataCoverage, MetadataHitRate, RulePriorityAudit } from './schemas.js';
 
 /*

@@ -1,4 +1,4 @@
-import { sortRules, type MetadataRule, type RuleApplication } from '@docqa/core';
+import { sortRules, type MetadataRule, type RuleApplication } from '../../index.js';
 import type { SqlExecutor } from '@docqa/plugin-api';
 
 export type RuleOutcomeKind = 'won' | 'no_match' | 'shadowed' | 'failed';

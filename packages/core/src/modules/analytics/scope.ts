@@ -1,6 +1,5 @@
-import { DocqaError, type Db, type SqlExecutor } from '@docqa/plugin-api';
-import { documentAccessPredicate } from '@docqa/core/groups';
-import { SqlParams } from '../search/filters.js';
+import { DocqaError, SqlParams, type Db, type SqlExecutor } from '@docqa/plugin-api';
+import { documentAccessPredicate } from '../groups/contract.js';
 
 /**
  * The path id that stands for uploaded documents, which belong to no connector or integration. It

@@ -1,7 +1,7 @@
-import type { SchemaMigration } from '@docqa/kernel';
+import type { ModuleMigration } from '@docqa/plugin-api';
 
 /** Metadata extraction rules, per connector or integration (spec 2.4). */
-export const ruleMigrations: SchemaMigration[] = [
+export const ruleMigrations: ModuleMigration[] = [
   {
     name: '0008_metadata_rules',
     up: [

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
-import { DocqaError, type Db } from '@docqa/plugin-api';
-import { applyRules, chunkDocument, documentText, parseRule, RuleRunner, type MetadataRule, type MetadataRuleFields } from '@docqa/core';
+import { DocqaError, type Db, type JobsService } from '@docqa/plugin-api';
+import { applyRules, chunkDocument, documentText, parseRule, RuleRunner, type MetadataRule, type MetadataRuleFields } from '../../index.js';
+import { metadataRefreshQueue, type MetadataRefreshData, type RuleTestResult, type RuleView, type RulesService } from './contract.js';
 
 interface RuleRow extends MetadataRuleFields {
   id: string;
@@ -10,7 +11,7 @@ interface RuleRow extends MetadataRuleFields {
   updated_at: string;
 }
 
-export function presentRule(row: RuleRow) {
+function presentRule(row: RuleRow): RuleView {
   return {
     id: row.id,
     field_name: row.field_name,
@@ -42,10 +43,13 @@ function parseBody(input: unknown): MetadataRuleFields {
 }
 
 /** Rules per source, a dry run of a pattern, and the rules the ingestion and chat apply. */
-export class RuleService {
+export class StoredRules implements RulesService {
   readonly runner = new RuleRunner();
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly jobs: JobsService,
+  ) {}
 
   async #source(sourceId: string): Promise<'connector' | 'integration'> {
     const { rows } = await this.db.query<{ kind: 'connector' | 'integration' }>('select kind from source where id = $1', [sourceId]);
@@ -53,13 +57,13 @@ export class RuleService {
     return rows[0].kind;
   }
 
-  async list(sourceId: string) {
+  async list(sourceId: string): Promise<RuleView[]> {
     await this.#source(sourceId);
     const { rows } = await this.db.query<RuleRow>(`select r.*, s.kind as source_type from metadata_rule r join source s on s.id = r.source_id where r.source_id = $1 order by r.priority desc, r.created_at`, [sourceId]);
     return rows.map(presentRule);
   }
 
-  async create(sourceId: string, input: unknown) {
+  async create(sourceId: string, input: unknown): Promise<RuleView> {
     await this.#source(sourceId);
     const rule = parseBody(input);
     const { rows } = await this.db.query<{ id: string }>(
@@ -69,7 +73,7 @@ export class RuleService {
     return this.#get(sourceId, (rows[0] as { id: string }).id);
   }
 
-  async update(sourceId: string, ruleId: string, input: unknown) {
+  async update(sourceId: string, ruleId: string, input: unknown): Promise<RuleView> {
     await this.#get(sourceId, ruleId);
     const rule = parseBody(input);
     await this.db.query(
@@ -84,7 +88,7 @@ export class RuleService {
     await this.db.query('delete from metadata_rule where id = $1', [ruleId]);
   }
 
-  async #get(sourceId: string, ruleId: string) {
+  async #get(sourceId: string, ruleId: string): Promise<RuleView> {
     await this.#source(sourceId);
     const { rows } = await this.db.query<RuleRow>(`select r.*, s.kind as source_type from metadata_rule r join source s on s.id = r.source_id where r.id = $1 and r.source_id = $2`, [ruleId, sourceId]);
     if (!rows[0]) throw new DocqaError('not_found', `Rule ${ruleId} was not found in source ${sourceId}.`);
@@ -107,7 +111,7 @@ export class RuleService {
    * Runs one rule on sample text without saving anything: what the document and each chunk of the
    * sample would get. The sample is chunked like a real document of paragraphs.
    */
-  async test(sourceId: string, input: { rule: unknown; sample_text: string; filename: string }) {
+  async test(sourceId: string, input: { rule: unknown; sample_text: string; filename: string }): Promise<RuleTestResult> {
     await this.#source(sourceId);
     const rule = { ...parseBody(input.rule), id: 'test' };
     const extracted = { blocks: input.sample_text.split(/\n\s*\n/).filter((part) => part.trim() !== '').map((text) => ({ kind: 'paragraph' as const, text })), metadata: {} };
@@ -120,6 +124,11 @@ export class RuleService {
       boundaries: result.boundaries,
       error: result.failures[0]?.error ?? null,
     };
+  }
+
+  async requestRefresh(sourceId: string): Promise<string> {
+    const sourceType = await this.#source(sourceId);
+    return this.jobs.send<MetadataRefreshData>(metadataRefreshQueue, { sourceId, sourceType, kind: 'metadata_refresh' });
   }
 
   close(): Promise<void> {

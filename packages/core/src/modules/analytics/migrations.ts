@@ -1,4 +1,4 @@
-import type { SchemaMigration } from '@docqa/kernel';
+import type { ModuleMigration } from '@docqa/plugin-api';
 
 /**
  * What the metadata analytics (spec 4.7) need that the index does not keep by itself: for every
@@ -8,7 +8,7 @@ import type { SchemaMigration } from '@docqa/kernel';
  * won could be told apart afterwards. One row per (rule, document): a few rows per document, so
  * the analytics read this small table instead of the wide chunk rows.
  */
-export const analyticsMigrations: SchemaMigration[] = [
+export const analyticsMigrations: ModuleMigration[] = [
   {
     name: '0011_metadata_rule_outcomes',
     up: [
