@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pino from 'pino';
 import {
@@ -226,7 +228,9 @@ export async function planFromConfiguration(
   let preset = presets[presetName];
   if (!preset) {
     try {
-      const imported = (await import(presetName)) as { default?: Preset };
+      // A path names a file relative to the working directory; anything else, an installed package.
+      const specifier = presetName.startsWith('.') || path.isAbsolute(presetName) ? pathToFileURL(path.resolve(cwd, presetName)).href : presetName;
+      const imported = (await import(specifier)) as { default?: Preset };
       preset = imported.default;
     } catch {
       // reported below
@@ -241,11 +245,17 @@ export async function planFromConfiguration(
   } catch (error) {
     throw new DocqaError('plugin_invalid', `Plugin configuration: ${(error as Error).message}`);
   }
-  const entries = await resolveEntries(preset, { variable: (name) => (config.values as Record<string, unknown>)[name] ?? env[name] }, file);
+  const context = { variable: (name: string) => (config.values as Record<string, unknown>)[name] ?? env[name] };
+  const entries = await resolveEntries(preset, context, file);
   const { plan, problems } = planPlugins(entries);
+  const left = new Set(preset.withoutModules ?? []);
+  for (const id of left) {
+    if (!modules.some((module) => module.id === id)) problems.push(`preset ${preset.id} leaves out module '${id}', which is not loaded`);
+  }
+  const editionModules = [...modules.filter((module) => !left.has(module.id)), ...(preset.modules?.(context) ?? [])];
   // Modules are judged against the plugins that are fine; a broken plugin is reported on its own.
   const valid = problems.length > 0 ? planPlugins(entries.filter((entry) => !entry.problem)).plan : plan;
-  const modulePlan = planModules(modules, valid);
+  const modulePlan = planModules(editionModules, valid);
   const lines = [...problems.map((line) => `Plugin error: ${line}`), ...modulePlan.problems.map((line) => `Module error: ${line}`)];
   if (lines.length > 0) throw new DocqaError(problems.length > 0 ? 'plugin_invalid' : 'module_invalid', lines.join('\n'));
   return { plugins: plan, modules: modulePlan.plan };

@@ -138,6 +138,18 @@ describe('modules: in a running kernel', function () {
     }
   });
 
+  it("an edition's preset adds its own modules and leaves out the ones it names", async () => {
+    const edition = defineModule({ id: 'edition-pack', deps: { greeter: greeterToken }, provides: {}, init: () => ({}) });
+    const kernel = await startTestKernel({ modules: [greeterModule, counterModule], edition: { modules: () => [edition], withoutModules: ['counter'] } });
+    try {
+      expect(kernel.modules.ids).to.deep.equal(['greeter', 'edition-pack']);
+    } finally {
+      await kernel.dispose();
+    }
+    const unknown = await startTestKernel({ modules: [greeterModule], edition: { withoutModules: ['nowhere'] } }).catch((error: unknown) => error);
+    expect((unknown as Error).message).to.include("preset test leaves out module 'nowhere', which is not loaded");
+  });
+
   it('a module that fails to start stops the others and names itself', async () => {
     const email = definePlugin({ apiVersion: 1, kind: 'email', id: 'email-null', configSchema: z.object({}), deps: {}, init: (): EmailProvider => ({ send: async () => undefined }) });
     const broken = defineModule({ id: 'broken', deps: { email: providerTokens.email }, provides: { greeter: greeterToken }, init: () => ({}) as never });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
 import pg from 'pg';
-import { defineModule, definePreset, type AnyModule, type PluginEntry, type Token } from '@docqa/plugin-api';
+import { defineModule, definePreset, type AnyModule, type PluginEntry, type Preset, type Token } from '@docqa/plugin-api';
 import { Kernel, type KernelOptions } from '../kernel.js';
 import { Writable } from 'node:stream';
 
@@ -17,6 +17,8 @@ export interface TestKernelOptions {
   migrations?: KernelOptions['migrations'];
   /** Domain modules to plan and start with the plugins. */
   modules?: KernelOptions['modules'];
+  /** What the test preset adds or leaves out of `modules`, as an edition's preset does. */
+  edition?: Pick<Preset, 'modules' | 'withoutModules'>;
   /** Where audit events go (the log by default); a test hands a recorder to see them. */
   audit?: KernelOptions['audit'];
   /** Keep the embedded database on disk in env.DOCQA_DATA_DIR (restart tests); the caller removes it. */
@@ -56,7 +58,7 @@ export async function startTestKernel(options: TestKernelOptions = {}): Promise<
       ...options.env,
     },
     cwd: dataDir,
-    presets: { test: definePreset({ id: 'test', description: 'plugins under test', plugins: () => options.plugins ?? [] }) },
+    presets: { test: definePreset({ id: 'test', description: 'plugins under test', plugins: () => options.plugins ?? [], ...options.edition }) },
     inMemoryDatabase: database === null && !options.persistent,
     ...(options.migrations ? { migrations: options.migrations } : {}),
     ...(options.modules ? { modules: options.modules } : {}),

@@ -1,4 +1,5 @@
 import type { AnyPlugin } from './define-plugin.js';
+import type { AnyModule } from './define-module.js';
 
 /**
  * One plugin instance to load: the plugin itself, or a module specifier whose default export is
@@ -24,6 +25,10 @@ export interface Preset {
   id: string;
   description: string;
   plugins(context: PresetContext): PluginEntry[];
+  /** Domain modules the edition adds to the application's (its own areas, rule packs, defaults). */
+  modules?(context: PresetContext): AnyModule[];
+  /** Ids of the application's modules the edition leaves out; what depends on them must go too. */
+  withoutModules?: readonly string[];
 }
 
 export function definePreset(preset: Preset): Preset {
