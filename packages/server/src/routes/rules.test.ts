@@ -83,7 +83,8 @@ describe('metadata rules (spec 2.4) through ingestion', function () {
     const tried = await call('POST', `/api/metadata/${sourceId}/test-rule`, { rule: { field_name: 'section', pattern: 'Section (?P<n>\\d+)', scope: 'full', level: 'chunk' }, sample_text: 'Intro.\n\nSection 4 here.\n\nMore text.' });
     expect(tried.status).to.equal(200);
     expect(tried.body.chunks.some((c: Json) => c.values.section === '4')).to.equal(true);
-    expect((await call('GET', `/api/metadata/${sourceId}/rules`)).body.items).to.deep.equal([]);
+    expect((await call('GET', `/api/metadata/${sourceId}/rules`)).body).to.deep.equal({ items: [], total: 0, limit: 50, offset: 0 });
+    expect((await call('GET', `/api/metadata/${sourceId}/rules?limit=0`)).status).to.equal(422);
   });
 
   it('refuses unknown members of a rule (a misspelt field, __proto__) instead of dropping them, but takes back what a GET answered', async () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../http/route.js';
+import { pageQuery } from './identity-schemas.js';
 
 const sourceParams = z.object({ source_id: z.uuid().describe('A connector or integration id.') });
 const ruleParams = sourceParams.extend({ rule_id: z.uuid() });
@@ -40,9 +41,9 @@ const ruleBody = z.strictObject({
 export const ruleRoutes = [
   defineRoute({
     method: 'get', path: '/api/metadata/{source_id}/rules', access: 'required', plan: 'PRO', tag: 'Metadata rules', operationId: 'listMetadataRules',
-    summary: 'Rules of a source, highest priority first', request: { params: sourceParams },
-    responses: { 200: { description: 'The rules.', schema: z.object({ items: z.array(ruleSchema) }) } },
-    handler: async ({ services, params }) => ({ status: 200, body: { items: await services.rules.list(params.source_id) } }),
+    summary: 'Rules of a source, highest priority first', request: { params: sourceParams, query: pageQuery },
+    responses: { 200: { description: 'A page of the rules.', schema: z.object({ items: z.array(ruleSchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() }) } },
+    handler: async ({ services, params, query }) => ({ status: 200, body: { ...(await services.rules.page(params.source_id, query)), limit: query.limit, offset: query.offset } }),
   }),
   defineRoute({
     method: 'post', path: '/api/metadata/{source_id}/rules', access: 'editor', plan: 'PRO', tag: 'Metadata rules', operationId: 'createMetadataRule',

@@ -85,7 +85,8 @@ export const api = {
     cancel: (jobId: string) => request<Job>(`/api/jobs/${id(jobId)}/cancel`, { method: 'POST' }),
   },
   rules: {
-    list: (sourceId: string) => request<{ items: Rule[] }>(`/api/metadata/${id(sourceId)}/rules`),
+    // A source holds few rules; the largest page at once keeps the rules screen whole.
+    list: (sourceId: string) => request<{ items: Rule[]; total: number }>(`/api/metadata/${id(sourceId)}/rules?limit=500`),
     create: (sourceId: string, body: RuleInput) => request<Rule>(`/api/metadata/${id(sourceId)}/rules`, { method: 'POST', body }),
     update: (sourceId: string, ruleId: string, body: RuleInput) => request<Rule>(`/api/metadata/${id(sourceId)}/rules/${id(ruleId)}`, { method: 'PUT', body }),
     remove: (sourceId: string, ruleId: string) => request<void>(`/api/metadata/${id(sourceId)}/rules/${id(ruleId)}`, { method: 'DELETE' }),

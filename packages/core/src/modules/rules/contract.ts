@@ -42,6 +42,8 @@ export interface RulesService {
   readonly runner: RuleRunner;
   /** `not_found` for an unknown source; the source's rules in evaluation order. */
   list(sourceId: string): Promise<RuleView[]>;
+  /** One page of `list`; `limit` null for all of them. */
+  page(sourceId: string, page: { limit: number | null; offset: number }): Promise<{ items: RuleView[]; total: number }>;
   /** 422 naming the body field for an invalid rule. */
   create(sourceId: string, input: unknown): Promise<RuleView>;
   update(sourceId: string, ruleId: string, input: unknown): Promise<RuleView>;

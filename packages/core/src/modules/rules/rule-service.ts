@@ -58,9 +58,24 @@ export class StoredRules implements RulesService {
   }
 
   async list(sourceId: string): Promise<RuleView[]> {
+    return (await this.page(sourceId, { limit: null, offset: 0 })).items;
+  }
+
+  async page(sourceId: string, page: { limit: number | null; offset: number }): Promise<{ items: RuleView[]; total: number }> {
     await this.#source(sourceId);
-    const { rows } = await this.db.query<RuleRow>(`select r.*, s.kind as source_type from metadata_rule r join source s on s.id = r.source_id where r.source_id = $1 order by r.priority desc, r.created_at`, [sourceId]);
-    return rows.map(presentRule);
+    const { rows } = await this.db.query<RuleRow & { total: string }>(
+      `select r.*, s.kind as source_type, count(*) over () as total from metadata_rule r join source s on s.id = r.source_id
+        where r.source_id = $1 order by r.priority desc, r.created_at, r.id limit $2 offset $3`,
+      [sourceId, page.limit, page.offset],
+    );
+    // A page past the end has no rows to carry the count: ask for it alone then.
+    const total = rows[0] ? Number(rows[0].total) : await this.#count(sourceId);
+    return { items: rows.map(presentRule), total };
+  }
+
+  async #count(sourceId: string): Promise<number> {
+    const { rows } = await this.db.query<{ n: string }>('select count(*) as n from metadata_rule where source_id = $1', [sourceId]);
+    return Number(rows[0]?.n ?? 0);
   }
 
   async create(sourceId: string, input: unknown): Promise<RuleView> {
@@ -116,7 +131,9 @@ export class StoredRules implements RulesService {
     const rule = { ...parseBody(input.rule), id: 'test' };
     const extracted = { blocks: input.sample_text.split(/\n\s*\n/).filter((part) => part.trim() !== '').map((text) => ({ kind: 'paragraph' as const, text })), metadata: {} };
     const text = documentText(extracted);
-    const chunks = chunkDocument(extracted, { targetTokens: 256, minChunkLength: 0 });
+    // A boundary rule splits chunks where it matches, as indexing does: find the splits first.
+    const split = rule.chunk_boundary ? await applyRules([rule], { filename: input.filename, text, chunks: [] }, { runner: this.runner }) : null;
+    const chunks = chunkDocument(extracted, { targetTokens: 256, minChunkLength: 0, boundaries: split?.boundaries ?? [] });
     const result = await applyRules([rule], { filename: input.filename, text, chunks }, { runner: this.runner });
     return {
       document: result.document,

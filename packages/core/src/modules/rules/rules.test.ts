@@ -35,6 +35,9 @@ describe('rules module (without the HTTP server)', function () {
     expect((invalid as DocqaError).errors?.[0]?.field).to.equal('body.pattern');
     await rules.create(sourceId, { ...rule, field_name: 'team', priority: 9 });
     expect((await rules.list(sourceId)).map((stored) => stored.field_name)).to.deep.equal(['team', 'department']);
+    const second = await rules.page(sourceId, { limit: 1, offset: 1 });
+    expect([second.total, second.items.map((stored) => stored.field_name)]).to.deep.equal([2, ['department']]);
+    expect(await rules.page(sourceId, { limit: 10, offset: 5 })).to.deep.equal({ items: [], total: 2 });
     const unknown = await rules.list('3c1d9a52-0000-4000-8000-0000000000ff').catch((error: unknown) => error);
     expect(DocqaError.is(unknown, 'not_found')).to.equal(true);
   });
@@ -43,6 +46,13 @@ describe('rules module (without the HTTP server)', function () {
     const result = await rules.test(sourceId, { rule, sample_text: 'Department: Legal\n\nSecond paragraph.', filename: 'memo.txt' });
     expect(result.document).to.deep.equal({ department: 'Legal' });
     expect(result.error).to.equal(null);
+    // A boundary rule's preview splits chunks where it matches, as indexing would.
+    const sample = 'Section 1 Scope. The parties agree.\n\nSection 2 Term. One year.';
+    const boundary = { field_name: 'section', pattern: 'Section (\\d+)', scope: 'full', level: 'chunk', chunk_boundary: true };
+    const plain = await rules.test(sourceId, { rule: { ...boundary, chunk_boundary: false }, sample_text: sample, filename: 'a.txt' });
+    const split = await rules.test(sourceId, { rule: boundary, sample_text: sample, filename: 'a.txt' });
+    expect(plain.chunks).to.have.lengthOf(1);
+    expect(split.chunks.map((chunk) => chunk.values.section)).to.deep.equal(['1', '2']);
     const jobId = await rules.requestRefresh(sourceId);
     const job = await kernel.jobs.get<{ sourceId: string; sourceType: string }>(metadataRefreshQueue, jobId);
     expect(job?.data).to.deep.include({ sourceId, sourceType: 'integration' });
