@@ -27,6 +27,12 @@ export interface LicenseGate {
    * typo from a forged key. Null when the key cannot be read at all.
    */
   describeKey?(licenseKey: string): { plan?: unknown; licensee?: unknown; id?: unknown } | null;
+  /**
+   * The license this process stored from its configuration at start (LICENSE_KEY), for the audit
+   * log; null when it stored none (no key, or the database held it or a later one already). Only
+   * the process that stored it reports it, so replicas started together record it once.
+   */
+  readonly appliedAtStart?: LicenseState | null;
 }
 
 export function planAtLeast(plan: Plan, required: Plan): boolean {

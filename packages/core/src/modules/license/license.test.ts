@@ -18,8 +18,9 @@ describe('license module (without the HTTP server)', function () {
   this.timeout(60_000);
   let kernel: TestKernel | null = null;
   const audited: AuditEvent[] = [];
-  const start = async (withGate: boolean): Promise<LicenseService> => {
-    const gate = { plugin: createLicenseEd25519Plugin(), options: { publicKey: vendor.publicKeyPem } };
+  const start = async (withGate: boolean, initialKey?: string): Promise<LicenseService> => {
+    const options = { publicKey: vendor.publicKeyPem, ...(initialKey ? { initialKey } : {}) };
+    const gate = { plugin: createLicenseEd25519Plugin(), options };
     kernel = await startTestModules({
       modules: [licenseModule],
       plugins: withGate ? [gate] : [],
@@ -63,5 +64,12 @@ describe('license module (without the HTTP server)', function () {
     ]);
     expect(audited[0]?.details).to.include({ plan: 'PRO', licensee: 'Acme Corp', license_id: 'lic-forged' });
     expect(audited[0]?.actor).to.deep.equal({ id: 'u-1', username: 'admin' });
+  });
+
+  it('audits a license the configuration applied at start (LICENSE_KEY), without an actor', async () => {
+    const license = await start(true, key(vendor.privateKeyPem, 'lic-start'));
+    expect(license.plan()).to.equal('PRO');
+    expect(audited.map((event) => [event.type, event.actor, event.target])).to.deep.equal([['license.apply', null, 'lic-start']]);
+    expect(audited[0]?.details).to.deep.include({ source: 'LICENSE_KEY', plan: 'PRO' });
   });
 });
