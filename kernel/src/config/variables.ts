@@ -112,7 +112,7 @@ export const variables = {
   INDEXING_OCR_LANGUAGES: spec({ parse: p.list(','), default: 'eng', group: 'ingestion', description: 'Comma-separated OCR language codes.' }),
   INDEXING_TABLES_ENABLED: spec({ ...bool(false), group: 'ingestion', description: 'Extract table rows from PDF, DOCX, Excel, CSV.' }),
   EMBEDDING_MODEL_PATH: spec({ parse: p.absolutePath, group: 'ingestion', description: 'GGUF embedding model for dense retrieval (embedder-llamacpp); unset: lexical retrieval only.' }),
-  RAG_MIN_CHUNK_LENGTH: spec({ parse: p.int(0), default: '50', seed: true, group: 'ingestion', description: 'Shortest chunk indexed, in characters.' }),
+  RAG_MIN_CHUNK_LENGTH: spec({ parse: p.int(0), default: '50', seed: true, group: 'ingestion', description: 'Shorter pieces are merged into a neighbouring chunk, never dropped (characters).' }),
 
   // --- Models and chat ---
   LLM_BACKEND: spec({ parse: p.oneOf(['local', 'hosted']), default: 'local', group: 'llm', description: 'local (in-process GGUF model, or extractive answers without one) or hosted (compatible API).' }),

@@ -79,13 +79,19 @@ describe('chunkDocument', () => {
     expect(noPages[0]).to.not.have.property('pageStart');
   });
 
-  it('merges a short chunk into the previous chunk of its section and drops one with no neighbour', () => {
+  it('merges a short chunk into the previous chunk of its section, and a short section into its neighbour', () => {
     const options = { ...base, minChunkLength: 30 };
     const merged = chunkDocument(doc(p(sentence(18, 'long')), p('Tiny tail.')), options);
     expect(merged).to.have.length(1);
     expect(merged[0]?.text.endsWith('Tiny tail.')).to.equal(true);
-    const dropped = chunkDocument(doc(h('A'), p(sentence(18, 'long')), h('B'), p('Tiny.')), options);
-    expect(dropped.map((c) => c.headingPath)).to.deep.equal([['A']]);
+    // A titled section under the minimum is never dropped: it joins the chunk before it, heading and all.
+    const section = chunkDocument(doc(h('A'), p(sentence(18, 'long')), h('Product'), p('Zorblax-1 / Region: EU')), { ...options, minChunkLength: 40 });
+    expect(section.map((c) => c.headingPath)).to.deep.equal([['A']]);
+    expect(section[0]?.text.endsWith('Product\n\nZorblax-1 / Region: EU')).to.equal(true);
+    // At the start of a document it joins the chunk after it.
+    const first = chunkDocument(doc(h('Region'), p('EU.'), h('B'), p(sentence(18, 'long'))), options);
+    expect(first).to.have.length(1);
+    expect(first[0]?.text.startsWith('Region\n\nEU.')).to.equal(true);
   });
 
   it('moves a short first chunk of a section into the next one so the heading prefix survives', () => {
@@ -108,11 +114,11 @@ describe('chunkDocument', () => {
     expect(chunks.map((c) => c.text)).to.deep.equal(['Article 1. First rule.', 'Article 2. Second rule.', 'Article 3. Third.']);
   });
 
-  it('does not merge a short chunk across a forced boundary', () => {
+  it('does not merge a short chunk across a forced boundary, and keeps it as a chunk of its own', () => {
     const document = doc(p(sentence(10, 'long')), p('Art 2. Repealed.'));
     const text = documentText(document);
     const chunks = chunkDocument(document, { ...base, minChunkLength: 20, boundaries: [text.indexOf('Art 2')] });
-    expect(chunks.map((c) => c.text)).to.deep.equal([sentence(10, 'long')]);
+    expect(chunks.map((c) => c.text)).to.deep.equal([sentence(10, 'long'), 'Art 2. Repealed.']);
   });
 
   it('repeats trailing sentences of the previous text chunk when asked for overlap', () => {

@@ -48,10 +48,10 @@ interface Draft {
  * Splits an extracted document into chunks that follow its structure. Chunks never mix two heading
  * paths; a section's first chunk starts with its heading; paragraphs and table rows are packed up to
  * the target; chunks shorter than `minChunkLength` join the previous chunk of their section (or, for
- * a section's first chunk, the next one, so the heading prefix survives) and are dropped when they
- * have no neighbour in the section or the merge would cross a forced boundary. A document too small
- * to make any chunk of the minimum length still yields one chunk of its whole text, so a short note
- * stays searchable. The output depends only on the input: same document and options, same chunks.
+ * a section's first chunk, the next one, so the heading prefix survives). A short section with no
+ * such neighbour joins the chunk before it, or after it, across the heading; only forced boundaries
+ * on both sides keep it a short chunk of its own. No text is dropped, and a document too small to
+ * make any chunk of the minimum length yields one chunk of its whole text. The output depends only on the input: same document and options, same chunks.
  */
 export function chunkDocument(document: ExtractedDocument, options: ChunkingOptions): Chunk[] {
   const limits = resolveLimits(options);
@@ -125,14 +125,17 @@ function fits(current: Draft, unit: Unit, targetTokens: number): boolean {
 }
 
 function mergeShortDrafts(drafts: Draft[], text: string, minChunkLength: number): Draft[] {
-  const kept: Draft[] = [];
+  const kept: Array<Draft & { short?: boolean }> = [];
   let carried: Draft | undefined;
   const length = (draft: Draft) => text.slice(draft.start, draft.end).trim().length;
+  const keepShort = (draft: Draft) => kept.push({ ...draft, short: true });
   for (const original of drafts) {
     let draft = original;
     if (carried && carried.sectionIndex === draft.sectionIndex && !draft.forced) {
       // The short first chunk of the section moves into this one, heading prefix and all.
       draft = { ...draft, start: carried.start, contentStart: carried.contentStart, tokens: draft.tokens + carried.tokens, forced: carried.forced };
+    } else if (carried) {
+      keepShort(carried);
     }
     carried = undefined;
     if (length(draft) >= minChunkLength) {
@@ -147,7 +150,38 @@ function mergeShortDrafts(drafts: Draft[], text: string, minChunkLength: number)
       carried = draft;
     }
   }
-  return kept;
+  if (carried) keepShort(carried);
+  return joinShortSections(kept);
+}
+
+/**
+ * A short section alone in its section ("Region: EU" under its own heading) joins the chunk before
+ * it, or else the one after it, heading and all, so it stays searchable; only a forced boundary on
+ * both sides keeps it as a short chunk of its own. Text is never dropped.
+ */
+function joinShortSections(drafts: Array<Draft & { short?: boolean }>): Draft[] {
+  const joined: Draft[] = [];
+  let pending: Draft | undefined;
+  for (const { short, ...draft } of drafts) {
+    if (pending && !draft.forced) {
+      draft.start = pending.start;
+      draft.contentStart = pending.start;
+      draft.tokens += pending.tokens;
+      draft.forced = pending.forced;
+      pending = undefined;
+    } else if (pending) {
+      joined.push(pending);
+      pending = undefined;
+    }
+    const previous = joined.at(-1);
+    if (!short) joined.push(draft);
+    else if (previous && !draft.forced) {
+      previous.end = draft.end;
+      previous.tokens += draft.tokens;
+    } else pending = draft;
+  }
+  if (pending) joined.push(pending);
+  return joined;
 }
 
 function wholeDocumentDraft(blocks: PlacedBlock[], text: string): Draft {
