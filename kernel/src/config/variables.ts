@@ -64,6 +64,8 @@ export const variables = {
   SIGN_IN_ACCOUNT_TOTAL_FAILURES: spec({ parse: p.int(1, 100_000), default: '100', group: 'auth', description: 'Failed sign-ins of one account from all clients before each further one waits (capped at 60 s).' }),
   SIGN_IN_CLIENT_FAILURES: spec({ parse: p.int(1, 100_000), default: '20', group: 'auth', description: 'Failed sign-ins from one client address, whatever the accounts, before each further one waits.' }),
   SIGN_IN_MAX_WAIT_SECONDS: spec({ parse: p.int(1, 86_400), default: '900', group: 'auth', description: 'Longest wait after failed sign-ins of one client or one account from one client.' }),
+  API_KEY_RATE_LIMIT: spec({ parse: p.requestRate, default: '120r/m', group: 'auth', description: 'Requests one API key may make (a token bucket per key, in each server process).' }),
+  API_KEY_RATE_LIMIT_BURST: spec({ parse: p.int(0), default: '60', group: 'auth', description: 'Burst allowance of that rate.' }),
   DEFAULT_ADMIN_USER: spec({ parse: p.nonEmpty('a user name'), default: 'admin', group: 'auth', description: 'Admin account created on first start.' }),
   DEFAULT_ADMIN_PASSWORD: spec({ parse: p.nonEmpty('a password'), default: 'changeme', secret: 'default_admin_password', sensitive: true, group: 'auth', description: 'Its password; `docqa init` generates one.' }),
   DEFAULT_ADMIN_EMAIL: spec({ parse: p.email, group: 'auth', description: 'Email of the default admin, so password reset works at once.' }),

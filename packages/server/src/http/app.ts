@@ -2,9 +2,10 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { z } from 'zod';
 import { DocqaError } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
-import { checkAccess, type Authenticator } from './access.js';
+import { checkAccess, requiredKeyScope, type Authenticator } from './access.js';
 import { createServices, type AppServices } from '../services.js';
-import { createJwtAuthenticator } from './authenticator.js';
+import { createJwtAuthenticator, withApiKeys } from './authenticator.js';
+import { apiKeyRateLimit } from './reset-rate-limit.js';
 import { accessLog } from './access-log.js';
 import { errorHandler, refuseNulCharacters, sendError, validationError } from './errors.js';
 import { requestId } from './request-id.js';
@@ -48,10 +49,11 @@ function mountRoute(app: express.Express, route: AnyRoute, kernel: Kernel, servi
   // Resolved at the route's first request, so an app mounted on a kernel without some module (a
   // test's) still serves the routes whose modules it has.
   let deps: Record<string, unknown> | null = null;
+  const keyScope = requiredKeyScope(route);
   const resolveDeps = () => (deps ??= Object.fromEntries(Object.entries(route.deps ?? {}).map(([name, token]) => [name, token.multi ? kernel.resolveAll(token) : kernel.resolve(token)])));
   app[route.method](expressPath(route.path), ...(route.middleware?.(kernel) ?? []), async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const principal = await checkAccess(kernel, authenticator, req, res, route.access, route.plan);
+      const principal = await checkAccess(kernel, authenticator, req, res, route.access, route.plan, keyScope);
       res.locals.principal = principal;
       const params = parsePart(route.request?.params, req.params, 'params');
       const query = parsePart(route.request?.query, req.query, 'query');
@@ -104,7 +106,9 @@ export function createApp(options: AppOptions): express.Express {
   const services = options.services ?? createServices(kernel);
   // Before every route, so that each request is counted once it ends, with the route it matched.
   app.use(httpMetricsMiddleware(services.metrics.http));
-  const authenticator = options.authenticator ?? createJwtAuthenticator(services.identity.tokens, services.identity.users, values.JWT_SECRET_KEY, values.JWT_ALGORITHM);
+  const jwt = createJwtAuthenticator(services.identity.tokens, services.identity.users, values.JWT_SECRET_KEY, values.JWT_ALGORITHM);
+  const keyLimit = apiKeyRateLimit(values.API_KEY_RATE_LIMIT, values.API_KEY_RATE_LIMIT_BURST);
+  const authenticator = options.authenticator ?? withApiKeys(jwt, services.identity.apiKeys, keyLimit);
   for (const route of options.routes) mountRoute(app, route, kernel, services, authenticator, jsonParser);
   mountMethodNotAllowed(app, options.routes);
   for (const extra of options.extras ?? []) extra(app);

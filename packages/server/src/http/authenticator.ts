@@ -7,6 +7,9 @@ import type { Authenticator } from './access.js';
 import type { Principal } from '@docqa/core/identity';
 import type { TokenClaims, TokenService } from '../identity/tokens.js';
 import type { UserRepository } from '../identity/users.js';
+import type { ApiKeyService } from '../identity/api-keys.js';
+import type { Principal as RoutePrincipal } from './route.js';
+import { apiKeyPrefix } from '../identity/api-keys.js';
 
 /**
  * Bearer tokens through passport-jwt, on a passport instance of our own (not the module's global
@@ -52,6 +55,22 @@ export function createJwtAuthenticator(tokens: TokenService, users: UserReposito
           reject(new DocqaError('unauthorized', 'Send the access token as "Authorization: Bearer <token>".'));
         })(req, res, () => undefined);
       });
+    },
+  };
+}
+
+/**
+ * A bearer credential with the API key prefix is a key, looked up and then held to its rate limit;
+ * anything else goes on to `tokens` (JWTs).
+ */
+export function withApiKeys(tokens: Authenticator, apiKeys: ApiKeyService, limit: (keyId: string) => Promise<void>): Authenticator {
+  return {
+    async authenticate(req: Request, res: Response): Promise<RoutePrincipal | null> {
+      const bearer = ExtractJwt.fromAuthHeaderAsBearerToken()(req);
+      if (!bearer?.startsWith(apiKeyPrefix)) return tokens.authenticate(req, res);
+      const principal = await apiKeys.authenticate(bearer);
+      await limit(principal.apiKey.id);
+      return principal;
     },
   };
 }

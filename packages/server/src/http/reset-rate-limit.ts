@@ -24,6 +24,11 @@ export class TokenBucketStore implements Store {
     this.#msPerToken = 60_000 / perMinute;
   }
 
+  /** Requests a full bucket holds: a hit counting more is over the limit. */
+  get capacity(): number {
+    return this.#capacity;
+  }
+
   #refill(key: string, now: number): Bucket {
     const bucket = this.#buckets.get(key) ?? { tokens: this.#capacity, updated: now };
     bucket.tokens = Math.min(this.#capacity, bucket.tokens + (now - bucket.updated) / this.#msPerToken);
@@ -85,4 +90,16 @@ export function resetRateLimit(rate: { count: number; per: 'second' | 'minute' }
       sendError(res, new DocqaError('rate_limited', `Too many password reset requests; try again in ${retryAfter} s.`, { headers: { 'Retry-After': String(retryAfter) } }));
     },
   });
+}
+
+/** API_KEY_RATE_LIMIT: a token bucket per API key in this process; past it, 429 with Retry-After. */
+export function apiKeyRateLimit(rate: { count: number; per: 'second' | 'minute' }, burst: number): (keyId: string) => Promise<void> {
+  const store = new TokenBucketStore(rate.per === 'second' ? rate.count * 60 : rate.count, burst);
+  return async (keyId) => {
+    const hit = await store.increment(keyId);
+    if (hit.totalHits <= store.capacity) return;
+    const retryAfter = Math.max(1, Math.ceil(((hit.resetTime?.getTime() ?? Date.now()) - Date.now()) / 1000));
+    const detail = `This API key made too many requests (API_KEY_RATE_LIMIT); try again in ${retryAfter} s.`;
+    throw new DocqaError('rate_limited', detail, { headers: { 'Retry-After': String(retryAfter) } });
+  };
 }

@@ -2,14 +2,22 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 import type { DepsMap, Plan, ResolvedDeps } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
-import type { Principal } from '@docqa/core/identity';
+import type { Principal as Caller } from '@docqa/core/identity';
+import type { ApiKeyGrant, KeyScope } from '../identity/api-keys.js';
 import type { AppServices } from '../services.js';
 
 /** The spec's access levels, lowest first. `public` needs no token. */
 export type Access = 'public' | 'required' | 'editor' | 'admin';
 
-/** The caller of a route: the identity module's domain type, shared by every module. */
-export type { Principal };
+export type { KeyScope };
+
+/**
+ * The caller of a route: the identity module's domain type (the role as stored now, read at each
+ * request), and the API key the request came with, if it came with one rather than an access token.
+ */
+export interface Principal extends Caller {
+  apiKey?: ApiKeyGrant;
+}
 
 export interface RouteContext<P, Q, B, D = Record<string, never>> {
   kernel: Kernel;
@@ -42,6 +50,13 @@ export interface RouteDefinition<P extends z.ZodType = z.ZodType, Q extends z.Zo
   access: Access;
   /** Lowest plan allowed, checked after the role and before ids and bodies. */
   plan?: Plan;
+  /**
+   * The scope an API key needs here; `none` refuses keys (managing keys, passwords, MFA: an access
+   * token only). Left out: derived from the access level and method (see requiredKeyScope).
+   */
+  keyScope?: KeyScope | 'none';
+  /** `openai`: failures answer in OpenAI's error shape (the OpenAI-compatible API). */
+  errorFormat?: 'openai';
   tag: string;
   summary: string;
   description?: string;

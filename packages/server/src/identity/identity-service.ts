@@ -6,6 +6,7 @@ import { dummyVerify, hashPassword, passwordProblems, verifyPassword } from './c
 import { TokenService, type TokenPair } from './tokens.js';
 import { UserRepository, type Role, type UserRow } from './users.js';
 import { SignInThrottle } from './sign-in-throttle.js';
+import { ApiKeyService } from './api-keys.js';
 
 const resetTokenSeconds = 30 * 60;
 
@@ -29,6 +30,7 @@ export class IdentityService {
   readonly tokens: TokenService;
   /** Failed sign-ins (password and second step), shared with the MFA service. */
   readonly signIns: SignInThrottle;
+  readonly apiKeys: ApiKeyService;
   readonly #kernel: Kernel;
   readonly #audit: AuditService;
   readonly #logger: Logger;
@@ -40,6 +42,7 @@ export class IdentityService {
     this.#audit = kernel.resolve(coreTokens.audit);
     this.#logger = kernel.logger.child({ component: 'identity' });
     const v = kernel.config.values;
+    this.apiKeys = new ApiKeyService(kernel.db, this.#audit);
     this.signIns = new SignInThrottle({
       accountFailures: v.SIGN_IN_ACCOUNT_FAILURES,
       accountTotalFailures: v.SIGN_IN_ACCOUNT_TOTAL_FAILURES,

@@ -1,6 +1,7 @@
 import type { SchemaMigration } from '@docqa/kernel';
+import { apiKeyMigrations } from './api-keys-schema.js';
 
-/** Users, their sessions and one-time tokens. */
+/** Users, their sessions and one-time tokens, and their API keys. */
 export const identityMigrations: SchemaMigration[] = [
   {
     name: '0001_identity',
@@ -88,4 +89,7 @@ export const identityMigrations: SchemaMigration[] = [
     ],
     down: ['drop table oidc_login_state', 'drop table oidc_provider'],
   },
+  // Named by when it was added: 0017_api_keys runs after 0002 on a new database, and as pending on
+  // an older one (migrations are tracked by name).
+  ...apiKeyMigrations,
 ];

@@ -114,7 +114,7 @@ export class UserRepository {
 
   /**
    * Updates the given columns. `revokeSessions` bumps the token version, so every token issued
-   * before stops working, and revokes the refresh tokens.
+   * before stops working, and revokes the refresh tokens. A new password also revokes the API keys.
    */
   async update(id: string, changes: Partial<Pick<UserRow, 'email' | 'password_hash' | 'role' | 'mfa_secret' | 'mfa_enabled' | 'mfa_last_counter' | 'mfa_recovery_hashes'>>, options: { revokeSessions?: boolean; tx?: SqlExecutor } = {}): Promise<UserRow> {
     const tx = options.tx ?? this.db;
@@ -130,6 +130,9 @@ export class UserRepository {
       const { rows } = await tx.query<UserRow>(`update app_user set ${sets.join(', ')} where id = $1 returning *`, values);
       if (!rows[0]) throw new DocqaError('not_found', `User ${id} was not found.`);
       if (options.revokeSessions) await tx.query('update refresh_token set revoked_at = now() where user_id = $1 and revoked_at is null', [id]);
+      // A new password (changed, reset or set by an admin) says the account may have been in other
+      // hands: its API keys end with it, in the same transaction (docs/api-access.md).
+      if (changes.password_hash !== undefined) await tx.query('update api_key set revoked_at = now() where user_id = $1 and revoked_at is null', [id]);
       return rows[0];
     } catch (error) {
       conflictOnDuplicate(error);

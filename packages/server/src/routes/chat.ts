@@ -69,6 +69,7 @@ export const chatRoutes = [
     method: 'post',
     path: '/api/chat',
     access: 'required',
+    keyScope: 'read',
     tag: 'Chat',
     operationId: 'chat',
     summary: 'Answer a question from the documents',

@@ -47,6 +47,7 @@ export const conversationRoutes = [
     method: 'delete',
     path: '/api/conversations/{id}',
     access: 'required',
+    keyScope: 'read',
     tag: 'Chat',
     operationId: 'deleteConversation',
     summary: 'Delete one of the caller\'s conversations',

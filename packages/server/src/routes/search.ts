@@ -40,6 +40,7 @@ export const searchRoutes = [
     method: 'post',
     path: '/api/search',
     access: 'required',
+    keyScope: 'read',
     tag: 'Search',
     operationId: 'search',
     summary: 'Retrieve the chunks that best match a query',
