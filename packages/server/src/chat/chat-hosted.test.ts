@@ -125,6 +125,28 @@ describe('chat through a hosted OpenAI-compatible API (LLM_BACKEND=hosted, loopb
     }
   });
 
+  it('the OpenAI-compatible API rewrites a follow-up from the messages the client sends', async () => {
+    expect((await t.call('PATCH', '/api/admin/settings', t.admin, { RAG_QUERY_REWRITE_ENABLED: true })).status).to.equal(200);
+    try {
+      const before = llm.requests.length;
+      llm.reply = 'For how long are invoices archived in the finance vault?';
+      const messages = [
+        { role: 'user', content: 'Where are invoices archived?' },
+        { role: 'assistant', content: 'In the finance vault [1].' },
+        { role: 'user', content: 'for how long?' },
+      ];
+      const answer = await t.call('POST', '/api/openai/v1/chat/completions', t.admin, { model: 'docqa', messages });
+      expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
+      const [rewrite, generation] = llm.requests.slice(before);
+      expect((rewrite?.body?.messages as Json[]).at(-1)?.content).to.include('User: Where are invoices archived?').and.include('Last question: for how long?');
+      const answerMessages = generation?.body?.messages as Json[];
+      expect(answerMessages.map((message) => message.role)).to.deep.equal(['system', 'user', 'assistant', 'user']);
+      expect(answerMessages[2]?.content).to.equal('In the finance vault [1].');
+    } finally {
+      await t.call('PATCH', '/api/admin/settings', t.admin, { RAG_QUERY_REWRITE_ENABLED: false });
+    }
+  });
+
   it('asks the model to settle an ambiguous classification (RAG_CLASSIFIER_LLM_ENABLED), within RAG_CLASSIFIER_LLM_MAX_TOKENS', async () => {
     const feed = path.join(fs.mkdtempSync(path.join(t.server.kernel.config.dataDir, 'feed-')), 'contracts.jsonl');
     const contract = (id: string, text: string) => JSON.stringify({ id, title: `Contract ${id}`, body: `Contract ${id}\n\n${text}`, updated_at: '2026-01-01T00:00:00Z' });

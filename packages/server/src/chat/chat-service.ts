@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { DocqaError, providerTokens, tokens, type AuditService, type LlmBackend } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
@@ -8,7 +9,7 @@ import type { RulesService } from '@docqa/core/rules';
 import { switchedChatBackend } from '../models/registry.js';
 import { QueryClassifier, type Classification } from './classify.js';
 import { ConversationStore } from './conversation-store.js';
-import { buildMessages, groundingOf } from './prompt.js';
+import { buildMessages, groundingOf, type PriorTurn } from './prompt.js';
 import { rewriteFollowUp } from './rewrite.js';
 import { estimateTokens, fitToBudget, type TokenBudgetReport } from './token-budget.js';
 import type { ChatRequestOutcome, LlmMetrics } from '@docqa/core/metrics';
@@ -25,6 +26,11 @@ export interface ChatRequest {
    * (the spec has no endpoint that creates one), so the first answer creates it under that id.
    */
   startsConversation?: boolean;
+  /**
+   * The conversation as the client holds it (the OpenAI-compatible API sends every earlier message):
+   * used for follow-up rewriting and the prompt instead of a stored conversation, and nothing is saved.
+   */
+  clientHistory?: PriorTurn[];
 }
 
 export type ChatSource = SearchItem & { index: number };
@@ -36,6 +42,8 @@ export interface ChatOutcome {
   token_budget: TokenBudgetReport | null;
   retrieval_settings: SearchResult['retrieval_settings'] & { classification: Classification };
   timing: { classify: number; retrieve: number; generate: number; total: number };
+  /** Tokens of the prompt (as the token budget counted it) and of the answer: the model's tokenizer, else the estimate. */
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 }
 
 export type ChatEvent = { type: 'delta'; text: string } | { type: 'done'; outcome: ChatOutcome };
@@ -111,7 +119,8 @@ export class ChatService {
     const settings = this.kernel.settings;
     try {
       const rewriteTurns = settings.get('RAG_QUERY_REWRITE_ENABLED') === true ? Number(settings.get('RAG_QUERY_REWRITE_MAX_TURNS')) : 0;
-      const history = request.conversationId === null ? [] : await this.conversations.recentTurns(principal.userId, request.conversationId, Math.max(rewriteTurns, promptHistoryTurns));
+      const history: PriorTurn[] = request.clientHistory
+        ?? (request.conversationId === null ? [] : await this.conversations.recentTurns(principal.userId, request.conversationId, Math.max(rewriteTurns, promptHistoryTurns)));
 
       const rewritten = rewriteTurns > 0 ? await rewriteFollowUp(request.query, history.slice(-rewriteTurns), backend, signal, this.kernel.logger) : null;
       const retrievalQuery = rewritten ?? request.query;
@@ -150,6 +159,7 @@ export class ChatService {
       }
       if (signal.aborted) return;
       const finished = performance.now();
+      const completionTokens = sources.length === 0 ? 0 : await countAnswer(backend, answer);
 
       const outcome: Omit<ChatOutcome, 'conversation_id'> = {
         answer,
@@ -157,6 +167,7 @@ export class ChatService {
         token_budget: budget.report,
         retrieval_settings: { ...retrieved.retrieval_settings, rewritten_query: rewritten, classification },
         timing: { classify: ms(classified - started), retrieve: ms(retrievedAt - classified), generate: ms(finished - retrievedAt), total: ms(finished - started) },
+        usage: { prompt_tokens: sources.length === 0 ? 0 : budget.estimatedPrompt, completion_tokens: completionTokens, total_tokens: (sources.length === 0 ? 0 : budget.estimatedPrompt) + completionTokens },
       };
       const conversationId = await this.#save(principal, request, outcome);
       if (settings.get('RAG_LOG_TOKEN_USAGE') === true) {
@@ -175,7 +186,7 @@ export class ChatService {
   async #recordGeneration(backend: LlmBackend, promptTokens: number, answer: string, at: { started: number; firstPieceAt: number | null; ended: number }): Promise<void> {
     if (!this.metrics) return;
     try {
-      const completionTokens = backend.countTokens ? await backend.countTokens(answer) : estimateTokens(answer);
+      const completionTokens = await countAnswer(backend, answer);
       this.metrics.generated({
         backend: await this.metrics.backendName(backend),
         promptTokens,
@@ -203,6 +214,8 @@ export class ChatService {
   }
 
   async #save(principal: Principal, request: ChatRequest, outcome: Omit<ChatOutcome, 'conversation_id'>): Promise<string> {
+    // The client keeps its own conversation: nothing to save, and an id for this answer alone.
+    if (request.clientHistory) return crypto.randomUUID();
     const maxTurns = Number(this.kernel.settings.get('RAG_CONVERSATION_MAX_TURNS'));
     // Stored sources keep where the answer came from, not a second copy of the chunk text.
     const sources = outcome.sources.map(({ text: _text, ...source }) => source);
@@ -231,6 +244,10 @@ export class ChatService {
 export async function collectOutcome(events: AsyncIterable<ChatEvent>): Promise<ChatOutcome | null> {
   for await (const event of events) if (event.type === 'done') return event.outcome;
   return null;
+}
+
+function countAnswer(backend: LlmBackend, answer: string): Promise<number> | number {
+  return backend.countTokens ? backend.countTokens(answer) : estimateTokens(answer);
 }
 
 function ms(value: number): number {

@@ -13,6 +13,7 @@ import { drainUnreadBody } from './unread-body.js';
 import { requestScope } from './request-context.js';
 import { httpMetricsMiddleware } from './metrics-middleware.js';
 import { expressPath, type AnyRoute } from './route.js';
+import { sendOpenAiError } from './openai-errors.js';
 
 export interface AppOptions {
   kernel: Kernel;
@@ -64,7 +65,8 @@ function mountRoute(app: express.Express, route: AnyRoute, kernel: Kernel, servi
       if (result.body === undefined) res.status(result.status).end();
       else res.status(result.status).json(result.body);
     } catch (error) {
-      next(error);
+      if (route.errorFormat === 'openai') sendOpenAiError(req, res, error, kernel.logger);
+      else next(error);
     }
   });
 }
@@ -112,6 +114,10 @@ export function createApp(options: AppOptions): express.Express {
   for (const route of options.routes) mountRoute(app, route, kernel, services, authenticator, jsonParser);
   mountMethodNotAllowed(app, options.routes);
   for (const extra of options.extras ?? []) extra(app);
+  // OpenAI clients read errors in OpenAI's shape, an unknown path under its base URL included.
+  app.use('/api/openai/v1', (req: Request, res: Response) => {
+    sendOpenAiError(req, res, new DocqaError('not_found', `There is no ${req.method} ${req.originalUrl.split('?')[0]}.`), kernel.logger);
+  });
 
   app.use((req: Request, res: Response) => {
     sendError(res, new DocqaError('not_found', `There is no ${req.method} ${req.path}.`));

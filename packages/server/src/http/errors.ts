@@ -38,7 +38,7 @@ function fieldWithNul(value: unknown, path: string[]): string[] | null {
 }
 
 /** What body-parser and express report, in the shape every DocQA error has. */
-function fromFrameworkError(error: unknown): DocqaError | null {
+export function fromFrameworkError(error: unknown): DocqaError | null {
   const e = error as { type?: string; status?: number; expose?: boolean; message?: string; limit?: number };
   switch (e?.type) {
     case 'entity.parse.failed':
@@ -64,7 +64,7 @@ export function sendError(res: Response, error: DocqaError): void {
   res.status(error.status).json(error.toBody());
 }
 
-function clientWentAway(req: Request, error: unknown): boolean {
+export function clientWentAway(req: Request, error: unknown): boolean {
   const code = (error as { code?: string } | null)?.code;
   // Not req.destroyed: a request stream is destroyed as soon as its body has been read.
   return req.socket.destroyed || code === 'ECONNABORTED' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'ERR_STREAM_PREMATURE_CLOSE';

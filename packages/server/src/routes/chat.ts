@@ -61,7 +61,18 @@ const retrievalSettingsSchema = z.object({
 
 const timingSchema = z.object({ classify: z.number(), retrieve: z.number(), generate: z.number(), total: z.number() }).describe('Milliseconds per stage.');
 
-const doneSchema = z.object({ conversation_id: z.uuid(), sources: z.array(sourceSchema), token_budget: tokenBudgetSchema, retrieval_settings: retrievalSettingsSchema, timing: timingSchema });
+const usageSchema = z
+  .object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int(), total_tokens: z.number().int() })
+  .describe('Tokens of the prompt and the answer, by the model\'s tokenizer when it has one (else estimated); 0 when no passage was found.');
+
+const doneSchema = z.object({
+  conversation_id: z.uuid(),
+  sources: z.array(sourceSchema),
+  token_budget: tokenBudgetSchema,
+  retrieval_settings: retrievalSettingsSchema,
+  timing: timingSchema,
+  usage: usageSchema,
+});
 const chatResponse = doneSchema.extend({ answer: z.string() });
 
 export const chatRoutes = [

@@ -13,6 +13,7 @@ import { settingsRoutes } from './settings.js';
 import { searchRoutes } from './search.js';
 import { userRoutes } from './users.js';
 import { apiKeyRoutes } from './api-keys.js';
+import { openAiRoutes } from './openai.js';
 import { systemRoutes } from './system.js';
 import { chatRoutes } from './chat.js';
 import { conversationRoutes } from './conversations.js';
@@ -25,4 +26,4 @@ import { modelAdminRoutes } from './model-admin.js';
 import { metricsRoutes } from './metrics.js';
 
 /** The route table: every endpoint DocQA serves, with its access level and plan gate. */
-export const routes: readonly AnyRoute[] = [...systemRoutes, ...authRoutes, ...mfaRoutes, ...oidcRoutes, ...userRoutes, ...apiKeyRoutes, ...groupRoutes, ...documentRoutes, ...indexRoutes, ...connectorRoutes, ...integrationRoutes, ...jobRoutes, ...ruleRoutes, ...analyticsRoutes, ...scheduleRoutes, ...searchRoutes, ...chatRoutes, ...conversationRoutes, ...modelRoutes, ...modelAdminRoutes, ...auditRoutes, ...brandingRoutes, ...licenseRoutes, ...settingsRoutes, ...metricsRoutes];
+export const routes: readonly AnyRoute[] = [...systemRoutes, ...authRoutes, ...mfaRoutes, ...oidcRoutes, ...userRoutes, ...apiKeyRoutes, ...groupRoutes, ...documentRoutes, ...indexRoutes, ...connectorRoutes, ...integrationRoutes, ...jobRoutes, ...ruleRoutes, ...analyticsRoutes, ...scheduleRoutes, ...searchRoutes, ...chatRoutes, ...openAiRoutes, ...conversationRoutes, ...modelRoutes, ...modelAdminRoutes, ...auditRoutes, ...brandingRoutes, ...licenseRoutes, ...settingsRoutes, ...metricsRoutes];

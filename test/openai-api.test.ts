@@ -1,0 +1,184 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import OpenAI from 'openai';
+import { baseEnv, serveCli, type ServingCli } from './support/cli.js';
+import { ApiClient, type Json } from './support/api.js';
+import { databaseEnv } from './support/database.js';
+import { usePlanFile } from './support/plan-stand-in.js';
+
+const adminPassword = 'admin-password-1';
+
+/** The fields DocQA adds to OpenAI's answers, which the openai package passes through untyped. */
+type WithSources = { docqa_sources?: Json[] };
+
+/**
+ * The OpenAI-compatible API end to end: a real `docqa serve` on loopback (ENTERPRISE, for group
+ * grants), personal API keys from the API, and the official `openai` package as the client.
+ */
+describe('OpenAI-compatible API with API keys (end to end, the openai package)', function () {
+  this.timeout(300_000);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-e2e-openai-'));
+  let database: Awaited<ReturnType<typeof databaseEnv>>;
+  let server: ServingCli;
+  let admin: ApiClient;
+  const documents: Record<string, string> = {};
+  const keys: Record<string, Json> = {};
+
+  const openai = (apiKey: string) => new OpenAI({ apiKey, baseURL: `${server.url}/api/openai/v1`, maxRetries: 0, timeout: 60_000 });
+  const raw = async (route: string, key: string | null, body?: unknown) => {
+    const res = await fetch(`${server.url}/api/openai/v1${route}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), 'content-type': 'application/json' },
+      body: body === undefined ? null : JSON.stringify(body),
+    });
+    return { status: res.status, text: await res.text() };
+  };
+  const failure = async (promise: Promise<unknown>) => {
+    try {
+      await promise;
+    } catch (error) {
+      expect(error).to.be.instanceOf(OpenAI.APIError);
+      return error as InstanceType<typeof OpenAI.APIError>;
+    }
+    throw new Error('expected the call to fail');
+  };
+
+  before(async () => {
+    database = await databaseEnv();
+    const plan = usePlanFile(dir, { plan: 'ENTERPRISE' });
+    const env = { JWT_SECRET_KEY: 'j'.repeat(48), MFA_ENCRYPTION_KEY: 'm'.repeat(48), DOCQA_DATA_DIR: path.join(dir, 'data'), PORT: '0', BACKEND_WORKERS: '1', DEFAULT_ADMIN_PASSWORD: adminPassword, SHUTDOWN_TIMEOUT_SECONDS: '5', RAG_MIN_CHUNK_LENGTH: '1' };
+    server = await serveCli({ cwd: dir, env: baseEnv({ ...env, ...plan.env, ...database.env }) });
+    admin = await ApiClient.login(server.url, 'admin', adminPassword);
+    const uploaded = await admin.upload([
+      { name: 'merger.txt', text: 'Confidential merger plan: the acquisition of Zephyr Corporation closes in March.' },
+      { name: 'handbook.txt', text: 'Employee handbook: every employee gets twenty-five days of paid holiday a year. Unused days carry over until the end of March.' },
+    ]);
+    for (const document of uploaded) {
+      expect((await admin.waitForJob(document.job_id as string)).status).to.equal('succeeded');
+      documents[document.filename as string] = document.id as string;
+    }
+    const finance = (await admin.call('POST', '/api/groups', { name: 'Finance' })).body.id as string;
+    for (const name of ['fiona', 'eddie']) {
+      const user = await admin.call('POST', '/api/auth/users', { username: name, password: `${name}-password-1`, role: 'editor' });
+      if (name === 'fiona') await admin.call('PUT', `/api/groups/${finance}/members/${user.body.id as string}`);
+      const session = await ApiClient.login(server.url, name, `${name}-password-1`);
+      keys[name] = (await session.call('POST', '/api/auth/api-keys', { name: `${name}'s script` })).body;
+    }
+    expect((await admin.call('PUT', `/api/access/document/${documents['merger.txt']}`, { group_ids: [finance] })).status).to.equal(200);
+    keys.writeOnly = (await admin.call('POST', '/api/auth/api-keys', { name: 'uploader', scopes: ['write'] })).body;
+  });
+  after(async () => {
+    await server?.stop('SIGTERM');
+    await database?.drop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('lists the docqa model; an unknown model answers 404 model_not_found', async () => {
+    const client = openai(keys.eddie!.key);
+    const models = await client.models.list();
+    expect(models.data.map((model) => model.id)).to.deep.equal(['docqa']);
+    expect((await client.models.retrieve('docqa')).owned_by).to.equal('docqa');
+    const unknown = await failure(client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hello?' }] }));
+    expect([unknown.status, unknown.code, unknown.type]).to.deep.equal([404, 'model_not_found', 'invalid_request_error']);
+  });
+
+  it('answers a question grounded in the documents, with [n] markers, docqa_sources and usage', async () => {
+    const answer = await openai(keys.eddie!.key).chat.completions.create({
+      model: 'docqa',
+      messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'How many days of paid holiday does an employee get?' }],
+      temperature: 0.2,
+    });
+    expect(answer.object).to.equal('chat.completion');
+    expect(answer.id).to.match(/^chatcmpl-/);
+    const content = answer.choices[0]!.message.content!;
+    expect(content).to.include('twenty-five days of paid holiday').and.include('[1]');
+    expect(answer.choices[0]!.finish_reason).to.equal('stop');
+    const sources = (answer as typeof answer & WithSources).docqa_sources!;
+    expect(sources[0]).to.include({ index: 1, document_id: documents['handbook.txt'], title: 'handbook.txt' });
+    expect(answer.usage!.prompt_tokens).to.be.greaterThan(0);
+    expect(answer.usage!.completion_tokens).to.be.greaterThan(0);
+    expect(answer.usage!.total_tokens).to.equal(answer.usage!.prompt_tokens + answer.usage!.completion_tokens);
+  });
+
+  it('streams the answer in several chunks ending with [DONE], the sources and usage at the end', async () => {
+    const question = { model: 'docqa', messages: [{ role: 'user' as const, content: 'Until when do unused holiday days carry over?' }] };
+    const stream = await openai(keys.eddie!.key).chat.completions.create({ ...question, stream: true, stream_options: { include_usage: true } });
+    const chunks = [];
+    for await (const piece of stream) chunks.push(piece);
+    const text = chunks.map((piece) => piece.choices[0]?.delta.content ?? '').join('');
+    expect(chunks.filter((piece) => piece.choices[0]?.delta.content).length, 'chunks with content').to.be.greaterThan(1);
+    expect(text).to.include('Unused days carry over until the end of March.');
+    const finished = chunks.find((piece) => piece.choices[0]?.finish_reason === 'stop') as (typeof chunks)[number] & WithSources;
+    expect(finished.docqa_sources![0]).to.include({ document_id: documents['handbook.txt'] });
+    expect(chunks.at(-1)!.usage!.completion_tokens).to.be.greaterThan(0);
+    const body = await raw('/chat/completions', keys.eddie!.key, { ...question, stream: true });
+    expect(body.text.endsWith('data: [DONE]\n\n')).to.equal(true);
+    expect(body.text.startsWith('data: {')).to.equal(true);
+  });
+
+  it('takes earlier messages as the conversation, and saves none', async () => {
+    const answer = await openai(keys.eddie!.key).chat.completions.create({
+      model: 'docqa',
+      messages: [
+        { role: 'user', content: 'How many days of paid holiday does an employee get?' },
+        { role: 'assistant', content: 'Twenty-five days a year [1].' },
+        { role: 'user', content: [{ type: 'text', text: 'Do unused holiday days carry over?' }] },
+      ],
+    });
+    expect(answer.choices[0]!.message.content).to.include('carry over');
+    const session = await ApiClient.login(server.url, 'eddie', 'eddie-password-1');
+    expect((await session.call('GET', '/api/conversations')).body.total).to.equal(0);
+  });
+
+  it("never reaches documents the key's user may not read", async () => {
+    const question = { model: 'docqa', messages: [{ role: 'user' as const, content: 'When does the Zephyr acquisition close?' }] };
+    const outsider = (await openai(keys.eddie!.key).chat.completions.create(question)) as OpenAI.ChatCompletion & WithSources;
+    expect(outsider.docqa_sources!.map((source) => source.document_id)).to.not.include(documents['merger.txt']);
+    expect(outsider.choices[0]!.message.content).to.not.include('Zephyr');
+    const stream = await openai(keys.eddie!.key).chat.completions.create({ ...question, stream: true });
+    let streamed = '';
+    for await (const piece of stream) streamed += JSON.stringify(piece);
+    expect(streamed).to.not.include('Zephyr').and.not.include(documents['merger.txt']);
+    const member = (await openai(keys.fiona!.key).chat.completions.create(question)) as OpenAI.ChatCompletion & WithSources;
+    expect(member.docqa_sources!.map((source) => source.document_id)).to.include(documents['merger.txt']);
+    expect(member.choices[0]!.message.content).to.include('Zephyr');
+  });
+
+  it("answers errors in OpenAI's shape: 401 without or with a bad key, 403 without the read scope, 400 for a bad body", async () => {
+    const question = { model: 'docqa', messages: [{ role: 'user' as const, content: 'Holidays?' }] };
+    const anonymous = await raw('/chat/completions', null, question);
+    expect(anonymous.status).to.equal(401);
+    const body = JSON.parse(anonymous.text) as Json;
+    expect(Object.keys(body)).to.deep.equal(['error']);
+    expect(body.error).to.have.all.keys('message', 'type', 'param', 'code');
+    expect(body.error).to.include({ type: 'authentication_error', code: 'unauthorized', param: null });
+    expect((await failure(openai(`docqa_${'x'.repeat(43)}`).models.list())).status).to.equal(401);
+    expect((await failure(openai('not-a-key').chat.completions.create(question))).status).to.equal(401);
+    const scope = await failure(openai(keys.writeOnly!.key).chat.completions.create(question));
+    expect([scope.status, scope.type]).to.deep.equal([403, 'permission_error']);
+    const last = await failure(openai(keys.eddie!.key).chat.completions.create({ model: 'docqa', messages: [{ role: 'assistant', content: 'Hi' }] }));
+    expect([last.status, last.type, last.param]).to.deep.equal([400, 'invalid_request_error', 'messages.0.role']);
+    const empty = await failure(openai(keys.eddie!.key).chat.completions.create({ model: 'docqa', messages: [] }));
+    expect([empty.status, empty.param]).to.deep.equal([400, 'messages']);
+    const notJson = await fetch(`${server.url}/api/openai/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${keys.eddie!.key as string}`, 'content-type': 'application/json' }, body: '{' });
+    expect([notJson.status, ((await notJson.json()) as Json).error.type]).to.deep.equal([400, 'invalid_request_error']);
+    const unknownPath = await raw('/embeddings', keys.eddie!.key, { input: 'x' });
+    expect([unknownPath.status, (JSON.parse(unknownPath.text) as Json).error.type]).to.deep.equal([404, 'invalid_request_error']);
+  });
+
+  it('a revoked key gets 401 everywhere within a second', async () => {
+    const session = await ApiClient.login(server.url, 'fiona', 'fiona-password-1');
+    const key = (await session.call('POST', '/api/auth/api-keys', { name: 'to revoke' })).body;
+    expect((await openai(key.key).models.list()).data).to.have.length(1);
+    const revokedAt = Date.now();
+    expect((await session.call('DELETE', `/api/auth/api-keys/${key.id as string}`)).status).to.equal(204);
+    expect((await failure(openai(key.key).chat.completions.create({ model: 'docqa', messages: [{ role: 'user', content: 'Holidays?' }] }))).status).to.equal(401);
+    for (const [method, route] of [['POST', '/api/search'], ['GET', '/api/docs'], ['POST', '/api/chat']]) {
+      const res = await fetch(server.url + route!, { method, headers: { authorization: `Bearer ${key.key as string}`, 'content-type': 'application/json' }, body: method === 'POST' ? JSON.stringify({ query: 'holidays' }) : null });
+      expect(res.status, `${method} ${route}`).to.equal(401);
+    }
+    expect(Date.now() - revokedAt).to.be.below(1000);
+  });
+});
