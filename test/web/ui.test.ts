@@ -498,6 +498,31 @@ describe('web UI in a real browser (end to end)', function () {
     await heading('Not allowed');
   });
 
+  it('creates, lists and revokes an API key on the Account screen; the key works until revoked', async () => {
+    await page.getByRole('link', { name: 'alice', exact: true }).click();
+    await heading('Your account');
+    const keys = page.getByRole('region', { name: 'API keys' });
+    expect(await keys.getByRole('checkbox').count(), 'a viewer may give a key read only').to.equal(1);
+    await keys.getByLabel('Key name').fill('my script');
+    await keys.getByLabel('Expires after (days)').fill('30');
+    await keys.getByRole('button', { name: 'Create key' }).click();
+    const secret = (await keys.locator('code.new-api-key').innerText()).trim();
+    expect(secret).to.match(/^docqa_[\w-]{43}$/);
+    const row = keys.locator('tr[data-key-name="my script"]');
+    await row.waitFor();
+    expect(await row.innerText()).to.include(secret.slice(0, 14)).and.include('read').and.not.include(secret.slice(14));
+    await screenshot(page, '19-account-api-keys');
+    const me = async () => (await fetch(`${url}/api/auth/me`, { headers: { authorization: `Bearer ${secret}` } })).status;
+    expect(await me()).to.equal(200);
+    await keys.getByRole('button', { name: 'Done' }).click();
+    expect(await keys.locator('code.new-api-key').count(), 'the secret is gone from the screen').to.equal(0);
+    await row.getByRole('button', { name: 'Revoke my script' }).click();
+    await row.getByRole('button', { name: 'Confirm' }).click();
+    await keys.getByText('Revoked my script.').waitFor();
+    expect(await keys.locator('tr[data-key-name="my script"]').count()).to.equal(0);
+    expect(await me()).to.equal(401);
+  });
+
   it('turns on two-step verification, then signs in with the TOTP step', async () => {
     await page.getByRole('link', { name: 'alice', exact: true }).click();
     await heading('Your account');

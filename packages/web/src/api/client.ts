@@ -1,5 +1,6 @@
 import { request } from './http';
 import type {
+  ApiKey,
   AuditEntry,
   Branding,
   Conversation,
@@ -8,6 +9,7 @@ import type {
   Group,
   IndexStats,
   Job,
+  KeyScope,
   License,
   MfaChallenge,
   OidcProvider,
@@ -43,6 +45,9 @@ export const api = {
     totpSetup: () => request<{ secret: string; otpauth_uri: string }>('/api/auth/mfa/totp/setup', { method: 'POST' }),
     totpEnable: (code: string) => request<{ recovery_codes: string[] }>('/api/auth/mfa/totp/enable', { method: 'POST', body: { code } }),
     totpDisable: (body: { code?: string; password?: string }) => request<void>('/api/auth/mfa/totp/disable', { method: 'POST', body }),
+    apiKeys: () => request<{ items: ApiKey[] }>('/api/auth/api-keys'),
+    createApiKey: (body: { name: string; scopes: KeyScope[]; expires_in_days: number | null }) => request<ApiKey & { key: string }>('/api/auth/api-keys', { method: 'POST', body }),
+    revokeApiKey: (keyId: string) => request<void>(`/api/auth/api-keys/${id(keyId)}`, { method: 'DELETE' }),
     updateSettings: (body: { access_token_expire_seconds?: number; refresh_token_expire_seconds?: number }) =>
       request<{ access_token_expire_seconds: number; refresh_token_expire_seconds: number }>('/api/admin/auth/settings', { method: 'PATCH', body }),
   },

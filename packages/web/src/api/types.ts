@@ -31,6 +31,19 @@ export interface User {
   updated_at: string;
 }
 
+export type KeyScope = 'read' | 'write' | 'admin';
+
+export interface ApiKey {
+  id: string;
+  user_id: string;
+  name: string;
+  prefix: string;
+  scopes: KeyScope[];
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+}
+
 export interface Group {
   id: string;
   name: string;

@@ -4,6 +4,7 @@ import { describeError } from '../api/http';
 import { session } from '../api/session';
 import { useApp } from '../app-context';
 import { Alert, Field, PageHeader } from '../components/ui';
+import { ApiKeysSection } from './ApiKeysSection';
 
 type Message = { kind: 'success' | 'error'; text: string } | null;
 
@@ -113,6 +114,7 @@ export function AccountPage() {
           <Totp enabled={user.mfa_enabled} onChanged={() => void reloadUser()} />
         </>
       )}
+      <ApiKeysSection role={user.role} />
       <section className="card stack" aria-labelledby="sessions-heading">
         <h2 id="sessions-heading">Sessions</h2>
         <div className="actions">
