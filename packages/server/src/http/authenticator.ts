@@ -63,7 +63,11 @@ export function createJwtAuthenticator(tokens: TokenService, users: UserReposito
  * A bearer credential with the API key prefix is a key, looked up and then held to its rate limit;
  * anything else goes on to `tokens` (JWTs).
  */
-export function withApiKeys(tokens: Authenticator, apiKeys: ApiKeyService, limit: (keyId: string) => Promise<void>): Authenticator {
+export function withApiKeys(
+  tokens: Authenticator,
+  apiKeys: ApiKeyService,
+  limit: (keyId: string) => Promise<void>,
+): Authenticator {
   return {
     async authenticate(req: Request, res: Response): Promise<RoutePrincipal | null> {
       const bearer = ExtractJwt.fromAuthHeaderAsBearerToken()(req);

@@ -38,9 +38,10 @@ export function sendOpenAiError(req: Request, res: Response, error: unknown, log
       res.destroy();
       return;
     }
-    if (known?.code === 'unavailable') logger.warn({ err: error }, 'dependency unavailable');
-    else logger.error({ err: error, request_id: res.getHeader('X-Request-Id'), method: req.method, path: req.path }, 'request failed');
-    known ??= new DocqaError('internal', `Something went wrong on our side (request ${String(res.getHeader('X-Request-Id'))}); the error has been logged.`);
+    const requestId = String(res.getHeader('X-Request-Id'));
+    if (known?.code === 'unavailable') logger.warn({ err: error, request_id: requestId }, 'dependency unavailable');
+    else logger.error({ err: error, request_id: requestId, method: req.method, path: req.path }, 'request failed');
+    known ??= new DocqaError('internal', `Something went wrong on our side (request ${requestId}); it was logged.`);
   }
   if (res.headersSent) {
     res.destroy();

@@ -92,13 +92,16 @@ export function resetRateLimit(rate: { count: number; per: 'second' | 'minute' }
   });
 }
 
+type Rate = { count: number; per: 'second' | 'minute' };
+
 /** API_KEY_RATE_LIMIT: a token bucket per API key in this process; past it, 429 with Retry-After. */
-export function apiKeyRateLimit(rate: { count: number; per: 'second' | 'minute' }, burst: number): (keyId: string) => Promise<void> {
+export function apiKeyRateLimit(rate: Rate, burst: number): (key: string) => Promise<void> {
   const store = new TokenBucketStore(rate.per === 'second' ? rate.count * 60 : rate.count, burst);
-  return async (keyId) => {
-    const hit = await store.increment(keyId);
+  return async (key) => {
+    const hit = await store.increment(key);
     if (hit.totalHits <= store.capacity) return;
-    const retryAfter = Math.max(1, Math.ceil(((hit.resetTime?.getTime() ?? Date.now()) - Date.now()) / 1000));
+    const waitMs = (hit.resetTime?.getTime() ?? Date.now()) - Date.now();
+    const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
     const detail = `This API key made too many requests (API_KEY_RATE_LIMIT); try again in ${retryAfter} s.`;
     throw new DocqaError('rate_limited', detail, { headers: { 'Retry-After': String(retryAfter) } });
   };

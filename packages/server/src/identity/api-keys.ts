@@ -52,7 +52,16 @@ interface KeyRow {
 const iso = (value: string | Date | null) => (value === null ? null : new Date(value).toISOString());
 
 function publicKey(row: KeyRow): PublicApiKey {
-  return { id: row.id, user_id: row.user_id, name: row.name, prefix: row.prefix, scopes: row.scopes, created_at: iso(row.created_at)!, expires_at: iso(row.expires_at), last_used_at: iso(row.last_used_at) };
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: row.scopes,
+    created_at: iso(row.created_at)!,
+    expires_at: iso(row.expires_at),
+    last_used_at: iso(row.last_used_at),
+  };
 }
 
 /**
@@ -71,36 +80,64 @@ export class ApiKeyService {
     private readonly audit: AuditService,
   ) {}
 
-  async create(actor: Principal, fields: { name: string; scopes: KeyScope[]; expiresInDays: number | null }, ip: string | null): Promise<PublicApiKey & { key: string }> {
+  async create(
+    actor: Principal,
+    fields: { name: string; scopes: KeyScope[]; expiresInDays: number | null },
+    ip: string | null,
+  ): Promise<PublicApiKey & { key: string }> {
     const allowed = scopesForRole(actor.role);
     const beyond = fields.scopes.filter((scope) => !allowed.includes(scope));
     if (beyond.length > 0) {
-      throw new DocqaError('validation_failed', `A ${actor.role} cannot give a key the scope ${beyond.join(', ')}; allowed: ${allowed.join(', ')}.`, { errors: [{ field: 'body.scopes', message: `may hold ${allowed.join(', ')} only` }] });
+      const message = `may hold ${allowed.join(', ')} only`;
+      const detail = `A ${actor.role} cannot give a key the scope ${beyond.join(', ')}: scopes ${message}.`;
+      throw new DocqaError('validation_failed', detail, { errors: [{ field: 'body.scopes', message }] });
     }
     const key = apiKeyPrefix + crypto.randomBytes(32).toString('base64url');
     const prefix = key.slice(0, apiKeyPrefix.length + shownCharacters);
-    const expiresAt = fields.expiresInDays === null ? null : new Date(Date.now() + fields.expiresInDays * 86_400_000).toISOString();
+    const days = fields.expiresInDays;
+    const expiresAt = days === null ? null : new Date(Date.now() + days * 86_400_000).toISOString();
     const { rows } = await this.db.query<KeyRow>(
-      'insert into api_key (id, user_id, name, prefix, key_hash, scopes, expires_at) values ($1, $2, $3, $4, $5, $6, $7) returning *',
+      `insert into api_key (id, user_id, name, prefix, key_hash, scopes, expires_at)
+       values ($1, $2, $3, $4, $5, $6, $7) returning *`,
       [crypto.randomUUID(), actor.userId, fields.name, prefix, hashKey(key), [...new Set(fields.scopes)], expiresAt],
     );
     const created = publicKey(rows[0] as KeyRow);
-    await this.audit.record({ type: 'api_key.create', actor: { id: actor.userId, username: actor.username }, ip, target: created.id, outcome: 'success', details: { name: created.name, prefix, scopes: created.scopes, expires_at: created.expires_at } });
+    await this.audit.record({
+      type: 'api_key.create',
+      actor: { id: actor.userId, username: actor.username },
+      ip,
+      target: created.id,
+      outcome: 'success',
+      details: { name: created.name, prefix, scopes: created.scopes, expires_at: created.expires_at },
+    });
     return { ...created, key };
   }
 
   /** A user's keys that still work or have expired; revoked ones are gone from the list. */
   async list(userId: string): Promise<PublicApiKey[]> {
-    const { rows } = await this.db.query<KeyRow>('select * from api_key where user_id = $1 and revoked_at is null order by created_at, id', [userId]);
+    const { rows } = await this.db.query<KeyRow>(
+      'select * from api_key where user_id = $1 and revoked_at is null order by created_at, id',
+      [userId],
+    );
     return rows.map(publicKey);
   }
 
   /** Revokes the key `id` of `ownerId`; from this statement on, the key is refused. */
   async revoke(actor: Principal, ownerId: string, id: string, ip: string | null): Promise<void> {
-    const { rows } = await this.db.query<KeyRow>('update api_key set revoked_at = now() where id = $1 and user_id = $2 and revoked_at is null returning *', [id, ownerId]);
+    const { rows } = await this.db.query<KeyRow>(
+      'update api_key set revoked_at = now() where id = $1 and user_id = $2 and revoked_at is null returning *',
+      [id, ownerId],
+    );
     const row = rows[0];
     if (!row) throw new DocqaError('not_found', `API key ${id} was not found.`);
-    await this.audit.record({ type: 'api_key.revoke', actor: { id: actor.userId, username: actor.username }, ip, target: row.id, outcome: 'success', details: { name: row.name, prefix: row.prefix, owner: ownerId } });
+    await this.audit.record({
+      type: 'api_key.revoke',
+      actor: { id: actor.userId, username: actor.username },
+      ip,
+      target: row.id,
+      outcome: 'success',
+      details: { name: row.name, prefix: row.prefix, owner: ownerId },
+    });
   }
 
   /**
@@ -116,7 +153,9 @@ export class ApiKeyService {
     const row = rows[0];
     if (!row) throw new DocqaError('unauthorized', 'This API key is not valid.');
     if (row.revoked_at) throw new DocqaError('unauthorized', 'This API key was revoked.');
-    if (row.expires_at && new Date(row.expires_at).getTime() <= Date.now()) throw new DocqaError('unauthorized', `This API key expired at ${iso(row.expires_at)}.`);
+    if (row.expires_at && new Date(row.expires_at).getTime() <= Date.now()) {
+      throw new DocqaError('unauthorized', `This API key expired at ${iso(row.expires_at)}.`);
+    }
     if (!row.last_used_at || Date.now() - new Date(row.last_used_at).getTime() >= lastUsedPrecisionMs) {
       await this.db.query('update api_key set last_used_at = now() where id = $1', [row.id]);
     }

@@ -41,8 +41,10 @@ describe('OpenAI-compatible requests', () => {
       unknown = error as DocqaError;
     }
     expect(openAiError(unknown!)).to.deep.include({ status: 404 });
-    expect(openAiError(unknown!).body.error).to.include({ type: 'invalid_request_error', code: 'model_not_found', param: null });
+    const body = openAiError(unknown!).body.error;
+    expect(body).to.include({ type: 'invalid_request_error', code: 'model_not_found', param: null });
     expect(openAiError(new DocqaError('rate_limited', 'slow down')).body.error.type).to.equal('rate_limit_error');
-    expect(openAiError(new DocqaError('unavailable', 'no model')).body.error).to.include({ type: 'server_error', code: 'unavailable' });
+    const unavailable = openAiError(new DocqaError('unavailable', 'no model')).body.error;
+    expect(unavailable).to.include({ type: 'server_error', code: 'unavailable' });
   });
 });

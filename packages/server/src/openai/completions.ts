@@ -38,7 +38,10 @@ function textOf(message: Message, index: number): string {
   if (typeof message.content === 'string') return message.content;
   if (!message.content) return '';
   const other = message.content.find((part) => part.type !== 'text');
-  if (other) throw invalid(`Only text content is supported; messages[${index}] holds a "${other.type}" part.`, `messages.${index}.content`);
+  if (other) {
+    const detail = `Only text content is supported; messages[${index}] holds a "${other.type}" part.`;
+    throw invalid(detail, `messages.${index}.content`);
+  }
   return message.content.map((part) => part.text ?? '').join('');
 }
 
@@ -50,10 +53,14 @@ function textOf(message: Message, index: number): string {
 export function questionAndHistory(messages: readonly Message[]): { question: string; history: PriorTurn[] } {
   const lastIndex = messages.length - 1;
   const last = messages[lastIndex]!;
-  if (last.role !== 'user') throw invalid('The last message must be the user\'s question.', `messages.${lastIndex}.role`);
+  const content = `messages.${lastIndex}.content`;
+  const role = `messages.${lastIndex}.role`;
+  if (last.role !== 'user') throw invalid('The last message must be the user\'s question.', role);
   const question = textOf(last, lastIndex);
-  if (question.trim().length === 0) throw invalid('The last user message is empty.', `messages.${lastIndex}.content`);
-  if (question.length > maxQuestionLength) throw invalid(`The question is longer than ${maxQuestionLength} characters.`, `messages.${lastIndex}.content`);
+  if (question.trim().length === 0) throw invalid('The last user message is empty.', content);
+  if (question.length > maxQuestionLength) {
+    throw invalid(`The question is longer than ${maxQuestionLength} characters.`, content);
+  }
   const history: PriorTurn[] = [];
   let asked: string | null = null;
   messages.slice(0, lastIndex).forEach((message, index) => {
@@ -68,7 +75,8 @@ export function questionAndHistory(messages: readonly Message[]): { question: st
 
 export function checkModel(model: string): void {
   if (model !== docqaModel) {
-    throw new DocqaError('not_found', `The model "${model}" does not exist; GET /api/openai/v1/models lists them ("${docqaModel}").`, { extra: { openai_code: 'model_not_found' } });
+    const detail = `The model "${model}" does not exist; GET /api/openai/v1/models lists them ("${docqaModel}").`;
+    throw new DocqaError('not_found', detail, { extra: { openai_code: 'model_not_found' } });
   }
 }
 
@@ -82,13 +90,23 @@ export function completion(id: string, created: number, outcome: ChatOutcome) {
     created,
     model: docqaModel,
     system_fingerprint: null,
-    choices: [{ index: 0, message: { role: 'assistant' as const, content: outcome.answer, refusal: null }, logprobs: null, finish_reason: 'stop' as const }],
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant' as const, content: outcome.answer, refusal: null },
+        logprobs: null,
+        finish_reason: 'stop' as const,
+      },
+    ],
     usage: outcome.usage,
     docqa_sources: outcome.sources satisfies DocqaSource[],
   };
 }
 
-export function chunk(id: string, created: number, choice: { delta: Record<string, unknown>; finish_reason: 'stop' | null } | null, extra: Record<string, unknown> = {}) {
+type ChunkChoice = { delta: Record<string, unknown>; finish_reason: 'stop' | null };
+
+/** One streamed `chat.completion.chunk`; without a choice, the usage chunk. */
+export function chunk(id: string, created: number, choice: ChunkChoice | null, extra: Record<string, unknown> = {}) {
   return {
     id,
     object: 'chat.completion.chunk' as const,

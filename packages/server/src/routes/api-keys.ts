@@ -15,15 +15,29 @@ const apiKeySchema = z.object({
   expires_at: z.string().nullable(),
   last_used_at: z.string().nullable().describe('To the minute.'),
 });
-const createdKeySchema = apiKeySchema.extend({ key: z.string().describe('The key itself, shown only in this answer: `docqa_` and 43 characters.') });
+const createdKeySchema = apiKeySchema.extend({
+  key: z.string().describe('The key itself, shown only in this answer: `docqa_` and 43 characters.'),
+});
 const keyList = z.object({ items: z.array(apiKeySchema) });
 const keyParams = z.object({ id: z.uuid() });
 const userKeyParams = z.object({ id: z.uuid(), key_id: z.uuid() });
 
 const createBody = z.strictObject({
   name: z.string().trim().min(1).max(100),
-  scopes: z.array(scopeField).min(1).max(3).default(['read']).describe('read: search, chat, documents and conversations; write: upload, delete, sources; admin: the admin endpoints. Never more than the role allows.'),
-  expires_in_days: z.number().int().min(1).max(3650).nullable().default(null).describe('Left out or null: the key does not expire.'),
+  scopes: z
+    .array(scopeField)
+    .min(1)
+    .max(3)
+    .default(['read'])
+    .describe('read: search, chat, documents; write: upload, delete, sources; admin: admin routes. Within the role.'),
+  expires_in_days: z
+    .number()
+    .int()
+    .min(1)
+    .max(3650)
+    .nullable()
+    .default(null)
+    .describe('Left out or null: the key does not expire.'),
 });
 
 // Keys are managed with an access token only (keyScope 'none'): a leaked key cannot mint more keys.
@@ -36,13 +50,19 @@ export const apiKeyRoutes = [
     tag: 'API keys',
     operationId: 'createApiKey',
     summary: 'Create a personal API key',
-    description: 'The answer holds the key, once; only its SHA-256 is stored. Send it as `Authorization: Bearer <key>`. It acts as its user, within its scopes and the user\'s role at each request.',
+    description: [
+      'The answer holds the key, once; only its SHA-256 is stored. Send it as `Authorization: Bearer <key>`.',
+      'It acts as its user, within its scopes and the user\'s role at each request.',
+    ].join(' '),
     request: { body: createBody },
-    responses: { 201: { description: 'Created; keep the key now.', schema: createdKeySchema }, 422: { description: 'A scope beyond the caller\'s role, or an invalid field.' } },
-    handler: async ({ services, principal, body, req }) => ({
-      status: 201,
-      body: await services.identity.apiKeys.create(principal!, { name: body.name, scopes: body.scopes, expiresInDays: body.expires_in_days }, req.ip ?? null),
-    }),
+    responses: {
+      201: { description: 'Created; keep the key now.', schema: createdKeySchema },
+      422: { description: 'A scope beyond the caller\'s role, or an invalid field.' },
+    },
+    async handler({ services, principal, body, req }) {
+      const fields = { name: body.name, scopes: body.scopes, expiresInDays: body.expires_in_days };
+      return { status: 201, body: await services.identity.apiKeys.create(principal!, fields, req.ip ?? null) };
+    },
   }),
   defineRoute({
     method: 'get',
@@ -53,7 +73,10 @@ export const apiKeyRoutes = [
     operationId: 'listApiKeys',
     summary: 'The caller\'s API keys (not revoked), without their secrets',
     responses: { 200: { description: 'Oldest first.', schema: keyList } },
-    handler: async ({ services, principal }) => ({ status: 200, body: { items: await services.identity.apiKeys.list(principal!.userId) } }),
+    handler: async ({ services, principal }) => ({
+      status: 200,
+      body: { items: await services.identity.apiKeys.list(principal!.userId) },
+    }),
   }),
   defineRoute({
     method: 'delete',
@@ -82,7 +105,8 @@ export const apiKeyRoutes = [
     request: { params: idParams },
     responses: { 200: { description: 'Oldest first.', schema: keyList }, 404: { description: 'No such user.' } },
     async handler({ services, params }) {
-      if (!(await services.identity.users.byId(params.id))) throw new DocqaError('not_found', `User ${params.id} was not found.`);
+      const user = await services.identity.users.byId(params.id);
+      if (!user) throw new DocqaError('not_found', `User ${params.id} was not found.`);
       return { status: 200, body: { items: await services.identity.apiKeys.list(params.id) } };
     },
   }),

@@ -4,26 +4,46 @@ import { z } from 'zod';
 import { DocqaError, type Logger } from '@docqa/plugin-api';
 import { defineRoute } from '../http/route.js';
 import { collectOutcome, type ChatEvent } from '../chat/chat-service.js';
-import { checkModel, chunk, completion, completionRequest, docqaModel, modelCreated, questionAndHistory } from '../openai/completions.js';
+import {
+  checkModel,
+  chunk,
+  completion,
+  completionRequest,
+  docqaModel,
+  modelCreated,
+  questionAndHistory,
+} from '../openai/completions.js';
 import { openAiError } from '../http/openai-errors.js';
 
 /** Comment lines keep proxies from closing a stream that is quiet while retrieval or the model work. */
 const keepAliveMs = 15_000;
 const base = '/api/openai/v1';
 
-const modelSchema = z.object({ id: z.string(), object: z.literal('model'), created: z.number().int(), owned_by: z.string() });
+const count = z.number().int();
+const modelSchema = z.object({ id: z.string(), object: z.literal('model'), created: count, owned_by: z.string() });
+const modelList = z.object({ object: z.literal('list'), data: z.array(modelSchema) });
 const model = { id: docqaModel, object: 'model' as const, created: modelCreated, owned_by: 'docqa' };
-const errorSchema = z.object({ error: z.object({ message: z.string(), type: z.string(), param: z.string().nullable(), code: z.string().nullable() }) });
-const usageSchema = z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int(), total_tokens: z.number().int() });
+const errorSchema = z.object({
+  error: z.object({ message: z.string(), type: z.string(), param: z.string().nullable(), code: z.string().nullable() }),
+});
+const usageSchema = z.object({ prompt_tokens: count, completion_tokens: count, total_tokens: count });
+const choiceSchema = z.object({
+  index: z.number().int(),
+  message: z.object({ role: z.literal('assistant'), content: z.string() }),
+  finish_reason: z.literal('stop'),
+});
 const completionSchema = z.object({
   id: z.string(),
   object: z.literal('chat.completion'),
   created: z.number().int(),
   model: z.string(),
-  choices: z.array(z.object({ index: z.number().int(), message: z.object({ role: z.literal('assistant'), content: z.string() }), finish_reason: z.literal('stop') })),
+  choices: z.array(choiceSchema),
   usage: usageSchema,
-  docqa_sources: z.array(z.record(z.string(), z.unknown())).describe('The passages the answer cites as [n] (`index` is n): chunk_id, document_id, title, path, text, score, metadata.'),
+  docqa_sources: z
+    .array(z.record(z.string(), z.unknown()))
+    .describe('The passages cited as [n] (`index` is n): chunk_id, document_id, title, path, text, score, metadata.'),
 });
+const unknownModel = { description: 'Unknown model.', schema: errorSchema };
 const errors = {
   400: { description: 'Invalid body (OpenAI error shape).', schema: errorSchema },
   401: { description: 'No, or a bad, API key or access token.', schema: errorSchema },
@@ -41,7 +61,7 @@ export const openAiRoutes = [
     operationId: 'openAiListModels',
     summary: 'The models an OpenAI client can pick',
     description: '`docqa` answers from every document the caller may read.',
-    responses: { 200: { description: 'The list.', schema: z.object({ object: z.literal('list'), data: z.array(modelSchema) }) }, ...errors },
+    responses: { 200: { description: 'The list.', schema: modelList }, ...errors },
     handler: () => ({ status: 200, body: { object: 'list', data: [model] } }),
   }),
   defineRoute({
@@ -51,7 +71,7 @@ export const openAiRoutes = [
     operationId: 'openAiGetModel',
     summary: 'One model',
     request: { params: z.object({ model: z.string() }) },
-    responses: { 200: { description: 'The model.', schema: modelSchema }, 404: { description: 'Unknown model.', schema: errorSchema } },
+    responses: { 200: { description: 'The model.', schema: modelSchema }, ...errors, 404: unknownModel },
     handler: ({ params }) => {
       checkModel(params.model);
       return { status: 200, body: model };
@@ -64,17 +84,26 @@ export const openAiRoutes = [
     operationId: 'openAiChatCompletion',
     summary: 'Answer the last user message from the documents, as OpenAI\'s chat completions',
     description: [
-      'Runs DocQA\'s chat pipeline (classification, retrieval with the caller\'s access, token budget, the configured model or extractive answers) on the last user message;',
-      'earlier user and assistant messages serve follow-up rewriting and the prompt. Nothing is saved as a conversation.',
-      'With `stream: true`, `chat.completion.chunk` events end with `data: [DONE]`; the last chunk with a choice carries `docqa_sources`,',
-      'and `stream_options.include_usage` adds a chunk with `usage`. Errors have OpenAI\'s shape `{error: {message, type, param, code}}`.',
+      'Runs DocQA\'s chat pipeline (classification, retrieval with the caller\'s access, token budget,',
+      'the configured model or extractive answers) on the last user message; earlier user and assistant',
+      'messages serve follow-up rewriting and the prompt. Nothing is saved as a conversation.',
+      'With `stream: true`, `chat.completion.chunk` events end with `data: [DONE]`; the last chunk with a',
+      'choice carries `docqa_sources`, and `stream_options.include_usage` adds a chunk with `usage`.',
+      'Errors have OpenAI\'s shape `{error: {message, type, param, code}}`.',
     ].join(' '),
     request: { body: completionRequest },
-    responses: { 200: { description: 'The answer, or a stream of chunks (text/event-stream).', schema: completionSchema }, ...errors, 404: { description: 'Unknown model.', schema: errorSchema } },
+    responses: {
+      200: { description: 'The answer, or a stream of chunks (text/event-stream).', schema: completionSchema },
+      ...errors,
+      404: unknownModel,
+    },
     async handler({ services, principal, body, req, res, kernel }) {
       checkModel(body.model);
       const { question, history } = questionAndHistory(body.messages);
-      const request = await services.chat.prepare(principal!, { query: question, conversationId: null, topK: 6, clientIp: req.ip ?? null, clientHistory: history });
+      // No conversation id: the client holds the conversation and nothing is saved.
+      const clientIp = req.ip ?? null;
+      const asked = { query: question, conversationId: null, topK: 6, clientIp, clientHistory: history };
+      const request = await services.chat.prepare(principal!, asked);
       const controller = new AbortController();
       res.on('close', () => {
         if (!res.writableFinished) controller.abort();
@@ -83,7 +112,8 @@ export const openAiRoutes = [
       const id = `chatcmpl-${crypto.randomUUID()}`;
       const created = Math.floor(Date.now() / 1000);
       if (body.stream) {
-        await streamChunks(res, events, { id, created, includeUsage: body.stream_options?.include_usage === true }, kernel.logger);
+        const includeUsage = body.stream_options?.include_usage === true;
+        await streamChunks(res, events, { id, created, includeUsage }, kernel.logger);
         return 'handled';
       }
       const outcome = await collectOutcome(events);
@@ -94,11 +124,23 @@ export const openAiRoutes = [
 ];
 
 /** The pipeline's events as OpenAI chunks; a failure after the headers went out is an `error` event. */
-async function streamChunks(res: Response, events: AsyncIterable<ChatEvent>, at: { id: string; created: number; includeUsage: boolean }, logger: Logger): Promise<void> {
-  res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+async function streamChunks(
+  res: Response,
+  events: AsyncIterable<ChatEvent>,
+  at: { id: string; created: number; includeUsage: boolean },
+  logger: Logger,
+): Promise<void> {
+  res.writeHead(200, {
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-cache, no-transform',
+    Connection: 'keep-alive',
+    // nginx buffers proxied responses unless told not to.
+    'X-Accel-Buffering': 'no',
+  });
   res.flushHeaders();
   const send = (payload: unknown) => {
-    if (!res.writableEnded && !res.destroyed) res.write(`data: ${typeof payload === 'string' ? payload : JSON.stringify(payload)}\n\n`);
+    const data = typeof payload === 'string' ? payload : JSON.stringify(payload);
+    if (!res.writableEnded && !res.destroyed) res.write(`data: ${data}\n\n`);
   };
   const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), keepAliveMs);
   try {
@@ -113,9 +155,12 @@ async function streamChunks(res: Response, events: AsyncIterable<ChatEvent>, at:
       send('[DONE]');
     }
   } catch (error) {
-    if (!DocqaError.is(error)) logger.error({ err: error }, 'OpenAI-compatible chat stream failed');
-    else if (error.status >= 500) logger.warn({ code: error.code, detail: error.message }, 'OpenAI-compatible chat stream failed');
-    const known = DocqaError.is(error) ? error : new DocqaError('internal', 'The answer could not be completed because of an internal error.');
+    // A model that is down is an operations matter (warn); anything unexpected is a bug (error, with its stack).
+    const message = 'OpenAI-compatible chat stream failed';
+    if (!DocqaError.is(error)) logger.error({ err: error }, message);
+    else if (error.status >= 500) logger.warn({ code: error.code, detail: error.message }, message);
+    const internal = () => new DocqaError('internal', 'The answer could not be completed: an internal error.');
+    const known = DocqaError.is(error) ? error : internal();
     send(openAiError(known).body);
   } finally {
     clearInterval(keepAlive);
