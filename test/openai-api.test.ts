@@ -75,6 +75,13 @@ describe('OpenAI-compatible API with API keys (end to end, the openai package)',
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  it('describes the new routes in the OpenAPI document', async () => {
+    const document = (await (await fetch(`${server.url}/docs/openapi.json`)).json()) as Json;
+    for (const route of ['/api/auth/api-keys', '/api/auth/api-keys/{id}', '/api/auth/users/{id}/api-keys', '/api/openai/v1/models', '/api/openai/v1/chat/completions']) {
+      expect(document.paths, route).to.have.property(route);
+    }
+  });
+
   it('lists the docqa model; an unknown model answers 404 model_not_found', async () => {
     const client = openai(keys.eddie!.key);
     const models = await client.models.list();
@@ -166,6 +173,35 @@ describe('OpenAI-compatible API with API keys (end to end, the openai package)',
     expect([notJson.status, ((await notJson.json()) as Json).error.type]).to.deep.equal([400, 'invalid_request_error']);
     const unknownPath = await raw('/embeddings', keys.eddie!.key, { input: 'x' });
     expect([unknownPath.status, (JSON.parse(unknownPath.text) as Json).error.type]).to.deep.equal([404, 'invalid_request_error']);
+  });
+
+  it('a streamed OpenAI answer adds little time over POST /api/chat with SSE (benchmark line)', async () => {
+    // An access token, not a key: the benchmark measures the formats, not the key's rate limit.
+    const session = await ApiClient.login(server.url, 'eddie', 'eddie-password-1');
+    const question = 'How many days of paid holiday does an employee get?';
+    const timed = async (route: string, body: unknown) => {
+      const started = performance.now();
+      const res = await fetch(server.url + route, { method: 'POST', headers: { authorization: session.authorization, accept: 'text/event-stream', 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const text = await res.text();
+      expect(res.status, text).to.equal(200);
+      return performance.now() - started;
+    };
+    const chat = () => timed('/api/chat', { query: question });
+    const openAi = () => timed('/api/openai/v1/chat/completions', { model: 'docqa', stream: true, messages: [{ role: 'user', content: question }] });
+    for (let i = 0; i < 3; i++) {
+      await chat();
+      await openAi();
+    }
+    const times: { chat: number[]; openAi: number[] } = { chat: [], openAi: [] };
+    for (let i = 0; i < 21; i++) {
+      times.chat.push(await chat());
+      times.openAi.push(await openAi());
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const added = median(times.openAi) - median(times.chat);
+    console.log(`      OpenAI-compatible stream: median ${median(times.openAi).toFixed(1)} ms, POST /api/chat SSE ${median(times.chat).toFixed(1)} ms: adds ${added.toFixed(1)} ms (target ≤ 10)`);
+    // Generous against a busy machine; the line above is the measurement.
+    expect(added).to.be.below(50);
   });
 
   it('a revoked key gets 401 everywhere within a second', async () => {
