@@ -92,6 +92,29 @@ describe('chat through a hosted OpenAI-compatible API (LLM_BACKEND=hosted, loopb
     expect(JSON.stringify(res.body)).to.not.include(apiKey);
   });
 
+  it("the OpenAI-compatible API: a model failing mid-stream ends it with an error event, without [DONE]; down, 503 in OpenAI's shape", async () => {
+    const ask = (stream: boolean) =>
+      fetch(`${t.server.url}/api/openai/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.admin}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'docqa', stream, messages: [{ role: 'user', content: 'invoices archived' }] }),
+      });
+    llm.reply = 'one two three four five six seven eight';
+    llm.failMidStream(3);
+    const streamed = await (await ask(true)).text();
+    const events = streamed.split('\n\n').filter((event) => event.startsWith('data: ')).map((event) => event.slice('data: '.length));
+    expect(events).to.not.include('[DONE]');
+    const last = JSON.parse(events.at(-1)!) as Json;
+    expect(Object.keys(last)).to.deep.equal(['error']);
+    expect(last.error).to.have.all.keys('message', 'type', 'param', 'code');
+    expect(streamed).to.not.include(apiKey);
+    llm.failNext(503, 5);
+    const down = await ask(false);
+    const body = (await down.json()) as Json;
+    expect([down.status, body.error?.type, body.error?.code]).to.deep.equal([503, 'server_error', 'unavailable']);
+    expect(JSON.stringify(body)).to.not.include(apiKey);
+  });
+
   it('stops generating when the client disconnects, and saves nothing', async () => {
     llm.reply = Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ');
     llm.tokenDelayMs = 20;
