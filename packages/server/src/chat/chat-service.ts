@@ -42,7 +42,7 @@ export interface ChatOutcome {
   token_budget: TokenBudgetReport | null;
   retrieval_settings: SearchResult['retrieval_settings'] & { classification: Classification };
   timing: { classify: number; retrieve: number; generate: number; total: number };
-  /** Tokens of the prompt (as the token budget counted it) and of the answer: the model's tokenizer, else the estimate. */
+  /** Tokens of the prompt (as the token budget counted it) and the answer: by the model's tokenizer, else estimated. */
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 }
 
@@ -119,8 +119,10 @@ export class ChatService {
     const settings = this.kernel.settings;
     try {
       const rewriteTurns = settings.get('RAG_QUERY_REWRITE_ENABLED') === true ? Number(settings.get('RAG_QUERY_REWRITE_MAX_TURNS')) : 0;
-      const history: PriorTurn[] = request.clientHistory
-        ?? (request.conversationId === null ? [] : await this.conversations.recentTurns(principal.userId, request.conversationId, Math.max(rewriteTurns, promptHistoryTurns)));
+      const id = request.conversationId;
+      const turns = Math.max(rewriteTurns, promptHistoryTurns);
+      const stored = () => (id === null ? [] : this.conversations.recentTurns(principal.userId, id, turns));
+      const history: PriorTurn[] = request.clientHistory ?? (await stored());
 
       const rewritten = rewriteTurns > 0 ? await rewriteFollowUp(request.query, history.slice(-rewriteTurns), backend, signal, this.kernel.logger) : null;
       const retrievalQuery = rewritten ?? request.query;
@@ -159,6 +161,8 @@ export class ChatService {
       }
       if (signal.aborted) return;
       const finished = performance.now();
+      // No passage, no model asked: nothing was sent or generated.
+      const promptTokens = sources.length === 0 ? 0 : budget.estimatedPrompt;
       const completionTokens = sources.length === 0 ? 0 : await countAnswer(backend, answer);
 
       const outcome: Omit<ChatOutcome, 'conversation_id'> = {
@@ -167,7 +171,11 @@ export class ChatService {
         token_budget: budget.report,
         retrieval_settings: { ...retrieved.retrieval_settings, rewritten_query: rewritten, classification },
         timing: { classify: ms(classified - started), retrieve: ms(retrievedAt - classified), generate: ms(finished - retrievedAt), total: ms(finished - started) },
-        usage: { prompt_tokens: sources.length === 0 ? 0 : budget.estimatedPrompt, completion_tokens: completionTokens, total_tokens: (sources.length === 0 ? 0 : budget.estimatedPrompt) + completionTokens },
+        usage: {
+          prompt_tokens: promptTokens,
+          completion_tokens: completionTokens,
+          total_tokens: promptTokens + completionTokens
+        },
       };
       const conversationId = await this.#save(principal, request, outcome);
       if (settings.get('RAG_LOG_TOKEN_USAGE') === true) {

@@ -29,7 +29,15 @@ export function requiredKeyScope(route: Pick<AnyRoute, 'access' | 'method' | 'ke
  * Ids and bodies are looked at only after this returns, so a caller who may not use an endpoint
  * learns nothing from it.
  */
-export async function checkAccess(kernel: Kernel, authenticator: Authenticator, req: Request, res: Response, access: Access, plan: Plan | undefined, keyScope: KeyScope | 'none' | null = null): Promise<Principal | null> {
+export async function checkAccess(
+  kernel: Kernel,
+  authenticator: Authenticator,
+  req: Request,
+  res: Response,
+  access: Access,
+  plan: Plan | undefined,
+  keyScope: KeyScope | 'none' | null = null,
+): Promise<Principal | null> {
   if (access === 'public') return null;
   const principal = await authenticator.authenticate(req, res);
   if (!principal) throw new DocqaError('unauthorized', 'This endpoint needs a bearer token (Authorization: Bearer <access token>).');
@@ -38,8 +46,13 @@ export async function checkAccess(kernel: Kernel, authenticator: Authenticator, 
   }
   // A key acts as its user (the role above, read now) and no further than its scopes.
   if (principal.apiKey && keyScope !== null) {
-    if (keyScope === 'none') throw new DocqaError('forbidden', 'API keys cannot use this endpoint; sign in with a password or single sign-on.');
-    if (!principal.apiKey.scopes.includes(keyScope)) throw new DocqaError('forbidden', `This API key lacks the ${keyScope} scope this endpoint needs.`, { extra: { required_scope: keyScope } });
+    if (keyScope === 'none') {
+      throw new DocqaError('forbidden', 'API keys cannot use this endpoint; sign in with a password or SSO.');
+    }
+    if (!principal.apiKey.scopes.includes(keyScope)) {
+      const detail = `This API key lacks the ${keyScope} scope this endpoint needs.`;
+      throw new DocqaError('forbidden', detail, { extra: { required_scope: keyScope } });
+    }
   }
   if (plan) {
     const current = kernel.resolve(licenseTokens.service).plan();

@@ -108,7 +108,8 @@ export function createApp(options: AppOptions): express.Express {
   const services = options.services ?? createServices(kernel);
   // Before every route, so that each request is counted once it ends, with the route it matched.
   app.use(httpMetricsMiddleware(services.metrics.http));
-  const jwt = createJwtAuthenticator(services.identity.tokens, services.identity.users, values.JWT_SECRET_KEY, values.JWT_ALGORITHM);
+  const { tokens, users } = services.identity;
+  const jwt = createJwtAuthenticator(tokens, users, values.JWT_SECRET_KEY, values.JWT_ALGORITHM);
   const keyLimit = apiKeyRateLimit(values.API_KEY_RATE_LIMIT, values.API_KEY_RATE_LIMIT_BURST);
   const authenticator = options.authenticator ?? withApiKeys(jwt, services.identity.apiKeys, keyLimit);
   for (const route of options.routes) mountRoute(app, route, kernel, services, authenticator, jsonParser);
@@ -116,7 +117,8 @@ export function createApp(options: AppOptions): express.Express {
   for (const extra of options.extras ?? []) extra(app);
   // OpenAI clients read errors in OpenAI's shape, an unknown path under its base URL included.
   app.use('/api/openai/v1', (req: Request, res: Response) => {
-    sendOpenAiError(req, res, new DocqaError('not_found', `There is no ${req.method} ${req.originalUrl.split('?')[0]}.`), kernel.logger);
+    const path = req.originalUrl.split('?')[0];
+    sendOpenAiError(req, res, new DocqaError('not_found', `There is no ${req.method} ${path}.`), kernel.logger);
   });
 
   app.use((req: Request, res: Response) => {

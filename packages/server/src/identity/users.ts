@@ -132,7 +132,9 @@ export class UserRepository {
       if (options.revokeSessions) await tx.query('update refresh_token set revoked_at = now() where user_id = $1 and revoked_at is null', [id]);
       // A new password (changed, reset or set by an admin) says the account may have been in other
       // hands: its API keys end with it, in the same transaction (docs/api-access.md).
-      if (changes.password_hash !== undefined) await tx.query('update api_key set revoked_at = now() where user_id = $1 and revoked_at is null', [id]);
+      if (changes.password_hash !== undefined) {
+        await tx.query('update api_key set revoked_at = now() where user_id = $1 and revoked_at is null', [id]);
+      }
       return rows[0];
     } catch (error) {
       conflictOnDuplicate(error);

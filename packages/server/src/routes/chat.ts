@@ -63,7 +63,7 @@ const timingSchema = z.object({ classify: z.number(), retrieve: z.number(), gene
 
 const usageSchema = z
   .object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int(), total_tokens: z.number().int() })
-  .describe('Tokens of the prompt and the answer, by the model\'s tokenizer when it has one (else estimated); 0 when no passage was found.');
+  .describe('Tokens of the prompt and the answer, the model\'s tokenizer\'s count or an estimate; 0 without passages.');
 
 const doneSchema = z.object({
   conversation_id: z.uuid(),
