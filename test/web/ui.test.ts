@@ -512,7 +512,8 @@ describe('web UI in a real browser (end to end)', function () {
     await row.waitFor();
     expect(await row.innerText()).to.include(secret.slice(0, 14)).and.include('read').and.not.include(secret.slice(14));
     await screenshot(page, '19-account-api-keys');
-    const me = async () => (await fetch(`${url}/api/auth/me`, { headers: { authorization: `Bearer ${secret}` } })).status;
+    const me = async () =>
+      (await fetch(`${url}/api/auth/me`, { headers: { authorization: `Bearer ${secret}` } })).status;
     expect(await me()).to.equal(200);
     await keys.getByRole('button', { name: 'Done' }).click();
     expect(await keys.locator('code.new-api-key').count(), 'the secret is gone from the screen').to.equal(0);

@@ -92,7 +92,7 @@ describe('chat through a hosted OpenAI-compatible API (LLM_BACKEND=hosted, loopb
     expect(JSON.stringify(res.body)).to.not.include(apiKey);
   });
 
-  it("the OpenAI-compatible API: a model failing mid-stream ends it with an error event, without [DONE]; down, 503 in OpenAI's shape", async () => {
+  it('OpenAI-compatible: a model failing mid-stream ends it with an error event, no [DONE]; down, 503', async () => {
     const ask = (stream: boolean) =>
       fetch(`${t.server.url}/api/openai/v1/chat/completions`, {
         method: 'POST',
@@ -102,7 +102,8 @@ describe('chat through a hosted OpenAI-compatible API (LLM_BACKEND=hosted, loopb
     llm.reply = 'one two three four five six seven eight';
     llm.failMidStream(3);
     const streamed = await (await ask(true)).text();
-    const events = streamed.split('\n\n').filter((event) => event.startsWith('data: ')).map((event) => event.slice('data: '.length));
+    const data = streamed.split('\n\n').filter((event) => event.startsWith('data: '));
+    const events = data.map((event) => event.slice('data: '.length));
     expect(events).to.not.include('[DONE]');
     const last = JSON.parse(events.at(-1)!) as Json;
     expect(Object.keys(last)).to.deep.equal(['error']);
@@ -149,7 +150,8 @@ describe('chat through a hosted OpenAI-compatible API (LLM_BACKEND=hosted, loopb
   });
 
   it('the OpenAI-compatible API rewrites a follow-up from the messages the client sends', async () => {
-    expect((await t.call('PATCH', '/api/admin/settings', t.admin, { RAG_QUERY_REWRITE_ENABLED: true })).status).to.equal(200);
+    const rewriting = await t.call('PATCH', '/api/admin/settings', t.admin, { RAG_QUERY_REWRITE_ENABLED: true });
+    expect(rewriting.status).to.equal(200);
     try {
       const before = llm.requests.length;
       llm.reply = 'For how long are invoices archived in the finance vault?';
@@ -161,7 +163,9 @@ describe('chat through a hosted OpenAI-compatible API (LLM_BACKEND=hosted, loopb
       const answer = await t.call('POST', '/api/openai/v1/chat/completions', t.admin, { model: 'docqa', messages });
       expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
       const [rewrite, generation] = llm.requests.slice(before);
-      expect((rewrite?.body?.messages as Json[]).at(-1)?.content).to.include('User: Where are invoices archived?').and.include('Last question: for how long?');
+      const rewritePrompt = (rewrite?.body?.messages as Json[]).at(-1)?.content;
+      expect(rewritePrompt).to.include('User: Where are invoices archived?');
+      expect(rewritePrompt).to.include('Last question: for how long?');
       const answerMessages = generation?.body?.messages as Json[];
       expect(answerMessages.map((message) => message.role)).to.deep.equal(['system', 'user', 'assistant', 'user']);
       expect(answerMessages[2]?.content).to.equal('In the finance vault [1].');

@@ -38,7 +38,8 @@ describe('chat (extractive backend: no model configured, ENTERPRISE)', function 
     const res = await t.call('POST', '/api/chat', alice, { query: 'How long are invoices archived?' });
     expect(res.status).to.equal(200);
     const body = res.body;
-    expect(body).to.have.all.keys('answer', 'sources', 'token_budget', 'retrieval_settings', 'timing', 'conversation_id', 'usage');
+    const fields = ['sources', 'token_budget', 'retrieval_settings', 'timing', 'conversation_id', 'usage'];
+    expect(body).to.have.all.keys('answer', ...fields);
     expect(body.conversation_id).to.match(uuid);
     expect(body.usage.prompt_tokens).to.be.greaterThan(0);
     expect(body.usage.completion_tokens).to.be.greaterThan(0);
@@ -68,7 +69,9 @@ describe('chat (extractive backend: no model configured, ENTERPRISE)', function 
     const answer = deltas.map((event) => event.data.text as string).join('');
     expect(answer).to.include('Hotel costs are refunded up to 150 euros a night.');
     const payload = done[0]!.data;
-    expect(payload).to.have.all.keys('sources', 'token_budget', 'retrieval_settings', 'timing', 'conversation_id', 'usage');
+    expect(payload).to.have.all.keys(
+      'sources', 'token_budget', 'retrieval_settings', 'timing', 'conversation_id', 'usage',
+    );
     expect(payload.sources[0]).to.include({ document_id: ids['travel.txt'], index: 1 });
     // History is saved once the stream completes: the stored answer is what was streamed.
     const stored = await t.call('GET', `/api/conversations/${payload.conversation_id}`, alice);

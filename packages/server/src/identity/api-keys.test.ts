@@ -16,30 +16,37 @@ describe('personal API keys (through HTTP, ENTERPRISE)', function () {
   const upload = async (token: string) => {
     const form = new FormData();
     form.append('file', new Blob([Buffer.from('Uploaded with a key.')]), 'by-key.txt');
-    const res = await fetch(`${t.server.url}/api/docs/upload`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
+    const headers = { authorization: `Bearer ${token}` };
+    const res = await fetch(`${t.server.url}/api/docs/upload`, { method: 'POST', body: form, headers });
     return { status: res.status, body: (await res.json()) as Json };
   };
   const documentIds = (body: Json) => (body.items as Json[]).map((item) => item.document_id as string);
+  const status = async (method: string, route: string, token: string | null, body?: unknown) =>
+    (await t.call(method, route, token, body)).status;
 
   before(async () => {
-    t = await startSearchServer({ plan: 'ENTERPRISE', embedder: false, env: { API_KEY_RATE_LIMIT: '1r/s', API_KEY_RATE_LIMIT_BURST: '25' } });
+    const env = { API_KEY_RATE_LIMIT: '1r/s', API_KEY_RATE_LIMIT_BURST: '25' };
+    t = await startSearchServer({ plan: 'ENTERPRISE', embedder: false, env });
     ids = await t.uploadTexts({
       'merger.txt': 'Confidential merger plan: the acquisition of Zephyr Corporation closes in March.',
       'handbook.txt': 'Employee handbook: holidays, expenses and the travel policy for every employee.',
     });
     finance = (await t.call('POST', '/api/groups', t.admin, { name: 'Finance' })).body.id as string;
-    for (const [name, role] of [['vera', 'viewer'], ['eddie', 'editor'], ['fiona', 'editor'], ['dora', 'viewer']] as const) {
-      const user = await t.call('POST', '/api/auth/users', t.admin, { username: name, password: `${name}-password-1`, role, email: `${name}@example.com` });
+    const people = [['vera', 'viewer'], ['eddie', 'editor'], ['fiona', 'editor'], ['dora', 'viewer']] as const;
+    for (const [name, role] of people) {
+      const fields = { username: name, password: `${name}-password-1`, role, email: `${name}@example.com` };
+      const user = await t.call('POST', '/api/auth/users', t.admin, fields);
       expect(user.status).to.equal(201);
       users[name] = user.body.id as string;
       tokens[name] = await t.login(name, `${name}-password-1`);
     }
     expect((await t.call('PUT', `/api/groups/${finance}/members/${users.fiona}`, t.admin)).status).to.equal(204);
-    expect((await t.call('PUT', `/api/access/document/${ids['merger.txt']}`, t.admin, { group_ids: [finance] })).status).to.equal(200);
+    const grant = { group_ids: [finance] };
+    expect(await status('PUT', `/api/access/document/${ids['merger.txt']}`, t.admin, grant)).to.equal(200);
   });
   after(() => t?.stop());
 
-  it('creates a key shown once with its prefix, lists it without the secret, and the key works as a bearer', async () => {
+  it('creates a key shown once with its prefix, lists it without the secret; the key works as a bearer', async () => {
     const created = await createKey(tokens.eddie!, { name: 'ci', scopes: ['read', 'write'], expires_in_days: 30 });
     expect(created.key).to.match(/^docqa_[A-Za-z0-9_-]{43}$/);
     expect(created.key.startsWith(created.prefix)).to.equal(true);
@@ -74,7 +81,8 @@ describe('personal API keys (through HTTP, ENTERPRISE)', function () {
     const key = await createKey(tokens.vera!, { name: 'viewer key' });
     const refused = await upload(key.key);
     expect([refused.status, refused.body.code]).to.deep.equal([403, 'forbidden']);
-    const beyond = await t.call('POST', '/api/auth/api-keys', tokens.vera!, { name: 'greedy', scopes: ['read', 'write'] });
+    const greedy = { name: 'greedy', scopes: ['read', 'write'] };
+    const beyond = await t.call('POST', '/api/auth/api-keys', tokens.vera!, greedy);
     expect([beyond.status, beyond.body.code]).to.deep.equal([422, 'validation_failed']);
   });
 
@@ -107,12 +115,15 @@ describe('personal API keys (through HTTP, ENTERPRISE)', function () {
     expect((await t.call('GET', '/api/docs', key.key)).status).to.equal(200);
     expect((await t.call('DELETE', `/api/auth/api-keys/${key.id as string}`, tokens.eddie!)).status).to.equal(204);
     const refused = await t.call('GET', '/api/docs', key.key);
-    expect([refused.status, refused.body.code, refused.body.detail]).to.deep.equal([401, 'unauthorized', 'This API key was revoked.']);
-    expect((await t.call('GET', '/api/auth/api-keys', tokens.eddie!)).body.items.map((item: Json) => item.id)).to.not.include(key.id);
-    expect((await t.call('DELETE', `/api/auth/api-keys/${key.id as string}`, tokens.eddie!)).status, 'twice').to.equal(404);
+    expect([refused.status, refused.body.code]).to.deep.equal([401, 'unauthorized']);
+    expect(refused.body.detail).to.equal('This API key was revoked.');
+    const listed = (await t.call('GET', '/api/auth/api-keys', tokens.eddie!)).body.items as Json[];
+    expect(listed.map((item) => item.id)).to.not.include(key.id);
+    expect(await status('DELETE', `/api/auth/api-keys/${key.id as string}`, tokens.eddie!), 'twice').to.equal(404);
     expect((await t.call('GET', '/api/docs', `docqa_${'x'.repeat(43)}`)).status).to.equal(401);
     const expiring = await createKey(tokens.eddie!, { name: 'expired', expires_in_days: 1 });
-    await t.server.kernel.db.query("update api_key set expires_at = now() - interval '1 second' where id = $1", [expiring.id]);
+    const expire = "update api_key set expires_at = now() - interval '1 second' where id = $1";
+    await t.server.kernel.db.query(expire, [expiring.id]);
     expect((await t.call('GET', '/api/docs', expiring.key)).status).to.equal(401);
   });
 
@@ -121,11 +132,13 @@ describe('personal API keys (through HTTP, ENTERPRISE)', function () {
     const listed = await t.call('GET', `/api/auth/users/${users.dora}/api-keys`, t.admin);
     expect(listed.body.items.map((item: Json) => item.id)).to.deep.equal([key.id]);
     expect((await t.call('GET', `/api/auth/users/${users.dora}/api-keys`, tokens.eddie!)).status).to.equal(403);
-    expect((await t.call('DELETE', `/api/auth/api-keys/${key.id as string}`, tokens.eddie!)).status, "not eddie's key").to.equal(404);
-    expect((await t.call('DELETE', `/api/auth/users/${users.dora}/api-keys/${key.id as string}`, t.admin)).status).to.equal(204);
+    const notTheirs = await status('DELETE', `/api/auth/api-keys/${key.id as string}`, tokens.eddie!);
+    expect(notTheirs, "not eddie's key").to.equal(404);
+    expect(await status('DELETE', `/api/auth/users/${users.dora}/api-keys/${key.id as string}`, t.admin)).to.equal(204);
     expect((await t.call('GET', '/api/docs', key.key)).status).to.equal(401);
     const audit = await t.call('GET', '/api/audit?limit=500', t.admin);
-    const events = (audit.body.items as Json[]).filter((entry) => entry.target === key.id).map((entry) => [entry.type, entry.actor?.username]);
+    const entries = (audit.body.items as Json[]).filter((entry) => entry.target === key.id);
+    const events = entries.map((entry) => [entry.type, entry.actor?.username]);
     expect(events).to.have.deep.members([['api_key.create', 'dora'], ['api_key.revoke', 'admin']]);
   });
 
@@ -143,7 +156,8 @@ describe('personal API keys (through HTTP, ENTERPRISE)', function () {
     const member = await createKey(await t.login('fiona', 'fiona-password-1'), { name: 'member' });
     const query = { query: 'Zephyr merger acquisition', top_k: 10 };
     expect(documentIds((await t.call('POST', '/api/search', member.key, query)).body)).to.include(ids['merger.txt']);
-    expect(documentIds((await t.call('POST', '/api/search', outsider.key, query)).body)).to.not.include(ids['merger.txt']);
+    const forOutsider = await t.call('POST', '/api/search', outsider.key, query);
+    expect(documentIds(forOutsider.body)).to.not.include(ids['merger.txt']);
     const chat = await t.call('POST', '/api/chat', outsider.key, { query: 'When does the Zephyr acquisition close?' });
     expect(chat.status).to.equal(200);
     expect((chat.body.sources as Json[]).map((source) => source.document_id)).to.not.include(ids['merger.txt']);
@@ -157,13 +171,18 @@ describe('personal API keys (through HTTP, ENTERPRISE)', function () {
     // A reset token as forgot-password stores it (its hash), without going through an email.
     const token = 'a-known-reset-token-for-the-test';
     const { createHash } = await import('node:crypto');
-    await t.server.kernel.db.query("insert into password_reset_token (token_hash, user_id, expires_at) values ($1, $2, now() + interval '10 minutes')", [createHash('sha256').update(token).digest('hex'), users.dora]);
-    expect((await t.call('POST', '/api/auth/reset-password', null, { token, new_password: 'dora-password-2' })).status).to.equal(200);
+    await t.server.kernel.db.query(
+      "insert into password_reset_token (token_hash, user_id, expires_at) values ($1, $2, now() + interval '10 min')",
+      [createHash('sha256').update(token).digest('hex'), users.dora],
+    );
+    const reset = { token, new_password: 'dora-password-2' };
+    expect(await status('POST', '/api/auth/reset-password', null, reset)).to.equal(200);
     expect((await t.call('GET', '/api/docs', beforeReset.key)).status).to.equal(401);
 
     const dora = await t.login('dora', 'dora-password-2');
     const beforeChange = await createKey(dora, { name: 'before change' });
-    expect((await t.call('PUT', '/api/auth/password', dora, { current_password: 'dora-password-2', new_password: 'dora-password-3' })).status).to.equal(200);
+    const change = { current_password: 'dora-password-2', new_password: 'dora-password-3' };
+    expect(await status('PUT', '/api/auth/password', dora, change)).to.equal(200);
     expect((await t.call('GET', '/api/docs', beforeChange.key)).status).to.equal(401);
 
     const vera = await createKey(tokens.vera!, { name: 'vera to be deleted' });
@@ -175,7 +194,9 @@ describe('personal API keys (through HTTP, ENTERPRISE)', function () {
   it('limits each key on its own (API_KEY_RATE_LIMIT): past the burst, 429 with Retry-After', async () => {
     const busy = await createKey(tokens.eddie!, { name: 'busy' });
     const calm = await createKey(tokens.eddie!, { name: 'calm' });
-    const answers = await Promise.all(Array.from({ length: 30 }, () => fetch(`${t.server.url}/api/auth/me`, { headers: { authorization: `Bearer ${busy.key as string}` } })));
+    const headers = { authorization: `Bearer ${busy.key as string}` };
+    const me = () => fetch(`${t.server.url}/api/auth/me`, { headers });
+    const answers = await Promise.all(Array.from({ length: 30 }, me));
     const limited = answers.filter((res) => res.status === 429);
     expect(limited.length).to.be.within(3, 5);
     expect(Number(limited[0]!.headers.get('retry-after'))).to.be.at.least(1);
