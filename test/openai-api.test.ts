@@ -67,8 +67,9 @@ describe('OpenAI-compatible API with API keys (end to end, the openai package)',
       { name: 'merger.txt', text: 'Confidential merger plan: the acquisition of Zephyr Corporation closes in March.' },
       {
         name: 'handbook.txt',
-        text: 'Employee handbook: every employee gets twenty-five days of paid holiday a year. '
-          + 'Unused days carry over until the end of March.',
+        text:
+          'Employee handbook: every employee gets twenty-five days of paid holiday a year. ' +
+          'Unused days carry over until the end of March.',
       },
     ]);
     for (const document of uploaded) {
@@ -248,7 +249,11 @@ describe('OpenAI-compatible API with API keys (end to end, the openai package)',
     const revokedAt = Date.now();
     expect((await session.call('DELETE', `/api/auth/api-keys/${key.id as string}`)).status).to.equal(204);
     expect((await failure(openai(key.key).chat.completions.create(ask('Holidays?')))).status).to.equal(401);
-    for (const [method, route] of [['POST', '/api/search'], ['GET', '/api/docs'], ['POST', '/api/chat']]) {
+    for (const [method, route] of [
+      ['POST', '/api/search'],
+      ['GET', '/api/docs'],
+      ['POST', '/api/chat'],
+    ]) {
       const body = method === 'POST' ? JSON.stringify({ query: 'holidays' }) : null;
       const res = await fetch(server.url + route!, { method, headers: json(key.key), body });
       expect(res.status, `${method} ${route}`).to.equal(401);

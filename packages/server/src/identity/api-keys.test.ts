@@ -32,7 +32,12 @@ describe('personal API keys (through HTTP, ENTERPRISE)', function () {
       'handbook.txt': 'Employee handbook: holidays, expenses and the travel policy for every employee.',
     });
     finance = (await t.call('POST', '/api/groups', t.admin, { name: 'Finance' })).body.id as string;
-    const people = [['vera', 'viewer'], ['eddie', 'editor'], ['fiona', 'editor'], ['dora', 'viewer']] as const;
+    const people = [
+      ['vera', 'viewer'],
+      ['eddie', 'editor'],
+      ['fiona', 'editor'],
+      ['dora', 'viewer'],
+    ] as const;
     for (const [name, role] of people) {
       const fields = { username: name, password: `${name}-password-1`, role, email: `${name}@example.com` };
       const user = await t.call('POST', '/api/auth/users', t.admin, fields);
@@ -139,10 +144,13 @@ describe('personal API keys (through HTTP, ENTERPRISE)', function () {
     const audit = await t.call('GET', '/api/audit?limit=500', t.admin);
     const entries = (audit.body.items as Json[]).filter((entry) => entry.target === key.id);
     const events = entries.map((entry) => [entry.type, entry.actor?.username]);
-    expect(events).to.have.deep.members([['api_key.create', 'dora'], ['api_key.revoke', 'admin']]);
+    expect(events).to.have.deep.members([
+      ['api_key.create', 'dora'],
+      ['api_key.revoke', 'admin'],
+    ]);
   });
 
-  it('acts at the user\'s current role: a demoted editor\'s write key can no longer upload', async () => {
+  it("acts at the user's current role: a demoted editor's write key can no longer upload", async () => {
     const key = await createKey(tokens.fiona!, { name: 'fiona writes', scopes: ['read', 'write'] });
     expect((await upload(key.key)).status).to.equal(202);
     expect((await t.call('PUT', `/api/auth/users/${users.fiona}`, t.admin, { role: 'viewer' })).status).to.equal(200);
@@ -166,7 +174,7 @@ describe('personal API keys (through HTTP, ENTERPRISE)', function () {
     expect(byId.status).to.equal(404);
   });
 
-  it('a password reset, a password change or the user\'s deletion ends the keys at once', async () => {
+  it("a password reset, a password change or the user's deletion ends the keys at once", async () => {
     const beforeReset = await createKey(tokens.dora!, { name: 'before reset' });
     // A reset token as forgot-password stores it (its hash), without going through an email.
     const token = 'a-known-reset-token-for-the-test';
@@ -202,6 +210,6 @@ describe('personal API keys (through HTTP, ENTERPRISE)', function () {
     expect(Number(limited[0]!.headers.get('retry-after'))).to.be.at.least(1);
     expect(((await limited[0]!.json()) as Json).code).to.equal('rate_limited');
     expect((await t.call('GET', '/api/auth/me', calm.key)).status, 'another key is not limited').to.equal(200);
-    expect((await t.call('GET', '/api/auth/me', tokens.eddie!)).status, 'nor the user\'s session').to.equal(200);
+    expect((await t.call('GET', '/api/auth/me', tokens.eddie!)).status, "nor the user's session").to.equal(200);
   });
 });

@@ -11,7 +11,13 @@ describe('OpenAI-compatible requests', () => {
       { role: 'assistant', content: 'One [1].' },
       { role: 'user', content: 'Unanswered, then a tool ran.' },
       { role: 'tool', content: '{}' },
-      { role: 'user', content: [{ type: 'text', text: 'And ' }, { type: 'text', text: 'then?' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'And ' },
+          { type: 'text', text: 'then?' },
+        ],
+      },
     ]);
     expect(parsed).to.deep.equal({ question: 'And then?', history: [{ query: 'First?', answer: 'One [1].' }] });
   });
@@ -32,7 +38,7 @@ describe('OpenAI-compatible requests', () => {
     expect(param([{ role: 'user', content: 'x'.repeat(8001) }]).body.error.type).to.equal('invalid_request_error');
   });
 
-  it('knows the docqa model only; errors keep their status and carry OpenAI\'s types', () => {
+  it("knows the docqa model only; errors keep their status and carry OpenAI's types", () => {
     expect(() => checkModel('docqa')).to.not.throw();
     let unknown: DocqaError | null = null;
     try {

@@ -13,7 +13,10 @@ const contentPart = z.object({ type: z.string(), text: z.string().optional() });
 
 const messageSchema = z.object({
   role: z.enum(['system', 'developer', 'user', 'assistant', 'tool', 'function']),
-  content: z.union([z.string(), z.array(contentPart)]).nullable().optional(),
+  content: z
+    .union([z.string(), z.array(contentPart)])
+    .nullable()
+    .optional(),
 });
 
 /**
@@ -55,7 +58,7 @@ export function questionAndHistory(messages: readonly Message[]): { question: st
   const last = messages[lastIndex]!;
   const content = `messages.${lastIndex}.content`;
   const role = `messages.${lastIndex}.role`;
-  if (last.role !== 'user') throw invalid('The last message must be the user\'s question.', role);
+  if (last.role !== 'user') throw invalid("The last message must be the user's question.", role);
   const question = textOf(last, lastIndex);
   if (question.trim().length === 0) throw invalid('The last user message is empty.', content);
   if (question.length > maxQuestionLength) {

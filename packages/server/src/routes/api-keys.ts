@@ -52,12 +52,12 @@ export const apiKeyRoutes = [
     summary: 'Create a personal API key',
     description: [
       'The answer holds the key, once; only its SHA-256 is stored. Send it as `Authorization: Bearer <key>`.',
-      'It acts as its user, within its scopes and the user\'s role at each request.',
+      "It acts as its user, within its scopes and the user's role at each request.",
     ].join(' '),
     request: { body: createBody },
     responses: {
       201: { description: 'Created; keep the key now.', schema: createdKeySchema },
-      422: { description: 'A scope beyond the caller\'s role, or an invalid field.' },
+      422: { description: "A scope beyond the caller's role, or an invalid field." },
     },
     async handler({ services, principal, body, req }) {
       const fields = { name: body.name, scopes: body.scopes, expiresInDays: body.expires_in_days };
@@ -71,7 +71,7 @@ export const apiKeyRoutes = [
     keyScope: 'none',
     tag: 'API keys',
     operationId: 'listApiKeys',
-    summary: 'The caller\'s API keys (not revoked), without their secrets',
+    summary: "The caller's API keys (not revoked), without their secrets",
     responses: { 200: { description: 'Oldest first.', schema: keyList } },
     handler: async ({ services, principal }) => ({
       status: 200,
@@ -85,10 +85,10 @@ export const apiKeyRoutes = [
     keyScope: 'none',
     tag: 'API keys',
     operationId: 'revokeApiKey',
-    summary: 'Revoke one of the caller\'s API keys',
+    summary: "Revoke one of the caller's API keys",
     description: 'The key is refused from the next request on.',
     request: { params: keyParams },
-    responses: { 204: { description: 'Revoked.' }, 404: { description: 'No such key of the caller\'s.' } },
+    responses: { 204: { description: 'Revoked.' }, 404: { description: "No such key of the caller's." } },
     async handler({ services, principal, params, req }) {
       await services.identity.apiKeys.revoke(principal!, principal!.userId, params.id, req.ip ?? null);
       return { status: 204 };
@@ -101,7 +101,7 @@ export const apiKeyRoutes = [
     keyScope: 'none',
     tag: 'API keys',
     operationId: 'listUserApiKeys',
-    summary: 'A user\'s API keys (admin)',
+    summary: "A user's API keys (admin)",
     request: { params: idParams },
     responses: { 200: { description: 'Oldest first.', schema: keyList }, 404: { description: 'No such user.' } },
     async handler({ services, params }) {
@@ -117,7 +117,7 @@ export const apiKeyRoutes = [
     keyScope: 'none',
     tag: 'API keys',
     operationId: 'revokeUserApiKey',
-    summary: 'Revoke a user\'s API key (admin)',
+    summary: "Revoke a user's API key (admin)",
     request: { params: userKeyParams },
     responses: { 204: { description: 'Revoked.' }, 404: { description: 'No such key of this user.' } },
     async handler({ services, principal, params, req }) {

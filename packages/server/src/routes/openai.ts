@@ -82,14 +82,14 @@ export const openAiRoutes = [
     method: 'post',
     path: `${base}/chat/completions`,
     operationId: 'openAiChatCompletion',
-    summary: 'Answer the last user message from the documents, as OpenAI\'s chat completions',
+    summary: "Answer the last user message from the documents, as OpenAI's chat completions",
     description: [
-      'Runs DocQA\'s chat pipeline (classification, retrieval with the caller\'s access, token budget,',
+      "Runs DocQA's chat pipeline (classification, retrieval with the caller's access, token budget,",
       'the configured model or extractive answers) on the last user message; earlier user and assistant',
       'messages serve follow-up rewriting and the prompt. Nothing is saved as a conversation.',
       'With `stream: true`, `chat.completion.chunk` events end with `data: [DONE]`; the last chunk with a',
       'choice carries `docqa_sources`, and `stream_options.include_usage` adds a chunk with `usage`.',
-      'Errors have OpenAI\'s shape `{error: {message, type, param, code}}`.',
+      "Errors have OpenAI's shape `{error: {message, type, param, code}}`.",
     ].join(' '),
     request: { body: completionRequest },
     responses: {

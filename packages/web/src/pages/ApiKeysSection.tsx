@@ -64,9 +64,13 @@ export function ApiKeysSection({ role }: { role: Role }) {
       {created ? (
         <div className="stack">
           <Alert kind="success">Copy this key now: it is shown only once.</Alert>
-          <p><code className="secret new-api-key">{created}</code></p>
+          <p>
+            <code className="secret new-api-key">{created}</code>
+          </p>
           <div className="actions">
-            <button type="button" className="subtle small" onClick={() => setCreated(null)}>Done</button>
+            <button type="button" className="subtle small" onClick={() => setCreated(null)}>
+              Done
+            </button>
           </div>
         </div>
       ) : null}
@@ -102,10 +106,18 @@ export function ApiKeysSection({ role }: { role: Role }) {
             </label>
           ))}
         </fieldset>
-        <div className="actions"><button type="submit" disabled={scopes.length === 0}>Create key</button></div>
+        <div className="actions">
+          <button type="submit" disabled={scopes.length === 0}>
+            Create key
+          </button>
+        </div>
       </form>
       <Alert>{keys.error}</Alert>
-      {!keys.data ? <Loading /> : keys.data.items.length === 0 ? <p>No keys yet.</p> : (
+      {!keys.data ? (
+        <Loading />
+      ) : keys.data.items.length === 0 ? (
+        <p>No keys yet.</p>
+      ) : (
         <div className="table-wrap">
           <table>
             <caption>Your keys</caption>
@@ -117,14 +129,18 @@ export function ApiKeysSection({ role }: { role: Role }) {
                 <th scope="col">Created</th>
                 <th scope="col">Expires</th>
                 <th scope="col">Last used</th>
-                <th scope="col"><span className="visually-hidden">Actions</span></th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
               {keys.data.items.map((key) => (
                 <tr key={key.id} data-key-name={key.name}>
                   <th scope="row">{key.name}</th>
-                  <td><code>{key.prefix}…</code></td>
+                  <td>
+                    <code>{key.prefix}…</code>
+                  </td>
                   <td>{key.scopes.join(', ')}</td>
                   <td>{formatDate(key.created_at)}</td>
                   <td>{key.expires_at ? formatDate(key.expires_at) : 'never'}</td>
