@@ -101,3 +101,10 @@ export const byteSize: Parser<number> = (raw) => {
   const factor = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }[unit] ?? 1;
   return Number(match[1]) * factor;
 };
+
+/** An ISO 639-1 language code ("en", "zh"), lower-cased. */
+export const languageCode: Parser<string> = (raw) => {
+  const code = raw.trim().toLowerCase();
+  if (!/^[a-z]{2}$/.test(code)) throw new InvalidValue('must be ISO 639-1 language codes (two letters, such as en,de,zh)');
+  return code;
+};

@@ -112,6 +112,7 @@ export const variables = {
   INDEX_UPSERT_BATCH_SIZE: spec({ parse: p.int(1, 100_000), default: '256', group: 'ingestion', description: 'Chunks held in memory before each flush to the index.' }),
   INDEXING_OCR_ENABLED: spec({ ...bool(false), group: 'ingestion', description: 'OCR scanned PDFs and images (PNG, JPG, TIFF).' }),
   INDEXING_OCR_LANGUAGES: spec({ parse: p.list(','), default: 'eng', group: 'ingestion', description: 'Comma-separated OCR language codes.' }),
+  INDEX_LANGUAGES: spec({ parse: p.list(',', p.languageCode), default: '', group: 'ingestion', description: 'Comma-separated ISO 639-1 codes the lexical language detection may answer (empty: every language it knows); restricts the detection of chunks and queries, never the analysis.' }),
   INDEXING_TABLES_ENABLED: spec({ ...bool(false), group: 'ingestion', description: 'Extract table rows from PDF, DOCX, Excel, CSV.' }),
   EMBEDDING_MODEL_PATH: spec({ parse: p.absolutePath, group: 'ingestion', description: 'GGUF embedding model for dense retrieval (embedder-llamacpp); unset: lexical retrieval only.' }),
   RAG_MIN_CHUNK_LENGTH: spec({ parse: p.int(0), default: '50', seed: true, group: 'ingestion', description: 'Shorter pieces are merged into a neighbouring chunk, never dropped (characters).' }),

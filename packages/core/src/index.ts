@@ -27,5 +27,8 @@ export {
   type ExtractionPoolOptions,
 } from './extraction/extraction-pool.js';
 export { startModuleWorker } from './workers/module-worker.js';
-export { analyzeEnglish, termFrequencies, tokenizeWords, englishStopWords } from './lexical/analyzer.js';
-export { porterStem } from './lexical/porter-stemmer.js';
+export {
+  analyze, analyzeChunk, analyzeQuery, analyzerVersion, tokenizeWords, type ChunkAnalysis, analyzeEnglish, termFrequencies, englishStopWords,
+} from './lexical/analyzer.js';
+export { LanguageDetector } from './lexical/language-detection.js';
+export { languagesWithRules } from './lexical/languages.js';

@@ -1,53 +1,84 @@
 import { expect } from 'chai';
-import { analyzeEnglish, termFrequencies, tokenizeWords } from './analyzer.js';
-import { porterStem } from './porter-stemmer.js';
+import { analyze, analyzeChunk, analyzeQuery, englishStopWords, tokenizeWords } from './analyzer.js';
+import { LanguageDetector } from './language-detection.js';
 
-describe('Porter stemmer', () => {
-  // Examples printed in Porter's 1980 paper, step by step, and stems of his published vocabulary.
-  const pairs: Record<string, string> = {
-    caresses: 'caress', ponies: 'poni', ties: 'ti', caress: 'caress', cats: 'cat',
-    feed: 'feed', agreed: 'agre', plastered: 'plaster', bled: 'bled', motoring: 'motor', sing: 'sing',
-    conflated: 'conflat', troubled: 'troubl', sized: 'size', hopping: 'hop', tanned: 'tan', falling: 'fall',
-    hissing: 'hiss', fizzed: 'fizz', failing: 'fail', filing: 'file', happy: 'happi', sky: 'sky',
-    relational: 'relat', conditional: 'condit', rational: 'ration', digitizer: 'digit', operator: 'oper',
-    feudalism: 'feudal', decisiveness: 'decis', hopefulness: 'hope', callousness: 'callous', triplicate: 'triplic',
-    formative: 'form', formalize: 'formal', electrical: 'electr', hopeful: 'hope', goodness: 'good',
-    revival: 'reviv', allowance: 'allow', inference: 'infer', airliner: 'airlin', gyroscopic: 'gyroscop',
-    adjustable: 'adjust', defensible: 'defens', irritant: 'irrit', replacement: 'replac', adjustment: 'adjust',
-    dependent: 'depend', adoption: 'adopt', communism: 'commun', activate: 'activ', homologous: 'homolog',
-    effective: 'effect', bowdlerize: 'bowdler', probate: 'probat', rate: 'rate', cease: 'ceas', controlling: 'control',
-    roll: 'roll', generalization: 'gener', generalizations: 'gener', oscillators: 'oscil', knightly: 'knightli',
-    // The reference implementation's departures from the paper: -bli → -ble, -logi → -log.
-    sensibility: 'sensibl', analogy: 'analog', archaeology: 'archaeolog',
-  };
-  for (const [word, stem] of Object.entries(pairs)) {
-    it(`${word} → ${stem}`, () => expect(porterStem(word)).to.equal(stem));
-  }
-  it('leaves words of one or two letters alone', () => {
-    expect(porterStem('as')).to.equal('as');
-    expect(porterStem('y')).to.equal('y');
+const detector = new LanguageDetector();
+
+describe('lexical analyzer', () => {
+  it('segments words by Unicode rules: numbers, contractions and abbreviations whole, punctuation dropped', () => {
+    expect(tokenizeWords("COVID-19, 3.14 and 1,000 mg; don't e-mail U.S.A. x/y")).to.deep.equal(
+      ['COVID', '19', '3.14', 'and', '1,000', 'mg', "don't", 'e', 'mail', 'U.S.A', 'x', 'y'],
+    );
+  });
+  it('splits scripts written without spaces into words (ICU dictionaries), not characters', () => {
+    // The exact cut of 北京大学 depends on the ICU version Node.js ships; words, not characters.
+    expect(tokenizeWords('我们在北京大学学习', 'zh')).to.include.members(['我们', '在', '学习']);
+    expect(tokenizeWords('ภาษาไทยง่ายนิดเดียว', 'th').length).to.be.greaterThan(2);
+  });
+  it('normalises with NFKC and folds case', () => {
+    expect(tokenizeWords('ﬁle ＡＢＣ')).to.deep.equal(['file', 'ABC']);
+    expect(analyze('ＡＢＣ Straße', null)).to.deep.equal(['abc', 'straße']);
+  });
+  it("drops the language's stop words and applies its Snowball stemmer", () => {
+    expect(analyze("The patient's caresses of ponies were not relational generalizations", 'en')).to.deep.equal(
+      ['patient', 'caress', 'poni', 'relat', 'general'],
+    );
+    expect(analyze('Die Häuser der Katzen und die laufenden Hunde', 'de')).to.deep.equal(['haus', 'katz', 'laufend', 'hund']);
+    expect(analyze('الكتاب في المكتبات', 'ar')).to.deep.equal(['كتاب', 'مكتب']);
+    expect(analyze('我们在学习', 'zh')).to.deep.equal(['学习']);
+  });
+  it('analyses a language without rules by segmentation and case folding alone', () => {
+    expect(analyze('Hello Wörld', 'xx')).to.deep.equal(['hello', 'wörld']);
+  });
+  it('answers nothing for text of only stop words and punctuation', () => {
+    expect(analyze('the of, and -- to!', 'en')).to.deep.equal([]);
+  });
+  it('keeps an English stop word list for English-only heuristics', () => {
+    expect(englishStopWords.has('the')).to.equal(true);
   });
 });
 
-describe('English analyzer', () => {
-  it('splits on punctuation but keeps numbers, contractions and abbreviations whole', () => {
-    expect(tokenizeWords('COVID-19, 3.14 and 1,000 mg; don\'t e-mail U.S.A. x/y')).to.deep.equal(['COVID', '19', '3.14', 'and', '1,000', 'mg', "don't", 'e', 'mail', 'U.S.A', 'x', 'y']);
+describe('language detection', () => {
+  const samples: Record<string, string> = {
+    en: 'The committee approved the budget for the new hospital after a long debate about its cost.',
+    de: 'Der Ausschuss hat den Haushalt für das neue Krankenhaus nach einer langen Debatte genehmigt.',
+    zh: '委员会在就费用进行了长时间辩论之后批准了新医院的预算。',
+    ar: 'وافقت اللجنة على ميزانية المستشفى الجديد بعد نقاش طويل حول تكلفته.',
+  };
+  for (const [language, text] of Object.entries(samples)) {
+    it(`tells ${language}`, () => expect(detector.detect(text)).to.equal(language));
+  }
+  it('does not guess on a text too short to tell', () => {
+    expect(detector.detect('ok')).to.equal(null);
   });
-  it('normalises with NFKC and treats each ideograph as a token', () => {
-    expect(tokenizeWords('ﬁle ＡＢＣ')).to.deep.equal(['file', 'ABC']);
-    expect(tokenizeWords('日本語のテキスト')).to.deep.equal(['日', '本', '語', 'の', 'テキスト']);
-    expect(analyzeEnglish('Naïve Café')).to.deep.equal(['naïv', 'café']);
+  it('answers only the allowed languages when restricted', () => {
+    const restricted = new LanguageDetector(['en', 'fr']);
+    expect(restricted.detect(samples.de as string)).to.not.equal('de');
   });
-  it('lower-cases, drops possessives and stop words, then stems', () => {
-    expect(analyzeEnglish("The patient's caresses of ponies were not relational; it is the Doctor’s")).to.deep.equal(['patient', 'caress', 'poni', 'were', 'relat', 'doctor']);
-    expect(analyzeEnglish('covid-19 vaccines')).to.deep.equal(['covid', '19', 'vaccin']);
+  it("gives a chunk too short to tell its document's language", () => {
+    expect(detector.detectChunks(['Kapitel 3', samples.de as string, 'ok'])).to.deep.equal(['de', 'de', 'de']);
+    expect(detector.detectChunks(['ok', '42'])).to.deep.equal([null, null]);
   });
-  it('counts term frequencies and the analysed length', () => {
-    const { frequencies, length } = termFrequencies('Cells divide; the cell divided. A dividing cell!');
-    expect(Object.fromEntries(frequencies)).to.deep.equal({ cell: 3, divid: 3 });
-    expect(length).to.equal(6);
+  it('counts a chunk’s terms in its language', () => {
+    const { language, frequencies, length } = analyzeChunk('Die Katzen laufen. Eine Katze lief mit den Katzen nach Hause.', 'de');
+    expect(language).to.equal('de');
+    expect(frequencies.get('katz')).to.equal(3);
+    expect(length).to.equal([...frequencies.values()].reduce((a, b) => a + b, 0));
   });
-  it('answers nothing for text of only stop words and punctuation', () => {
-    expect(analyzeEnglish('the of, and -- to!')).to.deep.equal([]);
+});
+
+describe('query analysis', () => {
+  it('analyses a query in its language when the corpus holds it', () => {
+    const terms = analyzeQuery('Wie viele Häuser hat die Stadt gebaut?', detector, ['de', 'en']);
+    expect([...terms.keys()]).to.include('haus');
+    expect([...terms.keys()]).to.not.include('häuser');
+  });
+  it("ORs the analyses under each of the corpus's languages when the query is too short to tell", () => {
+    const terms = analyzeQuery('Häuser', detector, ['de', 'en']);
+    expect(terms).to.deep.equal(new Map([['haus', 1], ['häuser', 1]]));
+  });
+  it('counts a term that several analyses produce once, at its highest count', () => {
+    const terms = analyzeQuery('Tokyo Tokyo', detector, ['de', 'en']);
+    expect(terms.get('tokyo')).to.equal(2);
   });
 });

@@ -1,63 +1,92 @@
-import { porterStem } from './porter-stemmer.js';
+import { languageRules } from './languages.js';
+import type { LanguageDetector } from './language-detection.js';
 
 /**
- * Lucene's English stop words (EnglishAnalyzer.ENGLISH_STOP_WORDS_SET). Kept this short on purpose:
- * BM25's idf already discounts common words, and a long list would drop meaningful ones ("no", "not"
- * are here only because Lucene has them and the reference figures were measured with them).
+ * The version of the analysis below. Postings written under another version are re-analysed by the
+ * lexical re-index job at start (packages/server/src/search/lexical-reindex.ts): bump it with any
+ * change that alters a term.
  */
-export const englishStopWords: ReadonlySet<string> = new Set([
-  'a', 'an', 'and', 'are', 'as', 'at', 'be', 'but', 'by', 'for', 'if', 'in', 'into', 'is', 'it', 'no', 'not', 'of',
-  'on', 'or', 'such', 'that', 'the', 'their', 'then', 'there', 'these', 'they', 'this', 'to', 'was', 'will', 'with',
-]);
+export const analyzerVersion = 2;
 
 /** Lucene's StandardTokenizer cuts tokens at 255 characters; longer runs are noise (base64, hashes). */
 const maxTokenLength = 255;
 
-// Han ideographs and Hiragana are one token per character, as in UAX #29 (no spaces between words).
-const ideograph = '[\\p{Script=Han}\\p{Script=Hiragana}]';
-const nonIdeographWordChar = '[^\\P{L}\\p{Script=Han}\\p{Script=Hiragana}]|[\\p{M}\\p{N}\\p{Pc}]';
 /**
- * A token: an ideograph, or a run of word characters that may continue across an apostrophe or a
- * period between letters ("don't", "u.s.a") or a period or comma between digits ("3.14", "1,000"),
- * which is what UAX #29 word boundaries do. Hyphens, slashes and other punctuation split:
- * "covid-19" → "covid", "19".
+ * Words as the text spells them (NFKC-normalised, not yet folded), in order: Unicode word boundaries
+ * (UAX #29 with ICU's dictionaries, so Chinese, Japanese, Thai or Khmer without spaces split into
+ * words), keeping only word-like segments (letters, numbers, ideographs), never punctuation.
  */
-const tokenPattern = new RegExp(
-  `${ideograph}|(?:${nonIdeographWordChar})+(?:(?:(?<=\\p{L})['\\u2019.](?=\\p{L})|(?<=\\p{N})[.,](?=\\p{N}))(?:${nonIdeographWordChar})+)*`,
-  'gu',
-);
-
-/** Words as the text spells them (NFKC-normalised, not yet lower-cased), in order. */
-export function tokenizeWords(text: string): string[] {
+export function tokenizeWords(text: string, language: string | null = null): string[] {
   const tokens: string[] = [];
-  for (const match of text.normalize('NFKC').matchAll(tokenPattern)) {
-    const token = match[0];
-    if (token.length <= maxTokenLength) tokens.push(token);
+  for (const segment of languageRules(language).segmenter.segment(text.normalize('NFKC'))) {
+    if (segment.isWordLike && segment.segment.length <= maxTokenLength) tokens.push(segment.segment);
   }
   return tokens;
 }
 
-/** "patient's" → "patient", as Lucene's EnglishPossessiveFilter (ASCII and typographic apostrophes). */
-function removePossessive(token: string): string {
-  return /['\u2019][sS]$/.test(token) ? token.slice(0, -2) : token;
-}
-
 /**
- * The English analyzer lexical retrieval indexes and queries with, after Lucene's EnglishAnalyzer:
- * tokenize, drop possessive 's, lower-case, drop stop words, Porter-stem. Documents and queries must
- * go through the same function, so any change here needs a re-index of the lexical postings.
+ * The analysis lexical retrieval indexes and queries with, for a text in `language` (ISO 639-1, or
+ * null when unknown): word segmentation, case folding, the language's stop words, its Snowball
+ * stemmer. Documents and queries go through the same function.
  */
-export function analyzeEnglish(text: string): string[] {
+export function analyze(text: string, language: string | null): string[] {
+  const { stopWords, stem } = languageRules(language);
   const terms: string[] = [];
-  for (const word of tokenizeWords(text)) {
-    const lower = removePossessive(word).toLowerCase();
-    if (lower.length === 0 || englishStopWords.has(lower)) continue;
-    terms.push(porterStem(lower));
+  for (const word of tokenizeWords(text, language)) {
+    const folded = word.toLowerCase();
+    if (!stopWords.has(folded)) terms.push(stem(folded));
   }
   return terms;
 }
 
-/** Term frequencies of a text, plus its length in analysed terms (BM25's document length). */
+/** A chunk's analysis: its language as detected, its terms' frequencies and its BM25 length. */
+export interface ChunkAnalysis {
+  language: string | null;
+  frequencies: Map<string, number>;
+  length: number;
+}
+
+/** Counts a chunk's analysed terms in its language (see LanguageDetector.detectChunks). */
+export function analyzeChunk(text: string, language: string | null): ChunkAnalysis {
+  const terms = analyze(text, language);
+  const frequencies = new Map<string, number>();
+  for (const term of terms) frequencies.set(term, (frequencies.get(term) ?? 0) + 1);
+  return { language, frequencies, length: terms.length };
+}
+
+/**
+ * A query's terms with their counts (a term written twice weighs twice). A query whose language the
+ * detector tells, and which the corpus holds, is analysed in it; otherwise (a few words, a name, a
+ * language no chunk is in) under the detected language if any and each of the corpus's languages,
+ * the terms ORed: a term that several analyses produce counts once, at its highest count.
+ */
+export function analyzeQuery(
+  query: string, detector: LanguageDetector, corpusLanguages: readonly (string | null)[],
+): Map<string, number> {
+  const detected = detector.detect(query);
+  let languages: (string | null)[] = detected !== null && corpusLanguages.includes(detected)
+    ? [detected]
+    : [...new Set([...(detected === null ? [] : [detected]), ...corpusLanguages])];
+  // An empty corpus: nothing to match, but the terms are still what the caller sees (e.g. "no terms").
+  if (languages.length === 0) languages = [null];
+  const counts = new Map<string, number>();
+  for (const language of languages) {
+    const own = new Map<string, number>();
+    for (const term of analyze(query, language)) own.set(term, (own.get(term) ?? 0) + 1);
+    for (const [term, n] of own) counts.set(term, Math.max(counts.get(term) ?? 0, n));
+  }
+  return counts;
+}
+
+/** English stop words (Snowball's list as @orama/stopwords ships it), for English-only heuristics. */
+export const englishStopWords: ReadonlySet<string> = languageRules('en').stopWords;
+
+/** The analysis of English text: for callers that know their text is English (sentence ranking). */
+export function analyzeEnglish(text: string): string[] {
+  return analyze(text, 'en');
+}
+
+/** Term frequencies of an English text, plus its length in analysed terms. */
 export function termFrequencies(text: string): { frequencies: Map<string, number>; length: number } {
   const terms = analyzeEnglish(text);
   const frequencies = new Map<string, number>();

@@ -29,7 +29,8 @@ export function gaussian(random: () => number): number {
 
 // Stop words first, in roughly their English frequency order: in real text they are about a
 // quarter of all words, which is what Zipf's law over this vocabulary gives them here too.
-const stopWordsByFrequency = ['the', 'of', 'and', 'to', 'a', 'in', 'is', 'it', 'that', 'for', 'was', 'on', 'are', 'as', 'with', 'be', 'at', 'by', 'this', 'not', 'or', 'but', 'they', 'there', 'their', 'if', 'no', 'an', 'will', 'then', 'these', 'into', 'such'];
+// No 'a': Snowball's English list as @orama/stopwords ships it does not hold it.
+const stopWordsByFrequency = ['the', 'of', 'and', 'to', 'in', 'is', 'it', 'that', 'for', 'was', 'on', 'are', 'as', 'with', 'be', 'at', 'by', 'this', 'not', 'or', 'but', 'they', 'there', 'their', 'if', 'no', 'an', 'will', 'then', 'these', 'into', 'such'];
 
 export interface Vocabulary {
   words: string[];

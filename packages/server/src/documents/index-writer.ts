@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { SqlExecutor } from '@docqa/plugin-api';
-import type { Chunk } from '@docqa/core';
-import { analyseChunk, writePostings } from '../search/lexical-index.js';
+import type { Chunk, LanguageDetector } from '@docqa/core';
+import { analyseChunk, languageDetector, writePostings } from '../search/lexical-index.js';
 import { writeRuleOutcomes, type RuleOutcome } from '@docqa/core/analytics';
 
 /** A chunk's id derives from its document and position, so indexing again overwrites, never duplicates. */
@@ -41,18 +41,22 @@ export interface ChunkedDocument {
  * document's terms in term_stats (search/schema.ts). Until the transaction commits, searches see
  * the document as it was.
  */
-export async function writeChunkedDocument(tx: SqlExecutor, document: ChunkedDocument, batchSize: number): Promise<void> {
+export async function writeChunkedDocument(
+  tx: SqlExecutor, document: ChunkedDocument, batchSize: number, detector: LanguageDetector = languageDetector(),
+): Promise<void> {
   await tx.query('delete from chunk where document_id = $1', [document.id]);
   // BM25's length of the document: the sum of its chunks' lengths in analysed terms.
   let termCount = 0;
+  // Languages first, over the whole document: a chunk too short to tell takes the document's.
+  const languages = detector.detectChunks(document.chunks.map((chunk) => chunk.text));
   for (let start = 0; start < document.chunks.length; start += batchSize) {
     const part = document.chunks.slice(start, start + batchSize);
-    const analysed = part.map((chunk) => analyseChunk(chunkId(document.id, chunk.index), chunk.text));
-    const rows = part.map((chunk, i) => ({ ...chunkRow(document.id, chunk), term_count: analysed[i]!.length, metadata: document.chunkMetadata[chunk.index] ?? {} }));
+    const analysed = part.map((chunk, i) => analyseChunk(chunkId(document.id, chunk.index), chunk.text, languages[start + i] ?? null));
+    const rows = part.map((chunk, i) => ({ ...chunkRow(document.id, chunk), term_count: analysed[i]!.length, language: analysed[i]!.language, metadata: document.chunkMetadata[chunk.index] ?? {} }));
     await tx.query(
-      `insert into chunk (id, document_id, position, text, heading_path, kind, page_start, page_end, char_start, char_end, token_count, term_count, metadata)
-       select u.id, $1, u.position, u.text, coalesce((select array_agg(x) from jsonb_array_elements_text(u.heading_path) x), '{}'), u.kind, u.page_start, u.page_end, u.char_start, u.char_end, u.token_count, u.term_count, u.metadata
-       from jsonb_to_recordset($2::jsonb) as u(id uuid, position int, text text, heading_path jsonb, kind text, page_start int, page_end int, char_start int, char_end int, token_count int, term_count int, metadata jsonb)`,
+      `insert into chunk (id, document_id, position, text, heading_path, kind, page_start, page_end, char_start, char_end, token_count, term_count, language, metadata)
+       select u.id, $1, u.position, u.text, coalesce((select array_agg(x) from jsonb_array_elements_text(u.heading_path) x), '{}'), u.kind, u.page_start, u.page_end, u.char_start, u.char_end, u.token_count, u.term_count, u.language, u.metadata
+       from jsonb_to_recordset($2::jsonb) as u(id uuid, position int, text text, heading_path jsonb, kind text, page_start int, page_end int, char_start int, char_end int, token_count int, term_count int, language text, metadata jsonb)`,
       [document.id, JSON.stringify(rows)],
     );
     await writePostings(tx, document.id, analysed);

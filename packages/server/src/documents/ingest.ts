@@ -6,6 +6,7 @@ import type { RulesService } from '@docqa/core/rules';
 import type { DocumentService, IngestJobData } from './document-service.js';
 import type { DocumentRow } from './document-repository.js';
 import { chunkId, chunksPerStatement, writeChunkedDocument } from './index-writer.js';
+import { languageDetector } from '../search/lexical-index.js';
 import { ruleOutcomes } from '@docqa/core/analytics';
 import { currentEmbedder } from '../models/registry.js';
 import { noIngestObserver, type IngestObserver } from '@docqa/core/metrics';
@@ -81,7 +82,7 @@ export class IngestPipeline {
     const { chunks, chunkMetadata, documentMetadata, outcomes } = await this.#chunkWithRules(document, rules, extracted, minChunkLength);
     await this.#writeVectors(document.id, chunks, job);
     await this.kernel.db.transaction((tx) =>
-      writeChunkedDocument(tx, { id: document.id, chunks, chunkMetadata, documentMetadata, title: extracted.title ?? null, outcomes }, chunksPerStatement(this.kernel.db.mode, v.INDEX_UPSERT_BATCH_SIZE)),
+      writeChunkedDocument(tx, { id: document.id, chunks, chunkMetadata, documentMetadata, title: extracted.title ?? null, outcomes }, chunksPerStatement(this.kernel.db.mode, v.INDEX_UPSERT_BATCH_SIZE), languageDetector(v.INDEX_LANGUAGES)),
     );
     await job.progress(chunks.length, chunks.length);
     this.#logger.info({ document_id: document.id, chunks: chunks.length }, 'document indexed');

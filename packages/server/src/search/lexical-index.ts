@@ -1,20 +1,41 @@
 import type { SqlExecutor, Db } from '@docqa/plugin-api';
-import { termFrequencies, analyzeEnglish } from '@docqa/core';
+import { analyzeChunk, analyzeQuery, LanguageDetector } from '@docqa/core';
 import type { SearchScope } from './filters.js';
 import { rankChunks, type LexicalHit, type WeightedTerm } from './bm25-ranking.js';
 
 export { bm25, type LexicalHit } from './bm25-ranking.js';
 
-/** A chunk as BM25 sees it: its analysed terms with their counts, and its length in terms. */
+/** A chunk as BM25 sees it: its language, its analysed terms with their counts, and its length in terms. */
 export interface AnalysedChunk {
   id: string;
+  language: string | null;
   frequencies: Map<string, number>;
   length: number;
 }
 
-export function analyseChunk(id: string, text: string): AnalysedChunk {
-  const { frequencies, length } = termFrequencies(text);
-  return { id, frequencies, length };
+const detectors = new Map<string, LanguageDetector>();
+
+/**
+ * The detector for INDEX_LANGUAGES (empty: every language the detector knows), one per process and
+ * list: eld's n-gram tables are loaded once and shared.
+ */
+export function languageDetector(indexLanguages: readonly string[] = []): LanguageDetector {
+  const key = [...indexLanguages].sort().join(',');
+  let detector = detectors.get(key);
+  if (!detector) detectors.set(key, (detector = new LanguageDetector(indexLanguages)));
+  return detector;
+}
+
+export function analyseChunk(id: string, text: string, language: string | null): AnalysedChunk {
+  return { id, ...analyzeChunk(text, language) };
+}
+
+/** Analyses chunks of one document, each in its language (the document's when its own is not told). */
+export function analyseChunks(
+  chunks: ReadonlyArray<{ id: string; text: string }>, detector: LanguageDetector = languageDetector(),
+): AnalysedChunk[] {
+  const languages = detector.detectChunks(chunks.map((chunk) => chunk.text));
+  return chunks.map((chunk, i) => analyseChunk(chunk.id, chunk.text, languages[i] ?? null));
 }
 
 /**
@@ -43,11 +64,29 @@ export async function writePostings(tx: SqlExecutor, documentId: string, chunks:
   );
 }
 
-/** Query terms with their counts: a term written twice weighs twice, as in Lucene's boolean query. */
-export function queryTerms(query: string): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const term of analyzeEnglish(query)) counts.set(term, (counts.get(term) ?? 0) + 1);
-  return counts;
+/**
+ * The languages the chunks were analysed in (null: chunks whose language was not told), read as a
+ * loose index scan of chunk_language: one index probe per language, not a pass over the chunks.
+ */
+export async function corpusLanguages(db: SqlExecutor): Promise<(string | null)[]> {
+  const { rows } = await db.query<{ language: string | null }>(
+    `with recursive l (language) as (
+       (select language from chunk where language is not null order by language limit 1)
+       union all
+       select (select c.language from chunk c where c.language > l.language order by c.language limit 1) from l where l.language is not null)
+     select language from l where language is not null
+     union all
+     (select null from chunk where language is null limit 1)`,
+  );
+  return rows.map((row) => row.language);
+}
+
+/**
+ * Query terms with their counts: a term written twice weighs twice, as in Lucene's boolean query.
+ * Analysed in the query's language, or under each of the corpus's languages when that is not told.
+ */
+export function queryTerms(query: string, languages: readonly (string | null)[] = ['en'], detector: LanguageDetector = languageDetector()): Map<string, number> {
+  return analyzeQuery(query, detector, languages);
 }
 
 export interface CorpusStatistics {
@@ -87,8 +126,8 @@ export function idf(chunks: number, df: number): number {
  * restricted to indexed documents the groups may see and to the filters, so the top k is taken
  * after access control and never from chunks the caller may not read (see bm25-ranking.ts).
  */
-export async function lexicalSearch(db: Db, query: string, options: SearchScope & { topK: number }): Promise<LexicalHit[]> {
-  const counts = queryTerms(query);
+export async function lexicalSearch(db: Db, query: string, options: SearchScope & { topK: number; detector?: LanguageDetector }): Promise<LexicalHit[]> {
+  const counts = queryTerms(query, await corpusLanguages(db), options.detector);
   if (counts.size === 0) return [];
   const statistics = await corpusStatistics(db, [...counts.keys()]);
   // Rarest (highest weight) first: the order in which terms become worth reading in full.

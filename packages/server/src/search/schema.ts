@@ -126,4 +126,18 @@ export const searchMigrations: SchemaMigration[] = [
       'alter table chunk_term add constraint chunk_term_chunk_id_fkey foreign key (chunk_id) references chunk (id) on delete cascade',
     ],
   },
+  {
+    name: '0017_chunk_language',
+    up: [
+      // The language a chunk was analysed in (ISO 639-1; null: not told), so a query whose language
+      // is not told is analysed under each language the corpus holds (lexical-index.ts).
+      'alter table chunk add column language text null',
+      'create index chunk_language on chunk (language)',
+      // The analysis the postings were written with; a process that starts with another re-indexes
+      // them (lexical-reindex.ts). Postings from before this migration are of version 1 (English).
+      'create table lexical_analyzer (id boolean primary key default true check (id), version integer not null)',
+      'insert into lexical_analyzer (version) values (1)',
+    ],
+    down: ['drop table lexical_analyzer', 'drop index chunk_language', 'alter table chunk drop column language'],
+  },
 ];

@@ -3,7 +3,7 @@ import { providerTokens, SqlParams, type Db } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import type { Principal } from '@docqa/core/identity';
 import type { GroupsService } from '@docqa/core/groups';
-import { lexicalSearch } from './lexical-index.js';
+import { languageDetector, lexicalSearch } from './lexical-index.js';
 import { checkFilterLimits, documentConditions, isNarrowed, metadataCondition, type SearchFilters, type SearchScope } from './filters.js';
 import { currentEmbedder } from '../models/registry.js';
 
@@ -70,7 +70,7 @@ export class SearchService {
     const dense = this.#denseAvailable();
     const depth = dense ? fusionDepth(request.topK) : request.topK;
     const [lexicalHits, denseHits] = await Promise.all([
-      lexicalSearch(this.#db, request.query, { ...scope, topK: depth }),
+      lexicalSearch(this.#db, request.query, { ...scope, topK: depth, detector: languageDetector(this.kernel.config.values.INDEX_LANGUAGES) }),
       dense ? this.#denseSearch(request.query, scope, depth) : Promise.resolve(null),
     ]);
     const lexical: RankedHit[] = lexicalHits.map((hit) => ({ chunkId: hit.chunkId, score: hit.score }));

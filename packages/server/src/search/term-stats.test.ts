@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { expect } from 'chai';
 import type { Db, SqlExecutor } from '@docqa/plugin-api';
 import { chunkId } from '../documents/index-writer.js';
-import { analyseChunk, bm25, idf, lexicalSearch, queryTerms, writePostings } from './lexical-index.js';
+import { analyseChunks, bm25, corpusLanguages, idf, lexicalSearch, queryTerms, writePostings } from './lexical-index.js';
 import { startSearchServer, type SearchTestServer } from './search.test-support.js';
 
 /** df as BM25 defines it: postings of chunks of indexed documents, counted from scratch. */
@@ -20,9 +20,9 @@ async function keptDf(db: SqlExecutor): Promise<Record<string, number>> {
 
 /** Chunks with their lengths in terms, their postings, and the document's length, as the ingest writes them. */
 async function insertChunks(tx: SqlExecutor, documentId: string, texts: readonly string[]): Promise<void> {
-  const chunks = texts.map((text, position) => analyseChunk(chunkId(documentId, position), text));
+  const chunks = analyseChunks(texts.map((text, position) => ({ id: chunkId(documentId, position), text })));
   for (const [position, chunk] of chunks.entries()) {
-    await tx.query(`insert into chunk (id, document_id, position, text, kind, char_start, char_end, token_count, term_count) values ($1, $2, $3, $4, 'text', 0, length($4), 1, $5)`, [chunk.id, documentId, position, texts[position], chunk.length]);
+    await tx.query(`insert into chunk (id, document_id, position, text, kind, char_start, char_end, token_count, term_count, language) values ($1, $2, $3, $4, 'text', 0, length($4), 1, $5, $6)`, [chunk.id, documentId, position, texts[position], chunk.length, chunk.language]);
   }
   await writePostings(tx, documentId, chunks);
   await tx.query('update document set term_count = $2 where id = $1', [documentId, chunks.reduce((sum, chunk) => sum + chunk.length, 0)]);
@@ -55,7 +55,10 @@ describe('search: document frequencies kept in term_stats', function () {
   after(() => t?.stop());
 
   it('counts the postings of documents indexed through the pipeline, and forgets a deleted one', async () => {
-    const ids = await t.uploadTexts({ 'north.txt': 'kiwi mango kiwi lemon', 'south.txt': 'mango melon plum. Second line with melon.' });
+    const ids = await t.uploadTexts({
+      'north.txt': 'The kiwi and the mango grow by the lemon tree, and the kiwi ripens first.',
+      'south.txt': 'The mango, the melon and the plum are sold at the market. Second line with melon.',
+    });
     await expectConsistent();
     const kept = await keptDf(db);
     expect(kept.kiwi).to.equal(1);
@@ -198,7 +201,7 @@ describe('search: BM25 top k with frequent terms pruned (MaxScore) equals the fu
 
   /** BM25 of every chunk computed here from the postings, the documents the scope allows ranked, ties by chunk id. */
   async function referenceRanking(query: string, topK: number, visibleToGroups: string[] | null) {
-    const counts = queryTerms(query);
+    const counts = queryTerms(query, await corpusLanguages(db));
     const { rows: postings } = await db.query<{ term: string; chunk_id: string; document_id: string; tf: number; chunk_length: number }>(
       `select t.term, t.chunk_id, t.document_id, t.tf, t.chunk_length from chunk_term t join document d on d.id = t.document_id and d.status = 'indexed' where t.term = any($1::text[])`,
       [[...counts.keys()]],

@@ -1,0 +1,59 @@
+import { createRequire } from 'node:module';
+import type { Stemmer } from 'snowball-stemmers';
+import { stopWordLists } from './stop-words.js';
+
+const require = createRequire(import.meta.url);
+// A CommonJS bundle of every Snowball algorithm (its ESM entry is missing); loaded once per process.
+const snowball = require('snowball-stemmers') as typeof import('snowball-stemmers');
+
+/**
+ * ISO 639-1 code → the name of its Snowball algorithm in snowball-stemmers. English is Snowball's
+ * "english" (Porter2), which replaced the hand-written Porter stemmer: SciFact nDCG@10 did not drop
+ * (docs/documents-and-sources.md, Languages). A language not listed here is analysed without stemming.
+ */
+const snowballAlgorithms: Record<string, string> = {
+  ar: 'arabic', hy: 'armenian', eu: 'basque', ca: 'catalan', cs: 'czech', da: 'danish', nl: 'dutch',
+  en: 'english', fi: 'finnish', fr: 'french', de: 'german', hu: 'hungarian', it: 'italian', ga: 'irish',
+  no: 'norwegian', nb: 'norwegian', pt: 'portuguese', ro: 'romanian', ru: 'russian', es: 'spanish',
+  sl: 'slovene', sv: 'swedish', ta: 'tamil', tr: 'turkish',
+};
+
+/** What the analyzer applies for one language; built on first use and kept. */
+export interface LanguageRules {
+  segmenter: Intl.Segmenter;
+  stopWords: ReadonlySet<string>;
+  stem: (word: string) => string;
+}
+
+const rules = new Map<string, LanguageRules>();
+const identity = (word: string): string => word;
+
+/**
+ * The rules of a language (an ISO 639-1 code), or of none (`null`: no stop words, no stemming, the
+ * root locale's word boundaries). A code no table knows still gets Intl.Segmenter's boundaries.
+ */
+export function languageRules(language: string | null): LanguageRules {
+  const key = language ?? '';
+  let found = rules.get(key);
+  if (!found) {
+    const algorithm = language ? snowballAlgorithms[language] : undefined;
+    const stemmer: Stemmer | null = algorithm ? snowball.newStemmer(algorithm) : null;
+    found = {
+      segmenter: new Intl.Segmenter(segmenterLocale(language), { granularity: 'word' }),
+      stopWords: (language ? stopWordLists[language] : undefined) ?? new Set(),
+      stem: stemmer ? (word) => stemmer.stem(word) : identity,
+    };
+    rules.set(key, found);
+  }
+  return found;
+}
+
+/** The language's locale if Intl knows it, else the root locale (its word rules serve every script). */
+function segmenterLocale(language: string | null): string {
+  return language && Intl.Segmenter.supportedLocalesOf([language]).length > 0 ? language : 'und';
+}
+
+/** Languages with a stemmer or a stop-word list (the rest are segmented and case-folded only). */
+export function languagesWithRules(): string[] {
+  return [...new Set([...Object.keys(snowballAlgorithms), ...Object.keys(stopWordLists)])].sort();
+}
