@@ -7,13 +7,13 @@ import { cancelIndexingStartedBy } from '../sources/sync.js';
 import { idParams, pageQuery } from './identity-schemas.js';
 
 /** The decisions file's job kinds, and the queue each lives in. */
-const kindQueues = { scan: 'sync', sync: 'sync', ingest: 'ingest', rebuild: 'rebuild', metadata_refresh: 'metadata_refresh', retention_sweep: 'retention_sweep', model_pull: 'model_pull' } as const;
+const kindQueues = { scan: 'sync', sync: 'sync', ingest: 'ingest', rebuild: 'rebuild', metadata_refresh: 'metadata_refresh', retention_sweep: 'retention_sweep', model_pull: 'model_pull', lexical_reindex: 'lexical_reindex' } as const;
 type JobKind = keyof typeof kindQueues;
 const allQueues = [...new Set(Object.values(kindQueues))];
 
 const jobSchema = z.object({
   id: z.uuid(),
-  kind: z.enum(['scan', 'sync', 'sync_all', 'rebuild', 'metadata_refresh', 'ingest', 'retention_sweep', 'model_pull']),
+  kind: z.enum(['scan', 'sync', 'sync_all', 'rebuild', 'metadata_refresh', 'ingest', 'retention_sweep', 'model_pull', 'lexical_reindex']),
   status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
   source_type: z.enum(['connector', 'integration']).nullable(),
   source_id: z.string().nullable(),
