@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { analyze, analyzeChunk, analyzeQuery, englishStopWords, tokenizeWords } from './analyzer.js';
+import { analyze, analyzeChunk, analyzeQuery, englishStopWords, segmentWords, tokenizeWords } from './analyzer.js';
 import { LanguageDetector } from './language-detection.js';
 
 const detector = new LanguageDetector();
@@ -14,6 +14,19 @@ describe('lexical analyzer', () => {
     // The exact cut of 北京大学 depends on the ICU version Node.js ships; words, not characters.
     expect(tokenizeWords('我们在北京大学学习', 'zh')).to.include.members(['我们', '在', '学习']);
     expect(tokenizeWords('ภาษาไทยง่ายนิดเดียว', 'th').length).to.be.greaterThan(2);
+  });
+  it('finds the same words as Intl.Segmenter in scripts with spaces, without its cost', () => {
+    // Identical on SciFact's 5,183 abstracts and XQuAD's en, de and ar paragraphs and questions too.
+    const texts = [
+      "Results: We found (p<0.05) that IL-6's level rose 3.14-fold; 1,000 mg/kg, 1⁄2 dose, U.S.A. don't e-mail",
+      'بلغ عدد السكان 22،338،618 نسمة في عام ١٩٩٩، وهو رقم قياسي.',
+      'Die Einwohnerzahl stieg auf 1.234.567 – ein Rekord für Zürich’s Altstadt.',
+      'Население: 12 655 050 человек (2021), Москва — столица.',
+      'Τα αποτελέσματα δείχνουν ότι η θεραπεία ήταν αποτελεσματική.',
+      'यह एक परीक्षण वाक्य है, जिसमें हिंदी के शब्द हैं।',
+      'snake_case, soft\u00ADhyphen and a lone _ underscore',
+    ];
+    for (const text of texts) expect(tokenizeWords(text), text).to.deep.equal(segmentWords(text.normalize('NFKC'), null));
   });
   it('normalises with NFKC and folds case', () => {
     expect(tokenizeWords('ﬁle ＡＢＣ')).to.deep.equal(['file', 'ABC']);

@@ -41,11 +41,28 @@ export function languageRules(language: string | null): LanguageRules {
     found = {
       segmenter: new Intl.Segmenter(segmenterLocale(language), { granularity: 'word' }),
       stopWords: (language ? stopWordLists[language] : undefined) ?? new Set(),
-      stem: stemmer ? (word) => stemmer.stem(word) : identity,
+      stem: stemmer ? cachedStem(stemmer) : identity,
     };
     rules.set(key, found);
   }
   return found;
+}
+
+/** Stems kept per language before the cache starts again (words follow Zipf: most repeat). */
+const maxCachedStems = 50_000;
+
+/** snowball-stemmers allocates per call (a few µs a word); a text repeats most of its words. */
+function cachedStem(stemmer: Stemmer): (word: string) => string {
+  const cache = new Map<string, string>();
+  return (word) => {
+    let stem = cache.get(word);
+    if (stem === undefined) {
+      stem = stemmer.stem(word);
+      if (cache.size >= maxCachedStems) cache.clear();
+      cache.set(word, stem);
+    }
+    return stem;
+  };
 }
 
 /** The language's locale if Intl knows it, else the root locale (its word rules serve every script). */
