@@ -15,7 +15,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { analyzeChunk, LanguageDetector } from '@docqa/core';
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const revision = process.argv[2] ?? 'e2f958d~1';
+// By default the parent of the commit that deleted the hand-written Porter stemmer.
+const revision = process.argv[2] ?? `${execFileSync('git', ['log', '-1', '--format=%H', '--diff-filter=D', '--', 'packages/core/src/lexical/porter-stemmer.ts'], { cwd: repositoryRoot, encoding: 'utf8' }).trim()}~1`;
 const dataRoot = path.resolve(repositoryRoot, '../shared/data');
 
 const oldFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-old-analyzer-'));

@@ -45,7 +45,7 @@ export const searchRoutes = [
     operationId: 'search',
     summary: 'Retrieve the chunks that best match a query',
     description:
-      'BM25 over an English analyzer, fused by reciprocal rank with embedding search when an embedder is configured. Only chunks of indexed documents the caller may see are searched.',
+      'BM25 over an analyzer for each chunk\'s language, fused by reciprocal rank with embedding search when an embedder is configured. Only chunks of indexed documents the caller may see are searched.',
     request: { body: searchBody },
     responses: { 200: { description: 'The best chunks, best first.', schema: searchResponse } },
     handler: async ({ services, principal, body }) => ({
