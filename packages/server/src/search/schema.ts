@@ -131,7 +131,11 @@ export const searchMigrations: SchemaMigration[] = [
     up: [
       // The language a chunk was analysed in (ISO 639-1; null: not told), so a query whose language
       // is not told is analysed under each language the corpus holds (lexical-index.ts).
-      'alter table chunk add column language text null',
+      // Chunks indexed before were analysed as English: they say so until the re-index job tells
+      // their language, so queries keep matching them meanwhile. A constant default fills existing
+      // rows without rewriting the table; dropped at once, so new chunks state their own.
+      `alter table chunk add column language text null default 'en'`,
+      'alter table chunk alter column language drop default',
       'create index chunk_language on chunk (language)',
       // The analysis the postings were written with; a process that starts with another re-indexes
       // them (lexical-reindex.ts). Postings from before this migration are of version 1 (English).
