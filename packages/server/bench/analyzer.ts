@@ -16,18 +16,34 @@ import { analyzeChunk, LanguageDetector } from '@docqa/core';
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 // By default the parent of the commit that deleted the hand-written Porter stemmer.
-const revision = process.argv[2] ?? `${execFileSync('git', ['log', '-1', '--format=%H', '--diff-filter=D', '--', 'packages/core/src/lexical/porter-stemmer.ts'], { cwd: repositoryRoot, encoding: 'utf8' }).trim()}~1`;
+const revision =
+  process.argv[2] ??
+  `${execFileSync('git', ['log', '-1', '--format=%H', '--diff-filter=D', '--', 'packages/core/src/lexical/porter-stemmer.ts'], { cwd: repositoryRoot, encoding: 'utf8' }).trim()}~1`;
 const dataRoot = path.resolve(repositoryRoot, '../shared/data');
 
 const oldFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-old-analyzer-'));
 for (const file of ['analyzer.ts', 'porter-stemmer.ts']) {
-  fs.writeFileSync(path.join(oldFolder, file), execFileSync('git', ['show', `${revision}:packages/core/src/lexical/${file}`], { cwd: repositoryRoot }));
+  fs.writeFileSync(
+    path.join(oldFolder, file),
+    execFileSync('git', ['show', `${revision}:packages/core/src/lexical/${file}`], { cwd: repositoryRoot }),
+  );
 }
-const old = (await import(pathToFileURL(path.join(oldFolder, 'analyzer.ts')).href)) as { termFrequencies(text: string): { length: number } };
+const old = (await import(pathToFileURL(path.join(oldFolder, 'analyzer.ts')).href)) as {
+  termFrequencies(text: string): { length: number };
+};
 
-const readTexts = (file: string) => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { text: string }).text);
+const readTexts = (file: string) =>
+  fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => (JSON.parse(line) as { text: string }).text);
 const sets: Record<string, string[]> = { scifact: readTexts(path.join(dataRoot, 'beir/scifact/corpus.jsonl')) };
-for (const language of fs.readdirSync(path.join(dataRoot, 'xquad')).filter((name) => !name.includes('.')).sort()) sets[`xquad ${language}`] = readTexts(path.join(dataRoot, 'xquad', language, 'corpus.jsonl'));
+for (const language of fs
+  .readdirSync(path.join(dataRoot, 'xquad'))
+  .filter((name) => !name.includes('.'))
+  .sort())
+  sets[`xquad ${language}`] = readTexts(path.join(dataRoot, 'xquad', language, 'corpus.jsonl'));
 
 const detector = new LanguageDetector();
 const sides = {
@@ -46,7 +62,14 @@ for (const [name, texts] of Object.entries(sets)) {
     }
   }
   const chars = texts.reduce((sum, text) => sum + text.length, 0) / texts.length;
-  console.log(`${name.padEnd(10)} ${texts.length} texts of ${chars.toFixed(0)} chars: old ${(1000 * best.old!).toFixed(1)} µs, new ${(1000 * best.new!).toFixed(1)} µs per chunk, ratio ${(best.new! / best.old!).toFixed(2)}`);
+  console.log(
+    `${name.padEnd(10)} ${texts.length} texts of ${chars.toFixed(0)} chars: old ${(1000 * best.old!).toFixed(1)} µs, new ${(1000 * best.new!).toFixed(1)} µs per chunk, ratio ${(best.new! / best.old!).toFixed(2)}`,
+  );
 }
-console.log(`load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+console.log(
+  `load average ${os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ')}`,
+);
 fs.rmSync(oldFolder, { recursive: true, force: true });

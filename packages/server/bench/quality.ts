@@ -19,9 +19,15 @@ const dataRoot = path.resolve(repositoryRoot, '../shared/data');
 /** XQuAD README: BM25 (k1 0.9, b 0.4) with per-language analysis, nDCG@10. */
 const xquadReference: Record<string, number> = { en: 0.962, de: 0.941, zh: 0.964, ar: 0.946 };
 
-function report(label: string, index: IndexedCorpus, result: Awaited<ReturnType<typeof evaluate>>, reference: number): void {
+function report(
+  label: string,
+  index: IndexedCorpus,
+  result: Awaited<ReturnType<typeof evaluate>>,
+  reference: number,
+): void {
   const { stats } = index;
-  const p = (q: number) => result.latencies[Math.min(result.latencies.length - 1, Math.floor(q * result.latencies.length))]?.toFixed(1);
+  const p = (q: number) =>
+    result.latencies[Math.min(result.latencies.length - 1, Math.floor(q * result.latencies.length))]?.toFixed(1);
   console.log(
     `${label.padEnd(16)} nDCG@10 ${result.ndcg.toFixed(4)}  reference ${reference.toFixed(4)}  ratio ${(result.ndcg / reference).toFixed(3)}  | ` +
       `${stats.documents} docs, ${stats.chunks} chunks, ${stats.postings} postings, indexed in ${stats.indexSeconds.toFixed(1)} s ` +
@@ -42,14 +48,18 @@ async function measure(label: string, set: BeirSet, reference: number): Promise<
 
 async function xquad(): Promise<void> {
   const folder = path.join(dataRoot, 'xquad');
-  const languages = fs.readdirSync(folder).filter((name) => fs.existsSync(path.join(folder, name, 'corpus.jsonl'))).sort();
+  const languages = fs
+    .readdirSync(folder)
+    .filter((name) => fs.existsSync(path.join(folder, name, 'corpus.jsonl')))
+    .sort();
   const sets = new Map(languages.map((language) => [language, readBeir(path.join(folder, language), `${language}-`)]));
   for (const [language, set] of sets) await measure(`xquad ${language}`, set, xquadReference[language] ?? Number.NaN);
   // All languages in one index; each language's questions scored on it.
   const all = [...sets.values()];
   const index = await indexCorpus(all.flatMap((set) => set.corpus));
   try {
-    for (const [language, set] of sets) report(`xquad ${language} (all)`, index, await evaluate(index, set), xquadReference[language] ?? Number.NaN);
+    for (const [language, set] of sets)
+      report(`xquad ${language} (all)`, index, await evaluate(index, set), xquadReference[language] ?? Number.NaN);
   } finally {
     await index.stop();
   }
@@ -58,10 +68,20 @@ async function xquad(): Promise<void> {
 async function main(): Promise<void> {
   const parts = process.argv.slice(2);
   const wanted = (part: string) => parts.length === 0 || parts.includes(part);
-  console.log(`database: ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite'}; load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+  console.log(
+    `database: ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite'}; load average ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}`,
+  );
   if (wanted('scifact')) await measure('scifact', readBeir(path.join(dataRoot, 'beir/scifact')), 0.665);
   if (wanted('xquad')) await xquad();
-  console.log(`load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}`,
+  );
 }
 
 await main();

@@ -6,9 +6,20 @@ const detector = new LanguageDetector();
 
 describe('lexical analyzer', () => {
   it('segments words by Unicode rules: numbers, contractions and abbreviations whole, punctuation dropped', () => {
-    expect(tokenizeWords("COVID-19, 3.14 and 1,000 mg; don't e-mail U.S.A. x/y")).to.deep.equal(
-      ['COVID', '19', '3.14', 'and', '1,000', 'mg', "don't", 'e', 'mail', 'U.S.A', 'x', 'y'],
-    );
+    expect(tokenizeWords("COVID-19, 3.14 and 1,000 mg; don't e-mail U.S.A. x/y")).to.deep.equal([
+      'COVID',
+      '19',
+      '3.14',
+      'and',
+      '1,000',
+      'mg',
+      "don't",
+      'e',
+      'mail',
+      'U.S.A',
+      'x',
+      'y',
+    ]);
   });
   it('splits scripts written without spaces into words (ICU dictionaries), not characters', () => {
     // The exact cut of 北京大学 depends on the ICU version Node.js ships; words, not characters.
@@ -26,17 +37,27 @@ describe('lexical analyzer', () => {
       'यह एक परीक्षण वाक्य है, जिसमें हिंदी के शब्द हैं।',
       'snake_case, soft\u00ADhyphen and a lone _ underscore',
     ];
-    for (const text of texts) expect(tokenizeWords(text), text).to.deep.equal(segmentWords(text.normalize('NFKC'), null));
+    for (const text of texts)
+      expect(tokenizeWords(text), text).to.deep.equal(segmentWords(text.normalize('NFKC'), null));
   });
   it('normalises with NFKC and folds case', () => {
     expect(tokenizeWords('ﬁle ＡＢＣ')).to.deep.equal(['file', 'ABC']);
     expect(analyze('ＡＢＣ Straße', null)).to.deep.equal(['abc', 'straße']);
   });
   it("drops the language's stop words and applies its Snowball stemmer", () => {
-    expect(analyze("The patient's caresses of ponies were not relational generalizations", 'en')).to.deep.equal(
-      ['patient', 'caress', 'poni', 'relat', 'general'],
-    );
-    expect(analyze('Die Häuser der Katzen und die laufenden Hunde', 'de')).to.deep.equal(['haus', 'katz', 'laufend', 'hund']);
+    expect(analyze("The patient's caresses of ponies were not relational generalizations", 'en')).to.deep.equal([
+      'patient',
+      'caress',
+      'poni',
+      'relat',
+      'general',
+    ]);
+    expect(analyze('Die Häuser der Katzen und die laufenden Hunde', 'de')).to.deep.equal([
+      'haus',
+      'katz',
+      'laufend',
+      'hund',
+    ]);
     expect(analyze('الكتاب في المكتبات', 'ar')).to.deep.equal(['كتاب', 'مكتب']);
     expect(analyze('我们在学习', 'zh')).to.deep.equal(['学习']);
   });
@@ -73,7 +94,10 @@ describe('language detection', () => {
     expect(detector.detectChunks(['ok', '42'])).to.deep.equal([null, null]);
   });
   it('counts a chunk’s terms in its language', () => {
-    const { language, frequencies, length } = analyzeChunk('Die Katzen laufen. Eine Katze lief mit den Katzen nach Hause.', 'de');
+    const { language, frequencies, length } = analyzeChunk(
+      'Die Katzen laufen. Eine Katze lief mit den Katzen nach Hause.',
+      'de',
+    );
     expect(language).to.equal('de');
     expect(frequencies.get('katz')).to.equal(3);
     expect(length).to.equal([...frequencies.values()].reduce((a, b) => a + b, 0));
@@ -88,7 +112,12 @@ describe('query analysis', () => {
   });
   it("ORs the analyses under each of the corpus's languages when the query is too short to tell", () => {
     const terms = analyzeQuery('Häuser', detector, ['de', 'en']);
-    expect(terms).to.deep.equal(new Map([['haus', 1], ['häuser', 1]]));
+    expect(terms).to.deep.equal(
+      new Map([
+        ['haus', 1],
+        ['häuser', 1],
+      ]),
+    );
   });
   it('counts a term that several analyses produce once, at its highest count', () => {
     const terms = analyzeQuery('Tokyo Tokyo', detector, ['de', 'en']);

@@ -12,7 +12,8 @@ export const analyzerVersion = 2;
 const maxTokenLength = 255;
 
 /** Scripts written without spaces between words, whose words only ICU's dictionaries find. */
-const unspacedScript = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const unspacedScript =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 // Format characters (a soft hyphen) stay inside a word, as UAX #29's rule WB4 keeps them.
 const wordStart = '[\\p{L}\\p{N}]';
 const wordCharacter = '[\\p{L}\\p{M}\\p{N}\\p{Pc}\\p{Cf}]';
@@ -94,12 +95,15 @@ export function analyzeChunk(text: string, language: string | null): ChunkAnalys
  * the terms ORed: a term that several analyses produce counts once, at its highest count.
  */
 export function analyzeQuery(
-  query: string, detector: LanguageDetector, corpusLanguages: readonly (string | null)[],
+  query: string,
+  detector: LanguageDetector,
+  corpusLanguages: readonly (string | null)[],
 ): Map<string, number> {
   const detected = detector.detect(query);
-  let languages: (string | null)[] = detected !== null && corpusLanguages.includes(detected)
-    ? [detected]
-    : [...new Set([...(detected === null ? [] : [detected]), ...corpusLanguages])];
+  let languages: (string | null)[] =
+    detected !== null && corpusLanguages.includes(detected)
+      ? [detected]
+      : [...new Set([...(detected === null ? [] : [detected]), ...corpusLanguages])];
   // An empty corpus: nothing to match, but the terms are still what the caller sees (e.g. "no terms").
   if (languages.length === 0) languages = [null];
   const counts = new Map<string, number>();

@@ -17,7 +17,10 @@ import { licenseStandIn } from '../../src/testing/license-stand-in.js';
 const filesPerUpload = 20;
 
 // The free plan holds 100 documents; a license stand-in with room for the whole corpus.
-const benchLicense = licenseStandIn(() => ({ plan: 'PRO', limits: { documents: null, fileSizeBytes: null, storageBytes: null } }));
+const benchLicense = licenseStandIn(() => ({
+  plan: 'PRO',
+  limits: { documents: null, fileSizeBytes: null, storageBytes: null },
+}));
 
 export interface BeirSet {
   /** Documents by their id in the qrels (prefixed when several sets share one index). */
@@ -26,13 +29,24 @@ export interface BeirSet {
   qrels: Map<string, Map<string, number>>;
 }
 
-const readJsonLines = <T>(file: string): T[] => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as T);
+const readJsonLines = <T>(file: string): T[] =>
+  fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as T);
 
 /** A BEIR folder; `prefix` keeps ids apart when several sets go into one index. */
 export function readBeir(folder: string, prefix = ''): BeirSet {
-  const corpus = readJsonLines<{ _id: string; title: string; text: string }>(path.join(folder, 'corpus.jsonl'))
-    .map((doc) => ({ id: prefix + doc._id, text: doc.title ? `${doc.title}\n\n${doc.text}` : doc.text }));
-  const queries = new Map(readJsonLines<{ _id: string; text: string }>(path.join(folder, 'queries.jsonl')).map((q) => [prefix + q._id, q.text]));
+  const corpus = readJsonLines<{ _id: string; title: string; text: string }>(path.join(folder, 'corpus.jsonl')).map(
+    (doc) => ({ id: prefix + doc._id, text: doc.title ? `${doc.title}\n\n${doc.text}` : doc.text }),
+  );
+  const queries = new Map(
+    readJsonLines<{ _id: string; text: string }>(path.join(folder, 'queries.jsonl')).map((q) => [
+      prefix + q._id,
+      q.text,
+    ]),
+  );
   const qrels = new Map<string, Map<string, number>>();
   for (const line of fs.readFileSync(path.join(folder, 'qrels/test.tsv'), 'utf8').split('\n').slice(1)) {
     const [queryId, corpusId, score] = line.trim().split('\t');
@@ -45,8 +59,13 @@ export function readBeir(folder: string, prefix = ''): BeirSet {
 
 /** nDCG@10 with graded gains (2^rel − 1) as trec_eval and BEIR compute it. */
 export function ndcgAt10(ranked: string[], relevant: Map<string, number>): number {
-  const dcg = ranked.slice(0, 10).reduce((sum, id, i) => sum + (2 ** (relevant.get(id) ?? 0) - 1) / Math.log2(i + 2), 0);
-  const ideal = [...relevant.values()].sort((a, b) => b - a).slice(0, 10).reduce((sum, rel, i) => sum + (2 ** rel - 1) / Math.log2(i + 2), 0);
+  const dcg = ranked
+    .slice(0, 10)
+    .reduce((sum, id, i) => sum + (2 ** (relevant.get(id) ?? 0) - 1) / Math.log2(i + 2), 0);
+  const ideal = [...relevant.values()]
+    .sort((a, b) => b - a)
+    .slice(0, 10)
+    .reduce((sum, rel, i) => sum + (2 ** rel - 1) / Math.log2(i + 2), 0);
   return ideal > 0 ? dcg / ideal : 0;
 }
 
@@ -65,12 +84,24 @@ export async function indexCorpus(corpus: BeirSet['corpus'], env: Record<string,
   const databaseUrl = process.env.DATABASE_URL;
   const server = await startServer({
     env: {
-      ...testSecrets, DOCQA_DATA_DIR: dataDir, DOCQA_SECRETS_DIR: dataDir, LOG_LEVEL: 'ERROR', DEFAULT_ADMIN_PASSWORD: 'admin-password-1',
-      ACCESS_TOKEN_EXPIRE_SECONDS: '86400', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env,
+      ...testSecrets,
+      DOCQA_DATA_DIR: dataDir,
+      DOCQA_SECRETS_DIR: dataDir,
+      LOG_LEVEL: 'ERROR',
+      DEFAULT_ADMIN_PASSWORD: 'admin-password-1',
+      ACCESS_TOKEN_EXPIRE_SECONDS: '86400',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ...env,
     },
     cwd: dataDir,
     inMemoryDatabase: !databaseUrl,
-    presets: { standard: definePreset({ id: 'standard', description: 'standard + license stand-in', plugins: (context) => [...withoutLicenseGate(standardPreset.plugins(context)), { plugin: benchLicense }] }) },
+    presets: {
+      standard: definePreset({
+        id: 'standard',
+        description: 'standard + license stand-in',
+        plugins: (context) => [...withoutLicenseGate(standardPreset.plugins(context)), { plugin: benchLicense }],
+      }),
+    },
     port: 0,
     host: '127.0.0.1',
   });
@@ -79,20 +110,28 @@ export async function indexCorpus(corpus: BeirSet['corpus'], env: Record<string,
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    const login = await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'admin-password-1' }) });
+    const login = await fetch(`${server.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: 'admin-password-1' }),
+    });
     const auth = { authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}` };
     const indexStart = performance.now();
     const idByDocument = new Map<string, string>();
     for (let start = 0; start < corpus.length; start += filesPerUpload) {
       const form = new FormData();
-      for (const doc of corpus.slice(start, start + filesPerUpload)) form.append('file', new Blob([doc.text]), `${doc.id}.txt`);
+      for (const doc of corpus.slice(start, start + filesPerUpload))
+        form.append('file', new Blob([doc.text]), `${doc.id}.txt`);
       const res = await fetch(`${server.url}/api/docs/upload`, { method: 'POST', body: form, headers: auth });
       if (res.status !== 202) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
-      for (const d of ((await res.json()) as { documents: Array<{ id: string; filename: string }> }).documents) idByDocument.set(d.id, d.filename.replace(/\.txt$/, ''));
+      for (const d of ((await res.json()) as { documents: Array<{ id: string; filename: string }> }).documents)
+        idByDocument.set(d.id, d.filename.replace(/\.txt$/, ''));
     }
     const uploadSeconds = (performance.now() - indexStart) / 1000;
     while (true) {
-      const { rows } = await server.kernel.db.query<{ status: string; n: string }>('select status, count(*) as n from document group by status');
+      const { rows } = await server.kernel.db.query<{ status: string; n: string }>(
+        'select status, count(*) as n from document group by status',
+      );
       if (rows.every((row) => row.status !== 'pending' && row.status !== 'indexing')) {
         const failed = rows.find((row) => row.status === 'failed');
         if (failed) console.log(`${failed.n} documents failed to index`);
@@ -101,18 +140,37 @@ export async function indexCorpus(corpus: BeirSet['corpus'], env: Record<string,
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     const indexSeconds = (performance.now() - indexStart) / 1000;
-    const { rows } = await server.kernel.db.query<{ chunks: string; postings: string }>('select (select count(*) from chunk) as chunks, (select count(*) from chunk_term) as postings');
+    const { rows } = await server.kernel.db.query<{ chunks: string; postings: string }>(
+      'select (select count(*) from chunk) as chunks, (select count(*) from chunk_term) as postings',
+    );
     const search = async (query: string) => {
       const started = performance.now();
-      const res = await fetch(`${server.url}/api/search`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ query, top_k: 100 }) });
+      const res = await fetch(`${server.url}/api/search`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ query, top_k: 100 }),
+      });
       const milliseconds = performance.now() - started;
       if (res.status !== 200) throw new Error(`search answered ${res.status}: ${await res.text()}`);
-      const body = (await res.json()) as { items: Array<{ document_id: string }>; retrieval_settings: { mode: string } };
-      if (body.retrieval_settings.mode !== 'lexical') throw new Error(`expected lexical mode, got ${body.retrieval_settings.mode}`);
+      const body = (await res.json()) as {
+        items: Array<{ document_id: string }>;
+        retrieval_settings: { mode: string };
+      };
+      if (body.retrieval_settings.mode !== 'lexical')
+        throw new Error(`expected lexical mode, got ${body.retrieval_settings.mode}`);
       // Items come best first, so the first chunk of a document is its best: rank documents by it.
-      return { ranked: [...new Set(body.items.map((item) => idByDocument.get(item.document_id) as string))], milliseconds };
+      return {
+        ranked: [...new Set(body.items.map((item) => idByDocument.get(item.document_id) as string))],
+        milliseconds,
+      };
     };
-    const stats = { documents: corpus.length, chunks: Number(rows[0]?.chunks), postings: Number(rows[0]?.postings), indexSeconds, uploadSeconds };
+    const stats = {
+      documents: corpus.length,
+      chunks: Number(rows[0]?.chunks),
+      postings: Number(rows[0]?.postings),
+      indexSeconds,
+      uploadSeconds,
+    };
     return { search, stats, stop, db: server.kernel.db };
   } catch (error) {
     await stop();
@@ -121,7 +179,10 @@ export async function indexCorpus(corpus: BeirSet['corpus'], env: Record<string,
 }
 
 /** Mean nDCG@10 over the qrels' queries, with the latencies of the searches. */
-export async function evaluate(index: IndexedCorpus, set: Pick<BeirSet, 'queries' | 'qrels'>): Promise<{ ndcg: number; latencies: number[]; seconds: number }> {
+export async function evaluate(
+  index: IndexedCorpus,
+  set: Pick<BeirSet, 'queries' | 'qrels'>,
+): Promise<{ ndcg: number; latencies: number[]; seconds: number }> {
   const started = performance.now();
   const latencies: number[] = [];
   let total = 0;
@@ -130,5 +191,9 @@ export async function evaluate(index: IndexedCorpus, set: Pick<BeirSet, 'queries
     latencies.push(milliseconds);
     total += ndcgAt10(ranked, relevant);
   }
-  return { ndcg: total / set.qrels.size, latencies: latencies.sort((a, b) => a - b), seconds: (performance.now() - started) / 1000 };
+  return {
+    ndcg: total / set.qrels.size,
+    latencies: latencies.sort((a, b) => a - b),
+    seconds: (performance.now() - started) / 1000,
+  };
 }

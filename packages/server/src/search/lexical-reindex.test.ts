@@ -7,7 +7,9 @@ import { queueLexicalReindexIfStale, storedAnalyzerVersion } from './lexical-rei
 
 /** Every posting as (chunk, term, tf, length), sorted: what the index holds, to compare whole. */
 async function postings(db: Db): Promise<string[]> {
-  const { rows } = await db.query<{ p: string }>(`select chunk_id || ' ' || term || ' ' || tf || ' ' || chunk_length as p from chunk_term order by 1`);
+  const { rows } = await db.query<{ p: string }>(
+    `select chunk_id || ' ' || term || ' ' || tf || ' ' || chunk_length as p from chunk_term order by 1`,
+  );
   return rows.map((row) => row.p);
 }
 
@@ -41,7 +43,9 @@ describe('search: lexical re-index after a change of analysis', function () {
     const current = await postings(db);
     // Postings of an "older analysis": every chunk analysed as English with no language stored.
     await db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ id: string; text: string; document_id: string }>('select id, text, document_id from chunk');
+      const { rows } = await tx.query<{ id: string; text: string; document_id: string }>(
+        'select id, text, document_id from chunk',
+      );
       await tx.query('delete from chunk_term');
       for (const row of rows) await writePostings(tx, row.document_id, [analyseChunk(row.id, row.text, 'en')]);
       await tx.query('update chunk set language = null');

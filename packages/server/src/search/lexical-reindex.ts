@@ -39,10 +39,14 @@ export async function queueLexicalReindexIfStale(db: Db, jobs: JobsService): Pro
  * redoes the documents (re-analysing a done one changes nothing).
  */
 export async function reindexLexical(
-  db: Db, detector: LanguageDetector, job: JobContext<LexicalReindexData>,
+  db: Db,
+  detector: LanguageDetector,
+  job: JobContext<LexicalReindexData>,
 ): Promise<{ documents: number; chunks: number }> {
   if (job.data.version !== analyzerVersion) return { documents: 0, chunks: 0 };
-  const { rows: documents } = await db.query<{ id: string }>(`select id from document where chunk_count > 0 order by id`);
+  const { rows: documents } = await db.query<{ id: string }>(
+    `select id from document where chunk_count > 0 order by id`,
+  );
   await job.progress(0, documents.length);
   let chunks = 0;
   for (const [i, { id }] of documents.entries()) {
@@ -62,7 +66,8 @@ export async function reindexLexical(
  */
 async function reanalyseDocument(tx: SqlExecutor, documentId: string, detector: LanguageDetector): Promise<number> {
   const { rows } = await tx.query<{ id: string; text: string }>(
-    'select id, text from chunk where document_id = $1 order by position for update', [documentId],
+    'select id, text from chunk where document_id = $1 order by position for update',
+    [documentId],
   );
   if (rows.length === 0) return 0;
   const languages = detector.detectChunks(rows.map((row) => row.text));
@@ -75,7 +80,8 @@ async function reanalyseDocument(tx: SqlExecutor, documentId: string, detector: 
     [analysed.map((chunk) => chunk.id), analysed.map((chunk) => chunk.length), analysed.map((chunk) => chunk.language)],
   );
   await tx.query(
-    'update document set term_count = (select coalesce(sum(term_count), 0) from chunk where document_id = $1) where id = $1', [documentId],
+    'update document set term_count = (select coalesce(sum(term_count), 0) from chunk where document_id = $1) where id = $1',
+    [documentId],
   );
   return rows.length;
 }
