@@ -127,7 +127,7 @@ export const searchMigrations: SchemaMigration[] = [
     ],
   },
   {
-    name: '0017_chunk_language',
+    name: '0018_chunk_language',
     up: [
       // The language a chunk was analysed in (ISO 639-1; null: not told), so a query whose language
       // is not told is analysed under each language the corpus holds (lexical-index.ts).
