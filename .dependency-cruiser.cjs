@@ -22,7 +22,8 @@ module.exports = {
     },
     {
       name: 'express-only-in-the-http-layer',
-      comment: 'Domain code takes streams, values and the caller, never a Request (packages/server: http/, routes/, cli/, server.ts).',
+      comment:
+        'Domain code takes streams, values and the caller, never a Request (packages/server: http/, routes/, cli/, server.ts).',
       severity: 'error',
       from: { pathNot: '^packages/server/src/(http|routes|cli)/|^packages/server/src/(server|cli)\\.ts$' },
       to: { path: 'node_modules/(@types/)?(express|express-rate-limit|passport|passport-jwt)/' },
@@ -38,7 +39,10 @@ module.exports = {
       name: 'modules-only-through-their-contracts',
       comment: "Other code imports a module's contract.ts; its index.ts only where modules are composed.",
       severity: 'error',
-      from: { path: '^(packages|kernel|plugins|examples|test)/', pathNot: ['^packages/core/src/modules/', '\\.test\\.ts$'] },
+      from: {
+        path: '^(packages|kernel|plugins|examples|test)/',
+        pathNot: ['^packages/core/src/modules/', '\\.test\\.ts$'],
+      },
       to: {
         path: '^packages/core/src/modules/[^/]+/',
         pathNot: '^packages/core/src/modules/[^/]+/contract\\.ts$',

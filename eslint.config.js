@@ -7,7 +7,16 @@ export default tseslint.config(
   {
     // The benchmarks run through tsx against the sources and are no tsconfig's project; the web UI
     // is built and checked by Vite's own TypeScript.
-    ignores: ['**/dist/**', '**/dist-bench/**', '**/node_modules/**', 'packages/web/**', 'packages/server/bench/**', '**/*.d.ts', '**/*.js', '**/*.mjs'],
+    ignores: [
+      '**/dist/**',
+      '**/dist-bench/**',
+      '**/node_modules/**',
+      'packages/web/**',
+      'packages/server/bench/**',
+      '**/*.d.ts',
+      '**/*.js',
+      '**/*.mjs',
+    ],
   },
   {
     files: ['**/*.ts', '**/*.tsx'],

@@ -6,7 +6,10 @@ import fs from 'node:fs';
 let commit = process.env.DOCQA_COMMIT || 'unknown';
 if (!process.env.DOCQA_COMMIT) {
   try {
-    commit = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    commit = execFileSync('git', ['rev-parse', 'HEAD'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     // Not a git checkout (an unpacked release): keep "unknown".
   }

@@ -28,10 +28,22 @@ describeOnPostgres('backup with pg_dump and restore with pg_restore (docs/operat
   it('brings back users, documents with their index, and an audit log whose hash chain still verifies', async () => {
     const original = await deployment.start();
     const admin = await ApiClient.login(original.url, 'admin', adminPassword);
-    const user = await admin.call('POST', '/api/auth/users', { username: 'restored-reader', password: 'reader-password-1', role: 'viewer' });
+    const user = await admin.call('POST', '/api/auth/users', {
+      username: 'restored-reader',
+      password: 'reader-password-1',
+      role: 'viewer',
+    });
     expect(user.status, JSON.stringify(user.body)).to.equal(201);
-    const [document] = await admin.upload([{ name: 'lighthouse.txt', text: `The lighthouse keeper logs the quasarflux reading every night at nine. ${'Calm sea and clear sky. '.repeat(8)}` }]);
-    await until('the document to be indexed', async () => (await admin.call('GET', `/api/docs?status=indexed`)).body.total === 1);
+    const [document] = await admin.upload([
+      {
+        name: 'lighthouse.txt',
+        text: `The lighthouse keeper logs the quasarflux reading every night at nine. ${'Calm sea and clear sky. '.repeat(8)}`,
+      },
+    ]);
+    await until(
+      'the document to be indexed',
+      async () => (await admin.call('GET', `/api/docs?status=indexed`)).body.total === 1,
+    );
     const before = await admin.call('GET', '/api/audit?limit=500');
     expect(before.body.total, 'audit entries to carry over').to.be.greaterThan(0);
     await original.stop('SIGTERM');
@@ -54,6 +66,9 @@ describeOnPostgres('backup with pg_dump and restore with pg_restore (docs/operat
     expect(verified.body.valid, JSON.stringify(verified.body)).to.equal(true);
     const after = await adminAgain.call('GET', '/api/audit?limit=500');
     const ids = (entries: Array<{ id: string }>) => new Set(entries.map((entry) => entry.id));
-    expect([...ids(before.body.items)].every((id) => ids(after.body.items).has(id)), 'every entry from before the backup').to.equal(true);
+    expect(
+      [...ids(before.body.items)].every((id) => ids(after.body.items).has(id)),
+      'every entry from before the backup',
+    ).to.equal(true);
   });
 });

@@ -10,7 +10,6 @@ import { baseEnv, runCli, serveCli } from './support/cli.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const readJson = (res: Response) => res.json() as Promise<Record<string, any>>;
 
-
 const tempDir = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 
 /** A database for one started server: a fresh one on TEST_DATABASE_URL's server, else embedded. */
@@ -53,7 +52,10 @@ describe('docqa command (end to end)', function () {
     });
 
     it('serve answers /api/health, writes JSON logs, and stops cleanly on SIGTERM', async () => {
-      const server = await serveCli({ cwd: dir, env: baseEnv({ PORT: '0', ENABLE_API_DOCS: 'true', ...database.env }) });
+      const server = await serveCli({
+        cwd: dir,
+        env: baseEnv({ PORT: '0', ENABLE_API_DOCS: 'true', ...database.env }),
+      });
       try {
         const health = await fetch(`${server.url}/api/health`);
         expect(health.status).to.equal(200);
@@ -69,19 +71,31 @@ describe('docqa command (end to end)', function () {
       } finally {
         expect(await server.stop('SIGTERM')).to.equal(0);
       }
-      const lines = server.output().trim().split('\n').filter((line) => line.startsWith('{'));
+      const lines = server
+        .output()
+        .trim()
+        .split('\n')
+        .filter((line) => line.startsWith('{'));
       expect(lines.length).to.be.greaterThan(2);
       const parsed = lines.map((line) => JSON.parse(line) as { level: string; msg: string });
       expect(parsed.map((line) => line.msg)).to.include('kernel stopped');
       // Started bare, not through npm start or the image.
       const launchWarning = parsed.find((line) => line.msg.startsWith('started without the memory settings'));
-      expect(launchWarning?.msg).to.match(/^started without the memory settings MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, --max-semi-space-size, which npm start/);
+      expect(launchWarning?.msg).to.match(
+        /^started without the memory settings MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, --max-semi-space-size, which npm start/,
+      );
     });
   });
 
   describe('BACKEND_WORKERS', () => {
     const dir = tempDir('docqa-e2e-workers-');
-    const secrets = { JWT_SECRET_KEY: 'j'.repeat(48), MFA_ENCRYPTION_KEY: 'm'.repeat(48), DOCQA_DATA_DIR: path.join(dir, 'data'), PORT: '0', BACKEND_WORKERS: '2' };
+    const secrets = {
+      JWT_SECRET_KEY: 'j'.repeat(48),
+      MFA_ENCRYPTION_KEY: 'm'.repeat(48),
+      DOCQA_DATA_DIR: path.join(dir, 'data'),
+      PORT: '0',
+      BACKEND_WORKERS: '2',
+    };
     after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
     it('runs that many server processes on PostgreSQL, migrating once, and stops them all', async function () {
@@ -90,8 +104,10 @@ describe('docqa command (end to end)', function () {
       const server = await serveCli({ cwd: dir, env: baseEnv({ ...secrets, ...database.env }) });
       try {
         const deadline = Date.now() + 60_000;
-        const listening = () => [...server.output().matchAll(/"pid":(\d+)[^\n]*DocQA is listening/g)].map((match) => match[1]);
-        while (new Set(listening()).size < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+        const listening = () =>
+          [...server.output().matchAll(/"pid":(\d+)[^\n]*DocQA is listening/g)].map((match) => match[1]);
+        while (new Set(listening()).size < 2 && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 200));
         expect(new Set(listening()).size).to.equal(2);
         expect((await fetch(`${server.url}/api/health`)).status).to.equal(200);
         expect(server.output().match(/applied \d+ database migration/g) ?? []).to.have.length(1);
@@ -114,7 +130,11 @@ describe('docqa command (end to end)', function () {
 
   describe('start-up refusals', () => {
     const dir = tempDir('docqa-e2e-bad-');
-    const secrets = { JWT_SECRET_KEY: 'j'.repeat(48), MFA_ENCRYPTION_KEY: 'm'.repeat(48), DOCQA_DATA_DIR: path.join(dir, 'data') };
+    const secrets = {
+      JWT_SECRET_KEY: 'j'.repeat(48),
+      MFA_ENCRYPTION_KEY: 'm'.repeat(48),
+      DOCQA_DATA_DIR: path.join(dir, 'data'),
+    };
     after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
     it('an invalid variable stops start-up with a line naming it', async () => {
@@ -145,14 +165,24 @@ describe('docqa command (end to end)', function () {
       const lines = result.stderr.trim().split('\n');
       expect(lines).to.have.length(2);
       expect(lines[0]).to.include("plugin instance 'feeds' (connector-template)").and.include('maxDocuments');
-      expect(lines[1]).to.include("plugin instance 'second-vectors' (vectorstore-pgvector)").and.include('a second vectorStore plugin');
+      expect(lines[1])
+        .to.include("plugin instance 'second-vectors' (vectorstore-pgvector)")
+        .and.include('a second vectorStore plugin');
     });
 
     it('loads examples/connector-template from the configuration file', async () => {
       const database = await databaseEnv();
       const configFile = path.join(dir, 'docqa.config.json');
-      fs.writeFileSync(configFile, JSON.stringify({ plugins: [{ use: '@docqa/example-connector-template', instance: 'feeds', options: { maxDocuments: 50 } }] }));
-      const server = await serveCli({ cwd: dir, env: baseEnv({ ...secrets, DOCQA_CONFIG_FILE: configFile, PORT: '0', ...database.env }) });
+      fs.writeFileSync(
+        configFile,
+        JSON.stringify({
+          plugins: [{ use: '@docqa/example-connector-template', instance: 'feeds', options: { maxDocuments: 50 } }],
+        }),
+      );
+      const server = await serveCli({
+        cwd: dir,
+        env: baseEnv({ ...secrets, DOCQA_CONFIG_FILE: configFile, PORT: '0', ...database.env }),
+      });
       try {
         expect(server.output()).to.include('feeds:connector-template');
       } finally {

@@ -16,16 +16,45 @@ describe('docqa license (end to end)', function () {
     expect(made.code, made.stderr).to.equal(0);
     expect(fs.statSync(path.join(keys, 'license-private.pem')).mode & 0o777).to.equal(0o600);
 
-    const signed = await runCli(['license', 'sign', '--private-key', 'keys/license-private.pem', '--plan', 'enterprise', '--licensee', 'Acme Corp', '--expires', '2099-12-31', '--documents', '5000', '--storage-gb', '50', '--id', 'lic-e2e'], { cwd: dir, env: baseEnv() });
+    const signed = await runCli(
+      [
+        'license',
+        'sign',
+        '--private-key',
+        'keys/license-private.pem',
+        '--plan',
+        'enterprise',
+        '--licensee',
+        'Acme Corp',
+        '--expires',
+        '2099-12-31',
+        '--documents',
+        '5000',
+        '--storage-gb',
+        '50',
+        '--id',
+        'lic-e2e',
+      ],
+      { cwd: dir, env: baseEnv() },
+    );
     expect(signed.code, signed.stderr).to.equal(0);
     const key = signed.stdout.trim();
     expect(key.split('.')).to.have.length(3);
     fs.writeFileSync(path.join(dir, 'acme.key'), `${key}\n`);
 
-    const checked = await runCli(['license', 'inspect', 'acme.key'], { cwd: dir, env: baseEnv({ LICENSE_PUBLIC_KEY_FILE: path.join(keys, 'license-public.pem') }) });
+    const checked = await runCli(['license', 'inspect', 'acme.key'], {
+      cwd: dir,
+      env: baseEnv({ LICENSE_PUBLIC_KEY_FILE: path.join(keys, 'license-public.pem') }),
+    });
     expect(checked.code, checked.stdout + checked.stderr).to.equal(0);
     const payload = JSON.parse(checked.stdout.slice(0, checked.stdout.indexOf('\n}') + 2));
-    expect(payload).to.deep.include({ plan: 'ENTERPRISE', licensee: 'Acme Corp', id: 'lic-e2e', exp: Date.UTC(2099, 11, 31, 23, 59, 59) / 1000, limits: { documents: 5000, storage_gb: 50 } });
+    expect(payload).to.deep.include({
+      plan: 'ENTERPRISE',
+      licensee: 'Acme Corp',
+      id: 'lic-e2e',
+      exp: Date.UTC(2099, 11, 31, 23, 59, 59) / 1000,
+      limits: { documents: 5000, storage_gb: 50 },
+    });
     expect(checked.stdout).to.include('Signature: valid (checked with LICENSE_PUBLIC_KEY_FILE');
 
     const vendor = await runCli(['license', 'inspect', key], { cwd: dir, env: baseEnv() });

@@ -43,29 +43,41 @@ describeOnPostgres('metrics of a cluster (BACKEND_WORKERS=2, METRICS_PORT)', fun
     const port = await freePort();
     metricsUrl = `http://127.0.0.1:${port}/metrics`;
     server = await deployment.start([], { BACKEND_WORKERS: '2', METRICS_PORT: String(port), LOG_LEVEL: 'INFO' });
-    const listening = () => new Set([...server.output().matchAll(/"pid":(\d+)[^\n]*DocQA is listening/g)].map((match) => match[1]));
+    const listening = () =>
+      new Set([...server.output().matchAll(/"pid":(\d+)[^\n]*DocQA is listening/g)].map((match) => match[1]));
     await until('both server processes listen', async () => listening().size === 2);
     // Until every process shares its registry, the primary's request waits for the missing answer.
-    await until('the metrics of both processes answer', async () => (await getOnNewConnection(metricsUrl).catch(() => null))?.status === 200);
+    await until(
+      'the metrics of both processes answer',
+      async () => (await getOnNewConnection(metricsUrl).catch(() => null))?.status === 200,
+    );
   });
   after(async () => deployment?.dispose());
 
   it('the primary answers METRICS_PORT with the sum of both processes, the queue depth not doubled', async () => {
     const requests = 20;
-    for (let i = 0; i < requests; i++) expect((await getOnNewConnection(`${server.url}/api/version`)).status).to.equal(200);
+    for (let i = 0; i < requests; i++)
+      expect((await getOnNewConnection(`${server.url}/api/version`)).status).to.equal(200);
     // Three jobs that wait an hour before any worker may take them: queued, as both processes count them.
-    await deployment.sql(`insert into pgboss.job (name, data, start_after, policy) select 'metadata_refresh', '{}'::jsonb, now() + interval '1 hour', 'standard' from generate_series(1, 3)`);
+    await deployment.sql(
+      `insert into pgboss.job (name, data, start_after, policy) select 'metadata_refresh', '{}'::jsonb, now() + interval '1 hour', 'standard' from generate_series(1, 3)`,
+    );
 
     const { status, body } = await getOnNewConnection(metricsUrl);
     expect(status).to.equal(200);
-    expect(sample(body, /^docqa_http_requests_total\{method="GET",route="\/api\/version",status="200"\} (\S+)$/m)).to.equal(requests);
+    expect(
+      sample(body, /^docqa_http_requests_total\{method="GET",route="\/api\/version",status="200"\} (\S+)$/m),
+    ).to.equal(requests);
     expect(sample(body, /^docqa_job_queue_depth_up (\S+)$/m)).to.equal(1);
     expect(sample(body, /^docqa_jobs\{queue="metadata_refresh",state="queued"\} (\S+)$/m)).to.equal(3);
   });
 
   it('each process alone saw only part of those requests: the sum is what a scrape needs', async () => {
     const before = await getOnNewConnection(metricsUrl);
-    const total = sample(before.body, /^docqa_http_requests_total\{method="GET",route="\/api\/version",status="200"\} (\S+)$/m);
+    const total = sample(
+      before.body,
+      /^docqa_http_requests_total\{method="GET",route="\/api\/version",status="200"\} (\S+)$/m,
+    );
     // Which process answered each request, from the access log lines (they carry the pid).
     const pids = [...server.output().matchAll(/"pid":(\d+)[^\n]*"path":"\/api\/version"/g)].map((match) => match[1]);
     expect(pids).to.have.lengthOf(total);

@@ -11,11 +11,17 @@ describe('docqa serve --role (end to end)', function () {
 
   it('refuses a worker on the embedded database (so also api: see load.test.ts), and an unknown role', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-e2e-role-'));
-    const env = baseEnv({ JWT_SECRET_KEY: 'j'.repeat(48), MFA_ENCRYPTION_KEY: 'm'.repeat(48), DOCQA_DATA_DIR: path.join(dir, 'data') });
+    const env = baseEnv({
+      JWT_SECRET_KEY: 'j'.repeat(48),
+      MFA_ENCRYPTION_KEY: 'm'.repeat(48),
+      DOCQA_DATA_DIR: path.join(dir, 'data'),
+    });
     try {
       const worker = await runCli(['serve', '--role', 'worker'], { cwd: dir, env });
       expect(worker.code).to.equal(1);
-      expect(worker.stderr.trim()).to.match(/^Configuration error: DOCQA_ROLE=worker \(docqa serve --role worker\) needs DATABASE_URL: the embedded database belongs to one process/);
+      expect(worker.stderr.trim()).to.match(
+        /^Configuration error: DOCQA_ROLE=worker \(docqa serve --role worker\) needs DATABASE_URL: the embedded database belongs to one process/,
+      );
       const unknown = await runCli(['serve', '--role', 'both'], { cwd: dir, env });
       expect(unknown.code).to.equal(2);
       expect(unknown.stderr).to.include('--role must be one of all, api, worker, not "both"');
@@ -38,7 +44,9 @@ describe('docqa serve --role (end to end)', function () {
     after(async () => deployment?.dispose());
 
     it('the api process queues work and runs none; the worker runs it and answers only health and version', async () => {
-      const [document] = (await client.upload([{ name: 'alpha.txt', text: 'Alpha is a document that only a worker process can index.' }])) as [Json];
+      const [document] = (await client.upload([
+        { name: 'alpha.txt', text: 'Alpha is a document that only a worker process can index.' },
+      ])) as [Json];
       await sleep(3000);
       expect((await client.job(document.job_id)).status, 'no process runs jobs yet').to.equal('queued');
 
@@ -48,7 +56,11 @@ describe('docqa serve --role (end to end)', function () {
       expect(health.status).to.equal(200);
       expect(((await health.json()) as Json).checks).to.deep.include({ database: 'ok', jobs: 'ok' });
       expect((await fetch(`${worker.url}/api/version`)).status).to.equal(200);
-      for (const [method, route] of [['GET', '/api/docs'], ['POST', '/api/auth/login'], ['GET', '/docs']] as const) {
+      for (const [method, route] of [
+        ['GET', '/api/docs'],
+        ['POST', '/api/auth/login'],
+        ['GET', '/docs'],
+      ] as const) {
         expect((await fetch(worker.url + route, { method })).status, `${method} ${route} on the worker`).to.equal(404);
       }
 
@@ -56,7 +68,11 @@ describe('docqa serve --role (end to end)', function () {
       expect(job.status, JSON.stringify(job)).to.equal('succeeded');
       const listed = (await client.call('GET', '/api/docs?status=indexed')).body.items as Json[];
       expect(listed.map((item) => item.id)).to.deep.equal([document.id]);
-      const indexedBy = (process: ServingCli) => process.output().split('\n').filter((line) => line.includes('"msg":"document indexed"') && line.includes(document.id)).length;
+      const indexedBy = (process: ServingCli) =>
+        process
+          .output()
+          .split('\n')
+          .filter((line) => line.includes('"msg":"document indexed"') && line.includes(document.id)).length;
       expect([indexedBy(api), indexedBy(worker)]).to.deep.equal([0, 1]);
     });
 
@@ -65,10 +81,15 @@ describe('docqa serve --role (end to end)', function () {
       writeTextFiles(dir, 3000);
       const connector = await client.createConnector('Slow', dir);
       const jobId = await client.scan(connector);
-      await until('the sync to run and report progress', async () => {
-        const job = await client.job(jobId);
-        return job.status === 'running' && job.progress.done > 0;
-      }, 60_000, 50);
+      await until(
+        'the sync to run and report progress',
+        async () => {
+          const job = await client.job(jobId);
+          return job.status === 'running' && job.progress.done > 0;
+        },
+        60_000,
+        50,
+      );
 
       const cancelledAt = Date.now();
       const answer = await client.call('POST', `/api/jobs/${jobId}/cancel`);
@@ -76,11 +97,21 @@ describe('docqa serve --role (end to end)', function () {
       const left = () => Math.max(1, 5000 - (Date.now() - cancelledAt));
       await until('the job to be cancelled', async () => (await client.job(jobId)).status === 'cancelled', left(), 50);
       // The worker's handler saw it too: the sync stopped and recorded why on the source.
-      await until('the worker to stop the sync', async () => (await client.call('GET', `/api/connectors/${connector}`)).body.last_sync_status === 'cancelled', left(), 50);
+      await until(
+        'the worker to stop the sync',
+        async () => (await client.call('GET', `/api/connectors/${connector}`)).body.last_sync_status === 'cancelled',
+        left(),
+        50,
+      );
       const stoppedWithin = Date.now() - cancelledAt;
       expect(stoppedWithin).to.be.below(5000);
 
-      const stored = async () => (await deployment.sql<{ n: number }>('select count(*)::int as n from document where source_id = $1', [connector]))[0]?.n;
+      const stored = async () =>
+        (
+          await deployment.sql<{ n: number }>('select count(*)::int as n from document where source_id = $1', [
+            connector,
+          ])
+        )[0]?.n;
       const atStop = await stored();
       await sleep(1500);
       expect(await stored(), 'nothing is stored after the stop').to.equal(atStop);

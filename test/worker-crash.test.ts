@@ -28,20 +28,34 @@ describeOnPostgres('a worker killed mid-sync (end to end)', function () {
          from document d where d.source_id = $1 order by d.path`,
       [sourceId],
     );
-  const allIndexed = (sourceId: string) => until(`every document of ${sourceId} to be indexed`, async () => {
-    const rows = await indexOf(sourceId);
-    return rows.length === files && rows.every((row) => row.status === 'indexed') ? rows : null;
-  }, 300_000, 500);
+  const allIndexed = (sourceId: string) =>
+    until(
+      `every document of ${sourceId} to be indexed`,
+      async () => {
+        const rows = await indexOf(sourceId);
+        return rows.length === files && rows.every((row) => row.status === 'indexed') ? rows : null;
+      },
+      300_000,
+      500,
+    );
 
   it('restarted, it finishes the sync; the index equals a clean sync of the same files, without duplicates', async () => {
     const dir = path.join(deployment.docs, 'corpus');
     writeTextFiles(dir, files, 200);
     const crashed = await client.createConnector('Crashed', dir);
     const jobId = await client.scan(crashed);
-    const storedAtKill = await until('the sync to be part way', async () => {
-      const [row] = await deployment.sql<{ n: number }>('select count(*)::int as n from document where source_id = $1', [crashed]);
-      return row!.n >= 200 ? row!.n : null;
-    }, 120_000, 20);
+    const storedAtKill = await until(
+      'the sync to be part way',
+      async () => {
+        const [row] = await deployment.sql<{ n: number }>(
+          'select count(*)::int as n from document where source_id = $1',
+          [crashed],
+        );
+        return row!.n >= 200 ? row!.n : null;
+      },
+      120_000,
+      20,
+    );
     const exited = new Promise((resolve) => worker.child.once('exit', resolve));
     worker.child.kill('SIGKILL');
     await exited;
@@ -57,8 +71,14 @@ describeOnPostgres('a worker killed mid-sync (end to end)', function () {
     expect((await client.waitForJob(await client.scan(clean))).status).to.equal('succeeded');
     const reference = await allIndexed(clean);
 
-    expect(afterCrash.filter((row) => row.copies > 1), 'no document twice').to.deep.equal([]);
-    expect(afterCrash.filter((row) => row.chunks !== row.chunk_count), 'no chunk twice or missing').to.deep.equal([]);
+    expect(
+      afterCrash.filter((row) => row.copies > 1),
+      'no document twice',
+    ).to.deep.equal([]);
+    expect(
+      afterCrash.filter((row) => row.chunks !== row.chunk_count),
+      'no chunk twice or missing',
+    ).to.deep.equal([]);
     const shape = (rows: typeof reference) => rows.map((row) => [row.path, row.chunks]);
     expect(shape(afterCrash)).to.deep.equal(shape(reference));
   });

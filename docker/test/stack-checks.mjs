@@ -61,7 +61,11 @@ ok(`GET /api/health through nginx answers 200 (${health.body})`);
 const wrong = await call('POST', '/api/auth/login', { json: { username: 'admin', password: 'not-the-password' } });
 check(wrong.status === 401, 'sign-in with a wrong password answers 401', `${wrong.status} ${wrong.text.slice(0, 200)}`);
 const login = await call('POST', '/api/auth/login', { json: { username: 'admin', password } });
-check(login.status === 200 && typeof login.data?.access_token === 'string', 'admin signs in with the generated password', `${login.status} ${login.text.slice(0, 200)}`);
+check(
+  login.status === 200 && typeof login.data?.access_token === 'string',
+  'admin signs in with the generated password',
+  `${login.status} ${login.text.slice(0, 200)}`,
+);
 const token = login.data.access_token;
 
 async function indexedCount() {
@@ -77,7 +81,11 @@ async function askAndCheck(label) {
     body: JSON.stringify({ query: 'How long does the quartermaster archive invoices?' }),
   });
   const type = res.headers.get('content-type') ?? '';
-  if (!type.startsWith('text/event-stream')) fail(`${label}: POST /api/chat streams server-sent events`, `${res.status} ${type} ${(await res.text()).slice(0, 300)}`);
+  if (!type.startsWith('text/event-stream'))
+    fail(
+      `${label}: POST /api/chat streams server-sent events`,
+      `${res.status} ${type} ${(await res.text()).slice(0, 300)}`,
+    );
   const events = [];
   let buffer = '';
   const decoder = new TextDecoder();
@@ -99,7 +107,11 @@ async function askAndCheck(label) {
   const deltas = events.filter((event) => event.type === 'delta');
   const done = events.find((event) => event.type === 'done');
   const answer = deltas.map((event) => event.data.text ?? '').join('');
-  check(res.status === 200 && deltas.length > 0 && done, `${label}: POST /api/chat streams deltas and done as server-sent events`, () => JSON.stringify(events).slice(0, 400));
+  check(
+    res.status === 200 && deltas.length > 0 && done,
+    `${label}: POST /api/chat streams deltas and done as server-sent events`,
+    () => JSON.stringify(events).slice(0, 400),
+  );
   const cited = JSON.stringify(events).includes('eleven years');
   check(cited, `${label}: the answer is grounded in the uploaded document`, () => answer.slice(0, 300));
 }
@@ -107,12 +119,22 @@ async function askAndCheck(label) {
 if (phase === 'first') {
   const boundary = `docqa-stack-${Date.now().toString(16)}`;
   const upload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="archive-policy.txt"\r\nContent-Type: text/plain\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="archive-policy.txt"\r\nContent-Type: text/plain\r\n\r\n`,
+    ),
     Buffer.from(`Archive policy.\n\n${marker}\n`),
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
-  const stored = await call('POST', '/api/docs/upload', { token, body: upload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
-  check(stored.status === 202, 'POST /api/docs/upload through nginx answers 202', `${stored.status} ${stored.text.slice(0, 300)}`);
+  const stored = await call('POST', '/api/docs/upload', {
+    token,
+    body: upload,
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  });
+  check(
+    stored.status === 202,
+    'POST /api/docs/upload through nginx answers 202',
+    `${stored.status} ${stored.text.slice(0, 300)}`,
+  );
   const started = Date.now();
   await until('the upload is indexed by a worker', 120, indexedCount);
   ok(`the upload is indexed by a worker (${((Date.now() - started) / 1000).toFixed(1)} s)`);
@@ -126,8 +148,16 @@ if (phase === 'first') {
     statuses.push(answer.status);
     if (answer.status === 429) limited ??= answer;
   }
-  check(!statuses.slice(0, 20).includes(429) && statuses.slice(-2).every((status) => status === 429), 'POST /api/auth/forgot-password: 429 past RATE_LIMIT_RESET_BURST', statuses.join(','));
-  check(limited?.data?.code === 'rate_limited' && limited.headers.get('content-type')?.startsWith('application/json'), 'the 429 is JSON with code rate_limited', limited?.text.slice(0, 200));
+  check(
+    !statuses.slice(0, 20).includes(429) && statuses.slice(-2).every((status) => status === 429),
+    'POST /api/auth/forgot-password: 429 past RATE_LIMIT_RESET_BURST',
+    statuses.join(','),
+  );
+  check(
+    limited?.data?.code === 'rate_limited' && limited.headers.get('content-type')?.startsWith('application/json'),
+    'the 429 is JSON with code rate_limited',
+    limited?.text.slice(0, 200),
+  );
 } else {
   const count = await indexedCount();
   check(count.done, 'the document indexed before the restart is still there', JSON.stringify(count));

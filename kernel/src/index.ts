@@ -1,7 +1,13 @@
 export { Kernel, type KernelOptions } from './kernel.js';
 export { Container } from './container.js';
 export { loadConfig, readEnvironment, type LoadedConfig, type OidcFallbackProvider } from './config/load.js';
-export { variables, seedVariables, type ConfigValues, type VariableName, type VariableSpec } from './config/variables.js';
+export {
+  variables,
+  seedVariables,
+  type ConfigValues,
+  type VariableName,
+  type VariableSpec,
+} from './config/variables.js';
 export { createLogger, type RootLogger, type LogLevelName } from './logging/logger.js';
 export { openEmbeddedDatabase, openServerDatabase, redactUrl, type DatabaseConnection } from './db/pool.js';
 export type { EmbeddedAutovacuum, TableMaintenance } from './db/embedded-autovacuum.js';

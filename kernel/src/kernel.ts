@@ -77,7 +77,9 @@ export class Kernel {
   effectiveNCtx: number;
   #stopping: Promise<void> | null = null;
 
-  private constructor(parts: Omit<Kernel, 'stop' | 'resolve' | 'resolveAll' | 'variable' | 'effectiveNCtx'> & { effectiveNCtx: number }) {
+  private constructor(
+    parts: Omit<Kernel, 'stop' | 'resolve' | 'resolveAll' | 'variable' | 'effectiveNCtx'> & { effectiveNCtx: number },
+  ) {
     this.config = parts.config;
     this.logger = parts.logger;
     this.container = parts.container;
@@ -107,13 +109,24 @@ export class Kernel {
     for (const warning of config.warnings) logger.warn(warning);
 
     // Every plugin and module is checked before the database opens or any of them starts.
-    const { plugins: plan, modules: modulePlan } = await planFromConfiguration(options.presets, config, env, cwd, options.modules ?? []);
+    const { plugins: plan, modules: modulePlan } = await planFromConfiguration(
+      options.presets,
+      config,
+      env,
+      cwd,
+      options.modules ?? [],
+    );
 
     const connection = await openDatabase(config, options.inMemoryDatabase ?? false, logger);
     const cleanup: Array<() => Promise<void>> = [() => connection.close()];
     try {
       const appMigrations = [...(options.migrations ?? []), ...moduleMigrationsOf(modulePlan)];
-      const orm = await createOrm({ pool: connection.pool, logger, appMigrations, pluginMigrations: pluginMigrationsOf(plan) });
+      const orm = await createOrm({
+        pool: connection.pool,
+        logger,
+        appMigrations,
+        pluginMigrations: pluginMigrationsOf(plan),
+      });
       cleanup.unshift(() => orm.close());
       const applied = await withMigrationLock(connection, () => migrate(orm));
       if (applied.length > 0) logger.info({ migrations: applied }, `applied ${applied.length} database migration(s)`);
@@ -126,12 +139,16 @@ export class Kernel {
       settings.onChange(() => applyLogSettings(logger, settings.all()));
 
       // An API-only process (DOCQA_ROLE=api) sends jobs; worker processes run them and the schedules.
-      const jobs = new PgBossJobs(connection, logger, { poolSize: Math.max(2, Math.min(values.DB_POOL_SIZE, 5)), runsJobs: values.DOCQA_ROLE !== 'api' });
+      const jobs = new PgBossJobs(connection, logger, {
+        poolSize: Math.max(2, Math.min(values.DB_POOL_SIZE, 5)),
+        runsJobs: values.DOCQA_ROLE !== 'api',
+      });
       await jobs.start();
       cleanup.unshift(() => jobs.stop(values.SHUTDOWN_TIMEOUT_SECONDS * 1000));
       // Every process declares every queue: API processes send to the queues workers work.
       for (const module of modulePlan) {
-        for (const [queue, queueOptions] of Object.entries(module.queues ?? {})) await jobs.createQueue(queue, queueOptions);
+        for (const [queue, queueOptions] of Object.entries(module.queues ?? {}))
+          await jobs.createQueue(queue, queueOptions);
       }
 
       const db = createDb(connection.pool, connection.mode);
@@ -156,10 +173,29 @@ export class Kernel {
       const autovacuum = connection.mode === 'embedded' ? startEmbeddedAutovacuum(connection.pool, logger) : null;
       const checkpoints = connection.mode === 'embedded' ? startEmbeddedCheckpoints(connection.pool, logger) : null;
       logger.info(
-        { database: connection.mode, plugins: plan.map((item) => `${item.instanceId}:${item.plugin.id}`), modules: modules.ids, effective_n_ctx: effectiveNCtx },
+        {
+          database: connection.mode,
+          plugins: plan.map((item) => `${item.instanceId}:${item.plugin.id}`),
+          modules: modules.ids,
+          effective_n_ctx: effectiveNCtx,
+        },
         'kernel started',
       );
-      return new Kernel({ config, logger, container, connection, orm, db, settings, jobs, plugins, modules, autovacuum, checkpoints, effectiveNCtx });
+      return new Kernel({
+        config,
+        logger,
+        container,
+        connection,
+        orm,
+        db,
+        settings,
+        jobs,
+        plugins,
+        modules,
+        autovacuum,
+        checkpoints,
+        effectiveNCtx,
+      });
     } catch (error) {
       for (const step of cleanup) await step().catch(() => undefined);
       throw error;
@@ -203,9 +239,13 @@ export class Kernel {
 }
 
 /** The plan's migrations, per plugin, not per instance: two instances of one plugin share its tables. */
-export function pluginMigrationsOf(plan: readonly PluginPlanItem[]): Array<{ pluginId: string; migration: PluginMigration }> {
+export function pluginMigrationsOf(
+  plan: readonly PluginPlanItem[],
+): Array<{ pluginId: string; migration: PluginMigration }> {
   const migratingPlugins = [...new Map(plan.map((item) => [item.plugin.id, item.plugin])).values()];
-  return migratingPlugins.flatMap((plugin) => (plugin.migrations ?? []).map((migration) => ({ pluginId: plugin.id, migration })));
+  return migratingPlugins.flatMap((plugin) =>
+    (plugin.migrations ?? []).map((migration) => ({ pluginId: plugin.id, migration })),
+  );
 }
 
 /** The plan's module migrations, in module order: each module's own after those it depends on. */
@@ -229,7 +269,10 @@ export async function planFromConfiguration(
   if (!preset) {
     try {
       // A path names a file relative to the working directory; anything else, an installed package.
-      const specifier = presetName.startsWith('.') || path.isAbsolute(presetName) ? pathToFileURL(path.resolve(cwd, presetName)).href : presetName;
+      const specifier =
+        presetName.startsWith('.') || path.isAbsolute(presetName)
+          ? pathToFileURL(path.resolve(cwd, presetName)).href
+          : presetName;
       const imported = (await import(specifier)) as { default?: Preset };
       preset = imported.default;
     } catch {
@@ -237,7 +280,10 @@ export async function planFromConfiguration(
     }
   }
   if (!preset || typeof preset.plugins !== 'function') {
-    throw new DocqaError('plugin_invalid', `DOCQA_PRESET="${presetName}" is neither a known preset (${Object.keys(presets).join(', ')}) nor a module exporting one.`);
+    throw new DocqaError(
+      'plugin_invalid',
+      `DOCQA_PRESET="${presetName}" is neither a known preset (${Object.keys(presets).join(', ')}) nor a module exporting one.`,
+    );
   }
   let file;
   try {
@@ -250,29 +296,45 @@ export async function planFromConfiguration(
   const { plan, problems } = planPlugins(entries);
   const left = new Set(preset.withoutModules ?? []);
   for (const id of left) {
-    if (!modules.some((module) => module.id === id)) problems.push(`preset ${preset.id} leaves out module '${id}', which is not loaded`);
+    if (!modules.some((module) => module.id === id))
+      problems.push(`preset ${preset.id} leaves out module '${id}', which is not loaded`);
   }
   const editionModules = [...modules.filter((module) => !left.has(module.id)), ...(preset.modules?.(context) ?? [])];
   // Modules are judged against the plugins that are fine; a broken plugin is reported on its own.
   const valid = problems.length > 0 ? planPlugins(entries.filter((entry) => !entry.problem)).plan : plan;
   const modulePlan = planModules(editionModules, valid);
-  const lines = [...problems.map((line) => `Plugin error: ${line}`), ...modulePlan.problems.map((line) => `Module error: ${line}`)];
-  if (lines.length > 0) throw new DocqaError(problems.length > 0 ? 'plugin_invalid' : 'module_invalid', lines.join('\n'));
+  const lines = [
+    ...problems.map((line) => `Plugin error: ${line}`),
+    ...modulePlan.problems.map((line) => `Module error: ${line}`),
+  ];
+  if (lines.length > 0)
+    throw new DocqaError(problems.length > 0 ? 'plugin_invalid' : 'module_invalid', lines.join('\n'));
   return { plugins: plan, modules: modulePlan.plan };
 }
 
 async function openDatabase(config: LoadedConfig, inMemory: boolean, logger: RootLogger): Promise<DatabaseConnection> {
   const v = config.values;
   if (v.DATABASE_URL) {
-    return openServerDatabase(v.DATABASE_URL, { size: v.DB_POOL_SIZE, maxOverflow: v.DB_MAX_OVERFLOW, timeoutSeconds: v.DB_POOL_TIMEOUT, recycleSeconds: v.DB_POOL_RECYCLE });
+    return openServerDatabase(v.DATABASE_URL, {
+      size: v.DB_POOL_SIZE,
+      maxOverflow: v.DB_MAX_OVERFLOW,
+      timeoutSeconds: v.DB_POOL_TIMEOUT,
+      recycleSeconds: v.DB_POOL_RECYCLE,
+    });
   }
-  logger.info({ dataDir: inMemory ? 'memory' : config.dataDir }, 'using the embedded database (PGlite); set DATABASE_URL for a PostgreSQL server');
+  logger.info(
+    { dataDir: inMemory ? 'memory' : config.dataDir },
+    'using the embedded database (PGlite); set DATABASE_URL for a PostgreSQL server',
+  );
   return openEmbeddedDatabase(inMemory ? null : config.dataDir, v.DB_POOL_TIMEOUT);
 }
 
 function applyLogSettings(logger: RootLogger, settings: Record<string, unknown>): void {
   logger.setLevel(String(settings.LOG_LEVEL ?? 'INFO').toUpperCase() as LogLevelName);
-  logger.setPrivacy({ anonymiseUsers: settings.RAG_LOG_ANONYMISE !== false, redactQueries: settings.RAG_LOG_REDACT_QUERIES !== false });
+  logger.setPrivacy({
+    anonymiseUsers: settings.RAG_LOG_ANONYMISE !== false,
+    redactQueries: settings.RAG_LOG_REDACT_QUERIES !== false,
+  });
 }
 
 function configService(config: LoadedConfig): ConfigService {
@@ -288,7 +350,10 @@ async function deriveEffectiveNCtx(container: Container, requested: number, logg
   if (!container.has(providerTokens.llm)) return requested;
   const info = await container.resolve(providerTokens.llm).info();
   if (info.contextLength !== null && info.contextLength < requested) {
-    logger.warn({ n_ctx: requested, model_context: info.contextLength }, `N_CTX=${requested} is above what model ${info.model} supports; EFFECTIVE_N_CTX is ${info.contextLength}.`);
+    logger.warn(
+      { n_ctx: requested, model_context: info.contextLength },
+      `N_CTX=${requested} is above what model ${info.model} supports; EFFECTIVE_N_CTX is ${info.contextLength}.`,
+    );
     return info.contextLength;
   }
   return requested;

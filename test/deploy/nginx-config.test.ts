@@ -4,7 +4,16 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
-import { freePort, nginxTest, render, requireTool, selfSignedCertificate, startNginx, tempDir, type RunningNginx } from './tools.js';
+import {
+  freePort,
+  nginxTest,
+  render,
+  requireTool,
+  selfSignedCertificate,
+  startNginx,
+  tempDir,
+  type RunningNginx,
+} from './tools.js';
 
 interface Answer {
   status: number;
@@ -38,7 +47,15 @@ describe('deployment: nginx configuration rendered from the stack variables (ngi
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  const tlsOn = () => ({ TLS_ENABLED: '1', SERVER_NAME: 'docqa.test', TLS_CERT_PATH: certificate.cert, TLS_KEY_PATH: certificate.key, NGINX_LISTEN: '127.0.0.1:18443', NGINX_REDIRECT_LISTEN: '127.0.0.1:18480', NGINX_UPSTREAM: '127.0.0.1:18000' });
+  const tlsOn = () => ({
+    TLS_ENABLED: '1',
+    SERVER_NAME: 'docqa.test',
+    TLS_CERT_PATH: certificate.cert,
+    TLS_KEY_PATH: certificate.key,
+    NGINX_LISTEN: '127.0.0.1:18443',
+    NGINX_REDIRECT_LISTEN: '127.0.0.1:18480',
+    NGINX_UPSTREAM: '127.0.0.1:18000',
+  });
 
   it('TLS off: the defaults render a configuration nginx accepts, with the reset limit and unbuffered chat', () => {
     const file = path.join(dir, 'tls-off.conf');
@@ -58,7 +75,10 @@ describe('deployment: nginx configuration rendered from the stack variables (ngi
     expect(rendered.status, rendered.stderr).to.equal(0);
     expect(rendered.config).to.not.match(/^\s*(events|http) \{/m);
     const wrapper = path.join(dir, 'wrapper.conf');
-    fs.writeFileSync(wrapper, `pid nginx.pid;\nerror_log error.log;\nevents {}\nhttp {\n    client_body_temp_path temp/body;\n    proxy_temp_path temp/proxy;\n    include ${file};\n}\n`);
+    fs.writeFileSync(
+      wrapper,
+      `pid nginx.pid;\nerror_log error.log;\nevents {}\nhttp {\n    client_body_temp_path temp/body;\n    proxy_temp_path temp/proxy;\n    include ${file};\n}\n`,
+    );
     const checked = nginxTest(dir, wrapper);
     expect(checked.ok, checked.output).to.equal(true);
   });
@@ -69,7 +89,10 @@ describe('deployment: nginx configuration rendered from the stack variables (ngi
     expect(rendered.status, rendered.stderr).to.equal(0);
     const checked = nginxTest(dir, file);
     expect(checked.ok, checked.output).to.equal(true);
-    expect(rendered.config).to.include('listen 127.0.0.1:18443 ssl;').and.include('max-age=31536000').and.include('ssl_stapling on;');
+    expect(rendered.config)
+      .to.include('listen 127.0.0.1:18443 ssl;')
+      .and.include('max-age=31536000')
+      .and.include('ssl_stapling on;');
 
     const noHsts = render(path.join(dir, 'no-hsts.conf'), { ...tlsOn(), HSTS_MAX_AGE: '0', OCSP_STAPLING: 'off' });
     expect(noHsts.status, noHsts.stderr).to.equal(0);
@@ -88,7 +111,11 @@ describe('deployment: nginx configuration rendered from the stack variables (ngi
   const refused: Array<[string, Record<string, string>, string]> = [
     ['TLS_ENABLED that is not a boolean', { TLS_ENABLED: 'maybe' }, 'TLS_ENABLED="maybe"'],
     ['TLS on without SERVER_NAME', { TLS_ENABLED: 'true' }, 'SERVER_NAME is required'],
-    ['a SERVER_NAME that would inject a directive', { TLS_ENABLED: '1', SERVER_NAME: 'a.test; return 200' }, 'SERVER_NAME='],
+    [
+      'a SERVER_NAME that would inject a directive',
+      { TLS_ENABLED: '1', SERVER_NAME: 'a.test; return 200' },
+      'SERVER_NAME=',
+    ],
     ['a negative HSTS_MAX_AGE', { HSTS_MAX_AGE: '-1' }, 'HSTS_MAX_AGE='],
     ['OCSP_STAPLING other than on/off', { OCSP_STAPLING: 'yes' }, 'OCSP_STAPLING='],
     ['a malformed RATE_LIMIT_RESET', { RATE_LIMIT_RESET: '10/m' }, 'RATE_LIMIT_RESET='],
@@ -158,16 +185,28 @@ describe('deployment: nginx with TLS in front of an upstream (headers, redirects
   });
 
   it('proxies HTTPS with HSTS, and replaces a client-sent X-Forwarded-For with the client address', async () => {
-    const answer = await request(`https://127.0.0.1:${tlsPort}/api/health?x=1`, { servername: 'docqa.test', headers: { host: 'docqa.test', 'x-forwarded-for': '203.0.113.9' } });
+    const answer = await request(`https://127.0.0.1:${tlsPort}/api/health?x=1`, {
+      servername: 'docqa.test',
+      headers: { host: 'docqa.test', 'x-forwarded-for': '203.0.113.9' },
+    });
     expect(answer.status, nginx.output()).to.equal(200);
     expect(JSON.parse(answer.body)).to.deep.equal({ path: '/api/health?x=1' });
     expect(answer.headers['strict-transport-security']).to.equal('max-age=600; includeSubDomains');
     expect(seen).to.have.length(1);
-    expect(seen[0]).to.include({ 'x-forwarded-for': '127.0.0.1', 'x-real-ip': '127.0.0.1', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'docqa.test', 'x-forwarded-port': String(tlsPort), host: 'docqa.test' });
+    expect(seen[0]).to.include({
+      'x-forwarded-for': '127.0.0.1',
+      'x-real-ip': '127.0.0.1',
+      'x-forwarded-proto': 'https',
+      'x-forwarded-host': 'docqa.test',
+      'x-forwarded-port': String(tlsPort),
+      host: 'docqa.test',
+    });
   });
 
   it('redirects plain HTTP, on the redirect listener and on the HTTPS port itself, to the HTTPS address', async () => {
-    const viaRedirect = await request(`http://127.0.0.1:${redirectPort}/chat/abc?q=1`, { headers: { host: 'docqa.test' } });
+    const viaRedirect = await request(`http://127.0.0.1:${redirectPort}/chat/abc?q=1`, {
+      headers: { host: 'docqa.test' },
+    });
     expect(viaRedirect.status).to.equal(301);
     expect(viaRedirect.headers.location).to.equal(`https://docqa.test:${tlsPort}/chat/abc?q=1`);
     const onTlsPort = await request(`http://127.0.0.1:${tlsPort}/documents`, { headers: { host: 'docqa.test' } });
@@ -182,7 +221,9 @@ describe('deployment: nginx with TLS in front of an upstream (headers, redirects
     fs.mkdirSync(prefix, { mode: 0o755 });
     const file = path.join(prefix, 'nginx.conf');
     const listen = await freePort();
-    expect(render(file, { NGINX_LISTEN: `127.0.0.1:${listen}`, NGINX_UPSTREAM: `127.0.0.1:${closedPort}` }).status).to.equal(0);
+    expect(
+      render(file, { NGINX_LISTEN: `127.0.0.1:${listen}`, NGINX_UPSTREAM: `127.0.0.1:${closedPort}` }).status,
+    ).to.equal(0);
     const down = await startNginx(prefix, file, listen);
     try {
       const answer = await request(`http://127.0.0.1:${listen}/api/health`);

@@ -25,14 +25,33 @@ interface Answer {
  * One request through nginx from a chosen loopback address (127.0.0.2, ...), so that each check
  * of the per-client limit starts with a full bucket of its own.
  */
-function send(port: number, method: string, route: string, options: { from?: string; json?: unknown; body?: Buffer; headers?: Record<string, string> } = {}): Promise<Answer> {
+function send(
+  port: number,
+  method: string,
+  route: string,
+  options: { from?: string; json?: unknown; body?: Buffer; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const body = options.json === undefined ? options.body : Buffer.from(JSON.stringify(options.json));
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path: route, localAddress: options.from ?? '127.0.0.1', headers: { ...(options.json === undefined ? {} : { 'content-type': 'application/json' }), ...(body ? { 'content-length': String(body.length) } : {}), ...options.headers } }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: route,
+        localAddress: options.from ?? '127.0.0.1',
+        headers: {
+          ...(options.json === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(body ? { 'content-length': String(body.length) } : {}),
+          ...options.headers,
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -41,7 +60,13 @@ function send(port: number, method: string, route: string, options: { from?: str
 /** A multipart upload of one text file. */
 function multipart(filename: string, text: string): { body: Buffer; type: string } {
   const boundary = `docqa-${Date.now().toString(16)}`;
-  const body = Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: text/plain\r\n\r\n`), Buffer.from(text), Buffer.from(`\r\n--${boundary}--\r\n`)]);
+  const body = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: text/plain\r\n\r\n`,
+    ),
+    Buffer.from(text),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
   return { body, type: `multipart/form-data; boundary=${boundary}` };
 }
 
@@ -66,7 +91,11 @@ describe('deployment: the generated nginx in front of a running DocQA (reset lim
     dir = tempDir('nginx-docqa');
     database = await databaseEnv();
     // The stack's chat path: LLM_BACKEND=local with INFERENCE_URL, answered by a llama.cpp stand-in.
-    inference = await startChatCompletionsServer({ apiKey: inferenceServerApiKey, reply: slowAnswer, tokenDelayMs: 300 });
+    inference = await startChatCompletionsServer({
+      apiKey: inferenceServerApiKey,
+      reply: slowAnswer,
+      tokenDelayMs: 300,
+    });
     server = await serveCli({
       cwd: dir,
       timeoutMs: 120_000,
@@ -134,18 +163,39 @@ describe('deployment: the generated nginx in front of a running DocQA (reset lim
 
   it('the limit is per endpoint pair and POST only: health, login attempts and other methods pass', async () => {
     // 127.0.0.2 has used up its bucket on forgot-password above.
-    expect((await send(port, 'POST', '/api/auth/reset-password', { from: '127.0.0.2', json: { token: 'x', new_password: 'a-new-password-1' } })).status).to.equal(429);
+    expect(
+      (
+        await send(port, 'POST', '/api/auth/reset-password', {
+          from: '127.0.0.2',
+          json: { token: 'x', new_password: 'a-new-password-1' },
+        })
+      ).status,
+    ).to.equal(429);
     for (let i = 0; i < 8; i++) {
       expect((await send(port, 'GET', '/api/health', { from: '127.0.0.2' })).status).to.equal(200);
       // Within DocQA's own allowance of failed sign-ins (SIGN_IN_ACCOUNT_FAILURES, 5): nginx adds no limit.
-      if (i < 4) expect((await send(port, 'POST', '/api/auth/login', { from: '127.0.0.2', json: { username: 'admin', password: 'wrong-password' } })).status).to.equal(401);
+      if (i < 4)
+        expect(
+          (
+            await send(port, 'POST', '/api/auth/login', {
+              from: '127.0.0.2',
+              json: { username: 'admin', password: 'wrong-password' },
+            })
+          ).status,
+        ).to.equal(401);
     }
     expect((await send(port, 'GET', '/api/auth/forgot-password', { from: '127.0.0.2' })).status).to.equal(405);
   });
 
   it('streams an SSE chat answer through nginx as it is generated, not at its end', async () => {
-    const upload = multipart('invoices.txt', 'Invoice retention policy.\n\nInvoices are archived for ten years in the finance vault.');
-    const stored = await send(port, 'POST', '/api/docs/upload', { body: upload.body, headers: { authorization: `Bearer ${token}`, 'content-type': upload.type } });
+    const upload = multipart(
+      'invoices.txt',
+      'Invoice retention policy.\n\nInvoices are archived for ten years in the finance vault.',
+    );
+    const stored = await send(port, 'POST', '/api/docs/upload', {
+      body: upload.body,
+      headers: { authorization: `Bearer ${token}`, 'content-type': upload.type },
+    });
     expect(stored.status, stored.body).to.equal(202);
     await waitForIndexed(port, token, 1);
 
@@ -159,18 +209,30 @@ describe('deployment: the generated nginx in front of a running DocQA (reset lim
     // would deliver them together with `done`. Generous margin: the first piece must precede
     // `done` by over half a second.
     const firstDelta = deltas[0]!;
-    expect(done!.at - firstDelta.at, `first delta at ${firstDelta.at.toFixed(0)} ms, done at ${done!.at.toFixed(0)} ms`).to.be.greaterThan(500);
-    expect(new Set(deltas.map((event) => Math.round(event.at / 100))).size, 'pieces arrived at distinct times').to.be.greaterThan(3);
+    expect(
+      done!.at - firstDelta.at,
+      `first delta at ${firstDelta.at.toFixed(0)} ms, done at ${done!.at.toFixed(0)} ms`,
+    ).to.be.greaterThan(500);
+    expect(
+      new Set(deltas.map((event) => Math.round(event.at / 100))).size,
+      'pieces arrived at distinct times',
+    ).to.be.greaterThan(3);
   });
 
   it('passes an upload within UPLOAD_MAX_BODY_SIZE and answers 413 in the API error shape above it', async () => {
     const within = multipart('within-limit.txt', textOfSize(2.5 * mib, 'within'));
-    const accepted = await send(port, 'POST', '/api/docs/upload', { body: within.body, headers: { authorization: `Bearer ${token}`, 'content-type': within.type } });
+    const accepted = await send(port, 'POST', '/api/docs/upload', {
+      body: within.body,
+      headers: { authorization: `Bearer ${token}`, 'content-type': within.type },
+    });
     expect(accepted.status, accepted.body).to.equal(202);
 
     // 4 MB: under the FREE plan's 10 MB a file, so DocQA would take it; the proxy refuses it.
     const above = multipart('above-limit.txt', textOfSize(4 * mib, 'above'));
-    const refused = await send(port, 'POST', '/api/docs/upload', { body: above.body, headers: { authorization: `Bearer ${token}`, 'content-type': above.type } });
+    const refused = await send(port, 'POST', '/api/docs/upload', {
+      body: above.body,
+      headers: { authorization: `Bearer ${token}`, 'content-type': above.type },
+    });
     expect(refused.status).to.equal(413);
     expect(refused.headers['content-type']).to.equal('application/json');
     expect(JSON.parse(refused.body)).to.include({ code: 'payload_too_large' });
@@ -178,9 +240,15 @@ describe('deployment: the generated nginx in front of a running DocQA (reset lim
 
   it("the image's health check passes against the running server and fails against a closed port", async () => {
     const healthcheck = path.join(dockerDir, 'healthcheck.mjs');
-    const up = spawnSync(process.execPath, [healthcheck], { env: { PATH: process.env.PATH ?? '', PORT: new URL(server.url).port }, encoding: 'utf8' });
+    const up = spawnSync(process.execPath, [healthcheck], {
+      env: { PATH: process.env.PATH ?? '', PORT: new URL(server.url).port },
+      encoding: 'utf8',
+    });
     expect(up.status, up.stderr).to.equal(0);
-    const down = spawnSync(process.execPath, [healthcheck], { env: { PATH: process.env.PATH ?? '', PORT: String(await freePort()) }, encoding: 'utf8' });
+    const down = spawnSync(process.execPath, [healthcheck], {
+      env: { PATH: process.env.PATH ?? '', PORT: String(await freePort()) },
+      encoding: 'utf8',
+    });
     expect(down.status).to.equal(1);
   });
 });
@@ -188,7 +256,9 @@ describe('deployment: the generated nginx in front of a running DocQA (reset lim
 async function waitForIndexed(port: number, token: string, count: number): Promise<void> {
   const deadline = Date.now() + 90_000;
   for (;;) {
-    const answer = await send(port, 'GET', '/api/docs?status=indexed', { headers: { authorization: `Bearer ${token}` } });
+    const answer = await send(port, 'GET', '/api/docs?status=indexed', {
+      headers: { authorization: `Bearer ${token}` },
+    });
     if (answer.status === 200 && (JSON.parse(answer.body) as { total: number }).total >= count) return;
     if (Date.now() > deadline) throw new Error(`no document was indexed in time: ${answer.body}`);
     await new Promise((resolve) => setTimeout(resolve, 200));

@@ -10,7 +10,11 @@ import { dockerDir, root, tempDir } from './tools.js';
  * top-level entries of node_modules among `npm ls --omit=dev --all`.
  */
 function productionPackages(): string[] {
-  const listed = spawnSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const listed = spawnSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const prefix = path.join(root, 'node_modules') + path.sep;
   const names = new Set<string>();
   for (const line of listed.stdout.split('\n')) {
@@ -44,7 +48,11 @@ interface Served {
 
 function serve(app: string, cwd: string, env: Record<string, string>): Promise<Served> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--enable-source-maps', path.join(app, 'packages/server/dist/cli.js'), 'serve'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--enable-source-maps', path.join(app, 'packages/server/dist/cli.js'), 'serve'],
+      { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let output = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -75,7 +83,10 @@ describe("deployment: the image's runtime tree (docker/assemble-runtime.sh) serv
   let database: { url: string; drop(): Promise<void> } | null = null;
 
   before(function () {
-    if (!fs.existsSync(path.join(root, 'packages/server/dist/cli.js')) || !fs.existsSync(path.join(root, 'packages/web/dist/index.html'))) {
+    if (
+      !fs.existsSync(path.join(root, 'packages/server/dist/cli.js')) ||
+      !fs.existsSync(path.join(root, 'packages/web/dist/index.html'))
+    ) {
       throw new Error('the runtime tree is assembled from the build: run npm run build first (npm test does)');
     }
     dir = tempDir('runtime-tree');
@@ -91,10 +102,24 @@ describe("deployment: the image's runtime tree (docker/assemble-runtime.sh) serv
   });
 
   it('holds compiled code and the data files, and no sources or tests', () => {
-    const files = fs.readdirSync(app, { recursive: true, encoding: 'utf8' }).filter((file) => !file.startsWith('node_modules'));
-    expect(files).to.include.members(['package-lock.json', path.join('packages/server/models/catalogue.json'), path.join('packages/web/dist/index.html'), path.join('kernel/dist/index.js'), path.join('docker/healthcheck.mjs')]);
-    expect(files.filter((file) => file.split(path.sep).includes('src')), 'sources').to.deep.equal([]);
-    expect(files.filter((file) => /\.test\.|\.d\.ts$/.test(file)), 'tests and declarations').to.deep.equal([]);
+    const files = fs
+      .readdirSync(app, { recursive: true, encoding: 'utf8' })
+      .filter((file) => !file.startsWith('node_modules'));
+    expect(files).to.include.members([
+      'package-lock.json',
+      path.join('packages/server/models/catalogue.json'),
+      path.join('packages/web/dist/index.html'),
+      path.join('kernel/dist/index.js'),
+      path.join('docker/healthcheck.mjs'),
+    ]);
+    expect(
+      files.filter((file) => file.split(path.sep).includes('src')),
+      'sources',
+    ).to.deep.equal([]);
+    expect(
+      files.filter((file) => /\.test\.|\.d\.ts$/.test(file)),
+      'tests and declarations',
+    ).to.deep.equal([]);
   });
 
   it('starts in production mode with its secrets as files, and serves health, version, the web UI and a graceful stop', async () => {
@@ -110,7 +135,18 @@ describe("deployment: the image's runtime tree (docker/assemble-runtime.sh) serv
       database = await createTemporaryDatabase(process.env.TEST_DATABASE_URL);
       fs.writeFileSync(path.join(secrets, 'database_url'), database.url);
     }
-    served = await serve(app, work, { PATH: process.env.PATH ?? '', HOME: dir, DOCQA_ENV: 'production', NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', DOCQA_DATA_DIR: path.join(dir, 'data'), DOCQA_SECRETS_DIR: secrets, CONNECTOR_ALLOWED_PATHS: work, SHUTDOWN_TIMEOUT_SECONDS: '5' });
+    served = await serve(app, work, {
+      PATH: process.env.PATH ?? '',
+      HOME: dir,
+      DOCQA_ENV: 'production',
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DOCQA_DATA_DIR: path.join(dir, 'data'),
+      DOCQA_SECRETS_DIR: secrets,
+      CONNECTOR_ALLOWED_PATHS: work,
+      SHUTDOWN_TIMEOUT_SECONDS: '5',
+    });
 
     const health = await fetch(`${served.url}/api/health`);
     expect(health.status, served.output()).to.equal(200);
@@ -119,7 +155,11 @@ describe("deployment: the image's runtime tree (docker/assemble-runtime.sh) serv
     const page = await fetch(`${served.url}/`);
     expect(page.status).to.equal(200);
     expect(page.headers.get('content-type')).to.include('text/html');
-    const login = await fetch(`${served.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'an-admin-password-from-a-file' }) });
+    const login = await fetch(`${served.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: 'an-admin-password-from-a-file' }),
+    });
     expect(login.status, 'the admin password came from its secret file').to.equal(200);
 
     const exited = new Promise<number | null>((resolve) => served!.child.once('exit', (code) => resolve(code)));
@@ -128,7 +168,16 @@ describe("deployment: the image's runtime tree (docker/assemble-runtime.sh) serv
   });
 
   it('`docqa models list` reads the catalogue shipped in the tree', () => {
-    const listed = spawnSync(process.execPath, [path.join(app, 'packages/server/dist/cli.js'), 'models', 'list'], { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: dir, DOCQA_DATA_DIR: path.join(dir, 'data'), DOCQA_SECRETS_DIR: path.join(dir, 'no-secrets') }, encoding: 'utf8' });
+    const listed = spawnSync(process.execPath, [path.join(app, 'packages/server/dist/cli.js'), 'models', 'list'], {
+      cwd: dir,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: dir,
+        DOCQA_DATA_DIR: path.join(dir, 'data'),
+        DOCQA_SECRETS_DIR: path.join(dir, 'no-secrets'),
+      },
+      encoding: 'utf8',
+    });
     expect(listed.status, listed.stderr).to.equal(0);
     expect(listed.stdout).to.include('qwen2.5-1.5b-instruct');
   });

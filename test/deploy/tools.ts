@@ -19,7 +19,9 @@ export function requireTool(command: string, debianPackage: string): string {
   // Debian puts nginx in /usr/sbin, which is not on every user's PATH.
   if ((found.status !== 0 || where === '') && fs.existsSync(`/usr/sbin/${command}`)) return `/usr/sbin/${command}`;
   if (found.status !== 0 || where === '') {
-    throw new Error(`${command} is not installed, and the deployment tests need it: apt-get install ${debianPackage} (.ci/run installs it)`);
+    throw new Error(
+      `${command} is not installed, and the deployment tests need it: apt-get install ${debianPackage} (.ci/run installs it)`,
+    );
   }
   return where;
 }
@@ -53,14 +55,23 @@ export interface Rendered {
 /** Runs the stack's renderer with only these variables (plus PATH), as the nginx container does. */
 export function render(output: string, env: Record<string, string>, flags: string[] = ['--standalone']): Rendered {
   fs.rmSync(output, { force: true });
-  const result = spawnSync('sh', [renderer, ...flags, output], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
-  return { status: result.status, stderr: result.stderr, config: fs.existsSync(output) ? fs.readFileSync(output, 'utf8') : null };
+  const result = spawnSync('sh', [renderer, ...flags, output], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    encoding: 'utf8',
+  });
+  return {
+    status: result.status,
+    stderr: result.stderr,
+    config: fs.existsSync(output) ? fs.readFileSync(output, 'utf8') : null,
+  };
 }
 
 /** `nginx -t` on a standalone configuration, with everything under `prefix`. */
 export function nginxTest(prefix: string, config: string): { ok: boolean; output: string } {
   fs.mkdirSync(path.join(prefix, 'temp'), { recursive: true });
-  const result = spawnSync(requireTool('nginx', 'nginx'), ['-t', '-p', `${prefix}/`, '-c', config], { encoding: 'utf8' });
+  const result = spawnSync(requireTool('nginx', 'nginx'), ['-t', '-p', `${prefix}/`, '-c', config], {
+    encoding: 'utf8',
+  });
   return { ok: result.status === 0, output: `${result.stdout}${result.stderr}` };
 }
 
@@ -68,7 +79,27 @@ export function nginxTest(prefix: string, config: string): { ok: boolean; output
 export function selfSignedCertificate(dir: string, name: string): { cert: string; key: string } {
   const cert = path.join(dir, 'fullchain.pem');
   const key = path.join(dir, 'privkey.pem');
-  const result = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', `/CN=${name}`, '-addext', `subjectAltName=DNS:${name}`], { encoding: 'utf8' });
+  const result = spawnSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '2',
+      '-subj',
+      `/CN=${name}`,
+      '-addext',
+      `subjectAltName=DNS:${name}`,
+    ],
+    { encoding: 'utf8' },
+  );
   if (result.status !== 0) throw new Error(`openssl could not make a certificate: ${result.stderr}`);
   return { cert, key };
 }
@@ -85,14 +116,17 @@ export interface RunningNginx {
  */
 export async function startNginx(prefix: string, config: string, port: number): Promise<RunningNginx> {
   fs.mkdirSync(path.join(prefix, 'temp'), { recursive: true });
-  const child = spawn(requireTool('nginx', 'nginx'), ['-p', `${prefix}/`, '-c', config, '-g', 'daemon off;'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(requireTool('nginx', 'nginx'), ['-p', `${prefix}/`, '-c', config, '-g', 'daemon off;'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const deadline = Date.now() + 15_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`nginx exited with ${child.exitCode}: ${output}${readIfExists(path.join(prefix, 'error.log'))}`);
+    if (child.exitCode !== null)
+      throw new Error(`nginx exited with ${child.exitCode}: ${output}${readIfExists(path.join(prefix, 'error.log'))}`);
     if (await accepts(port)) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');

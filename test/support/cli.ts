@@ -15,15 +15,27 @@ export interface CliResult {
 
 /** Only what DocQA needs, so the developer's own environment cannot leak into a test. */
 export function baseEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DOCQA_SECRETS_DIR: '/nonexistent-secrets', ...extra };
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '/tmp',
+    DOCQA_SECRETS_DIR: '/nonexistent-secrets',
+    ...extra,
+  };
 }
 
 function spawnCli(args: string[], options: { cwd: string; env: Record<string, string> }): ChildProcess {
   // The real command, run from source like every other test (tsx), with the workspace's source exports.
-  return spawn(process.execPath, ['--import', tsxLoader, '--conditions=docqa-source', cliSource, ...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, ['--import', tsxLoader, '--conditions=docqa-source', cliSource, ...args], {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
-export function runCli(args: string[], options: { cwd: string; env: Record<string, string>; timeoutMs?: number }): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  options: { cwd: string; env: Record<string, string>; timeoutMs?: number },
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawnCli(args, options);
     let stdout = '';
@@ -50,7 +62,12 @@ export interface ServingCli {
 }
 
 /** Starts `docqa serve` (with `args`, such as `--role worker`) and waits for its "listening" log line. */
-export function serveCli(options: { cwd: string; env: Record<string, string>; args?: string[]; timeoutMs?: number }): Promise<ServingCli> {
+export function serveCli(options: {
+  cwd: string;
+  env: Record<string, string>;
+  args?: string[];
+  timeoutMs?: number;
+}): Promise<ServingCli> {
   return new Promise((resolve, reject) => {
     const child = spawnCli(['serve', ...(options.args ?? [])], options);
     let output = '';

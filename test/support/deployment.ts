@@ -7,7 +7,8 @@ import { generateLicenseKeyPair, signLicense } from '@docqa/plugin-license-ed255
 import { baseEnv, serveCli, type ServingCli } from './cli.js';
 
 /** Why the suites with several DocQA processes are skipped without a PostgreSQL server. */
-export const needsPostgres = 'set TEST_DATABASE_URL: several DocQA processes share one PostgreSQL server (the embedded database serves one process)';
+export const needsPostgres =
+  'set TEST_DATABASE_URL: several DocQA processes share one PostgreSQL server (the embedded database serves one process)';
 
 /** describe() when TEST_DATABASE_URL names a server; otherwise skipped, with the reason in its title. */
 export function describeOnPostgres(title: string, body: (this: Mocha.Suite) => void, reason = needsPostgres): void {
@@ -94,7 +95,13 @@ export class Deployment {
 function enterpriseLicense(): { LICENSE_KEY: string; LICENSE_PUBLIC_KEY: string } {
   const keys = generateLicenseKeyPair();
   const now = Math.floor(Date.now() / 1000);
-  const key = signLicense(keys.privateKeyPem, { plan: 'ENTERPRISE', licensee: 'end-to-end tests', id: 'e2e', iat: now, exp: now + 24 * 3600 });
+  const key = signLicense(keys.privateKeyPem, {
+    plan: 'ENTERPRISE',
+    licensee: 'end-to-end tests',
+    id: 'e2e',
+    iat: now,
+    exp: now + 24 * 3600,
+  });
   return { LICENSE_KEY: key, LICENSE_PUBLIC_KEY: keys.publicKeyPem };
 }
 
@@ -103,7 +110,8 @@ export function writeTextFiles(dir: string, count: number, words = 40): void {
   for (let i = 0; i < count; i++) {
     const folder = path.join(dir, `part-${String(Math.floor(i / 100)).padStart(3, '0')}`);
     if (i % 100 === 0) fs.mkdirSync(folder, { recursive: true });
-    const text = `Document ${i} of ${count}. ` + Array.from({ length: words }, (_, w) => `word${(i * 7 + w) % 997}`).join(' ');
+    const text =
+      `Document ${i} of ${count}. ` + Array.from({ length: words }, (_, w) => `word${(i * 7 + w) % 997}`).join(' ');
     fs.writeFileSync(path.join(folder, `file-${i}.txt`), `${text}\n`);
   }
 }

@@ -58,10 +58,20 @@ export default definePlugin({
 });
 
 /** The environment and config file that load this gate, and a function that asks for a fault. */
-export function useFaultyLicense(dir: string): { env: Record<string, string>; cause(fault: Fault): void; armed(): boolean } {
+export function useFaultyLicense(dir: string): {
+  env: Record<string, string>;
+  cause(fault: Fault): void;
+  armed(): boolean;
+} {
   const file = `${dir}/fault`;
   const configFile = `${dir}/docqa.config.json`;
-  fs.writeFileSync(configFile, JSON.stringify({ plugins: [{ use: new URL(import.meta.url).pathname, instance: 'faulty-license' }], disable: ['license-ed25519'] }));
+  fs.writeFileSync(
+    configFile,
+    JSON.stringify({
+      plugins: [{ use: new URL(import.meta.url).pathname, instance: 'faulty-license' }],
+      disable: ['license-ed25519'],
+    }),
+  );
   return {
     env: { DOCQA_CONFIG_FILE: configFile, DOCQA_TEST_FAULT_FILE: file },
     cause: (fault) => fs.writeFileSync(file, fault),

@@ -23,7 +23,8 @@ Invoices are archived for ten years in the finance vault. The finance team revie
 Paper invoices are scanned within five working days and then shredded.`;
 
 // Quoted by the extractive backend into an answer: markup in a document must not run in the UI.
-const vault = 'The vault combination is kept by the facilities team <img src=x onerror="window.__hacked=1"><script>window.__hacked=2</script> and changed every quarter.';
+const vault =
+  'The vault combination is kept by the facilities team <img src=x onerror="window.__hacked=1"><script>window.__hacked=2</script> and changed every quarter.';
 
 const holidays = `# Holidays
 
@@ -63,7 +64,9 @@ describe('web UI in a real browser (end to end)', function () {
 
   before(async function () {
     if (!executable) {
-      console.log('      SKIPPED: no chromium at /usr/bin/chromium (apt-get install -y chromium, or set CHROMIUM_PATH); the web UI tests need a real browser.');
+      console.log(
+        '      SKIPPED: no chromium at /usr/bin/chromium (apt-get install -y chromium, or set CHROMIUM_PATH); the web UI tests need a real browser.',
+      );
       this.skip();
     }
     await ensureWebBuilt();
@@ -73,8 +76,19 @@ describe('web UI in a real browser (end to end)', function () {
     site = await startSlowSite();
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
-    idp.configure([{ client_id: 'docqa-web', client_secret: 'docqa-web-secret', redirect_uris: [`${url}/api/auth/oidc/corp/callback`] }]);
-    idp.accounts.set('olivia-sub', { sub: 'olivia-sub', email: 'olivia@example.com', preferred_username: 'olivia', groups: [] });
+    idp.configure([
+      {
+        client_id: 'docqa-web',
+        client_secret: 'docqa-web-secret',
+        redirect_uris: [`${url}/api/auth/oidc/corp/callback`],
+      },
+    ]);
+    idp.accounts.set('olivia-sub', {
+      sub: 'olivia-sub',
+      email: 'olivia@example.com',
+      preferred_username: 'olivia',
+      groups: [],
+    });
     idp.nextAccount = 'olivia-sub';
     const env = {
       JWT_SECRET_KEY: 'j'.repeat(48),
@@ -96,7 +110,8 @@ describe('web UI in a real browser (end to end)', function () {
     page.on('request', (request) => {
       // Everything comes from DocQA itself; only the single sign-on step visits the identity provider.
       const origin = new URL(request.url()).origin;
-      if (origin !== url && origin !== idp.issuer && !request.url().startsWith('data:')) errors.push(`request elsewhere: ${request.url()}`);
+      if (origin !== url && origin !== idp.issuer && !request.url().startsWith('data:'))
+        errors.push(`request elsewhere: ${request.url()}`);
     });
     page.on('console', (message) => {
       const text = message.text();
@@ -119,10 +134,14 @@ describe('web UI in a real browser (end to end)', function () {
 
   afterEach(function () {
     // A failing step leaves its screen behind, named after the step.
-    if (this.currentTest?.state === 'failed' && page) return screenshot(page, `failed-${this.currentTest.title.replace(/\W+/g, '-').slice(0, 60)}`).then(() => undefined);
+    if (this.currentTest?.state === 'failed' && page)
+      return screenshot(page, `failed-${this.currentTest.title.replace(/\W+/g, '-').slice(0, 60)}`).then(
+        () => undefined,
+      );
   });
 
-  const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+  const nav = (name: string) =>
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
   const heading = (name: string) => page.getByRole('heading', { level: 1, name }).waitFor();
 
   async function signIn(username: string, password: string): Promise<void> {
@@ -146,7 +165,9 @@ describe('web UI in a real browser (end to end)', function () {
     expect(asset, 'the script of index.html').to.be.a('string');
     const script = await fetch(url + asset);
     expect(script.status).to.equal(200);
-    expect(script.headers.get('cache-control')).to.match(/max-age=31536000/).and.to.include('immutable');
+    expect(script.headers.get('cache-control'))
+      .to.match(/max-age=31536000/)
+      .and.to.include('immutable');
     expect(html, 'nothing is loaded from elsewhere').not.to.match(/(src|href)="(https?:)?\/\//);
     const reset = await fetch(`${url}/reset-password?token=abc`);
     expect([reset.status, reset.headers.get('content-type')]).to.deep.equal([200, 'text/html; charset=utf-8']);
@@ -180,7 +201,11 @@ describe('web UI in a real browser (end to end)', function () {
     // Drag and drop: a drop event carrying a file, as a desktop would send it.
     const dataTransfer = await page.evaluateHandle(() => {
       const transfer = new DataTransfer();
-      transfer.items.add(new File(['Travel expenses are refunded within thirty days of the claim.'], 'travel.txt', { type: 'text/plain' }));
+      transfer.items.add(
+        new File(['Travel expenses are refunded within thirty days of the claim.'], 'travel.txt', {
+          type: 'text/plain',
+        }),
+      );
       return transfer;
     });
     await page.locator('.dropzone').dispatchEvent('drop', { dataTransfer });
@@ -246,13 +271,21 @@ describe('web UI in a real browser (end to end)', function () {
     await page.getByRole('button', { name: 'Token budget and timing' }).waitFor();
     expect(await answer.locator('img, script, [onerror]').count()).to.equal(0);
     expect(await page.evaluate(() => (window as unknown as { __hacked?: number }).__hacked)).to.equal(undefined);
-    expect(cspReports.every((report) => /inline event handler/.test(report)), cspReports.join('\n')).to.equal(true);
+    expect(
+      cspReports.every((report) => /inline event handler/.test(report)),
+      cspReports.join('\n'),
+    ).to.equal(true);
   });
 
   it('stops an answer while it streams (a slow network keeps the stream open)', async () => {
     const cdp = await context.newCDPSession(page);
     // About 40 bytes a second: the answer's stream stays open for many seconds.
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 50, downloadThroughput: 40, uploadThroughput: -1 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 50,
+      downloadThroughput: 40,
+      uploadThroughput: -1,
+    });
     try {
       await page.getByLabel('Question').fill('When are paper invoices shredded?');
       await page.getByRole('button', { name: 'Send' }).click();
@@ -265,7 +298,12 @@ describe('web UI in a real browser (end to end)', function () {
       await page.getByRole('button', { name: 'Send' }).waitFor();
       expect(await page.locator('.answer[aria-busy="true"]').count()).to.equal(0);
     } finally {
-      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 0,
+        downloadThroughput: -1,
+        uploadThroughput: -1,
+      });
       await cdp.detach();
     }
   });
@@ -276,7 +314,9 @@ describe('web UI in a real browser (end to end)', function () {
     await page.getByRole('button', { name: 'New integration' }).click();
     const form = page.getByRole('form', { name: 'New integration' });
     await form.getByLabel('Name').fill('Handbook site');
-    await form.getByLabel('Configuration (JSON)').fill(JSON.stringify({ start_url: `${site!.origin}/`, max_pages: 100, delay_ms: 0 }, null, 2));
+    await form
+      .getByLabel('Configuration (JSON)')
+      .fill(JSON.stringify({ start_url: `${site!.origin}/`, max_pages: 100, delay_ms: 0 }, null, 2));
     await form.getByRole('button', { name: 'Create integration' }).click();
     const card = page.locator('.source-list li', { hasText: 'Handbook site' });
     await card.waitFor();
@@ -287,7 +327,9 @@ describe('web UI in a real browser (end to end)', function () {
     await job.getByRole('progressbar', { name: 'Progress of sync of Handbook site' }).waitFor();
     await screenshot(page, '04-sources-and-jobs');
     await job.getByRole('button', { name: 'Cancel sync of Handbook site' }).click();
-    await page.locator('.job[data-status="cancelled"]', { hasText: 'sync of Handbook site' }).waitFor({ timeout: 60_000 });
+    await page
+      .locator('.job[data-status="cancelled"]', { hasText: 'sync of Handbook site' })
+      .waitFor({ timeout: 60_000 });
     // Editing keeps the source and shows its stored configuration.
     await card.getByRole('button', { name: 'Edit' }).click();
     const edit = page.getByRole('form', { name: 'Edit Handbook site' });
@@ -317,14 +359,21 @@ describe('web UI in a real browser (end to end)', function () {
     await page.getByLabel('Product name').fill('Acme Answers');
     await page.getByLabel('Primary colour (hex)').fill('#0b7a3e');
     await page.getByLabel('Footer').fill('Acme Corp internal knowledge base');
-    const logo = '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64"><circle cx="32" cy="32" r="30" fill="#f5a623"/></svg>';
-    await page.getByLabel('Logo').setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(logo) });
+    const logo =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64"><circle cx="32" cy="32" r="30" fill="#f5a623"/></svg>';
+    await page
+      .getByLabel('Logo')
+      .setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(logo) });
     await page.getByRole('button', { name: 'Save branding' }).click();
     await page.getByText('Saved. The new branding is in use.').waitFor();
     const check = async () => {
       await page.locator('.topbar .brand-name', { hasText: 'Acme Answers' }).waitFor();
-      expect(await page.locator('.topbar').evaluate((el) => getComputedStyle(el).backgroundColor)).to.equal('rgb(11, 122, 62)');
-      await page.waitForFunction(() => (document.querySelector<HTMLImageElement>('.topbar img.brand-logo')?.naturalWidth ?? 0) > 0);
+      expect(await page.locator('.topbar').evaluate((el) => getComputedStyle(el).backgroundColor)).to.equal(
+        'rgb(11, 122, 62)',
+      );
+      await page.waitForFunction(
+        () => (document.querySelector<HTMLImageElement>('.topbar img.brand-logo')?.naturalWidth ?? 0) > 0,
+      );
       expect(await page.locator('.footer').innerText()).to.include('Acme Corp internal knowledge base');
     };
     await check();
@@ -388,10 +437,22 @@ describe('web UI in a real browser (end to end)', function () {
     await nav('Analytics');
     await heading('Analytics');
     await page.getByRole('heading', { name: 'Chunk sizes' }).waitFor();
-    await page.waitForFunction(() => document.querySelectorAll('.report-card .loading').length === 0, undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => document.querySelectorAll('.report-card .loading').length === 0, undefined, {
+      timeout: 30_000,
+    });
     // The analytics endpoints are drawn from whatever JSON they answer: the chunk sizes as a histogram.
-    const token = ((await (await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: adminPassword }) })).json()) as { access_token: string }).access_token;
-    const distribution = await fetch(`${url}/api/analytics/uploads/chunk-size-distribution`, { headers: { authorization: `Bearer ${token}` } });
+    const token = (
+      (await (
+        await fetch(`${url}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: 'admin', password: adminPassword }),
+        })
+      ).json()) as { access_token: string }
+    ).access_token;
+    const distribution = await fetch(`${url}/api/analytics/uploads/chunk-size-distribution`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     const chunkSizes = page.locator('.report-card', { has: page.getByRole('heading', { name: 'Chunk sizes' }) });
     if (distribution.status === 200) expect(await chunkSizes.locator('.chart tbody tr').count()).to.be.greaterThan(0);
     else expect(await chunkSizes.locator('.hint').innerText()).to.have.length.greaterThan(0);
@@ -436,7 +497,9 @@ describe('web UI in a real browser (end to end)', function () {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users', exact: true }).focus();
     await page.keyboard.press('Enter');
     await heading('Users');
-    expect(await page.evaluate(() => document.activeElement?.tagName + ':' + document.activeElement?.textContent)).to.equal('H1:Users');
+    expect(
+      await page.evaluate(() => document.activeElement?.tagName + ':' + document.activeElement?.textContent),
+    ).to.equal('H1:Users');
   });
 
   it('fits a phone: the menu opens from a button and nothing scrolls sideways', async () => {
@@ -452,7 +515,10 @@ describe('web UI in a real browser (end to end)', function () {
       await screenshot(page, '16-phone-menu');
       await nav('Documents');
       await heading('Documents');
-      expect(await page.getByRole('navigation', { name: 'Main' }).isVisible(), 'the menu closes on navigation').to.equal(false);
+      expect(
+        await page.getByRole('navigation', { name: 'Main' }).isVisible(),
+        'the menu closes on navigation',
+      ).to.equal(false);
       for (const path of ['/', '/documents', '/sources', '/admin/users']) {
         await page.goto(url + path);
         await page.locator('h1').waitFor();
@@ -480,7 +546,8 @@ describe('web UI in a real browser (end to end)', function () {
     // EMAIL_PROVIDER=console writes the email to the server's log.
     const deadline = Date.now() + 20_000;
     let link: RegExpExecArray | null = null;
-    while (!(link = /\/reset-password\?token=([A-Za-z0-9_-]+)/.exec(server!.output())) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    while (!(link = /\/reset-password\?token=([A-Za-z0-9_-]+)/.exec(server!.output())) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 200));
     expect(link, 'a reset link in the log').not.to.equal(null);
     await page.goto(`${url}/reset-password?token=${link![1]}`);
     await heading('Set a new password');
@@ -493,7 +560,11 @@ describe('web UI in a real browser (end to end)', function () {
     await signIn('alice', 'alice-new-password-2');
     await heading('Chat');
     // A viewer is offered no administration.
-    for (const name of ['Users', 'Branding', 'Settings', 'Audit log']) expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).count(), name).to.equal(0);
+    for (const name of ['Users', 'Branding', 'Settings', 'Audit log'])
+      expect(
+        await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).count(),
+        name,
+      ).to.equal(0);
     await page.goto(`${url}/admin/users`);
     await heading('Not allowed');
   });
@@ -510,7 +581,10 @@ describe('web UI in a real browser (end to end)', function () {
     expect(secret).to.match(/^docqa_[\w-]{43}$/);
     const row = keys.locator('tr[data-key-name="my script"]');
     await row.waitFor();
-    expect(await row.innerText()).to.include(secret.slice(0, 14)).and.include('read').and.not.include(secret.slice(14));
+    expect(await row.innerText())
+      .to.include(secret.slice(0, 14))
+      .and.include('read')
+      .and.not.include(secret.slice(14));
     await screenshot(page, '19-account-api-keys');
     const me = async () =>
       (await fetch(`${url}/api/auth/me`, { headers: { authorization: `Bearer ${secret}` } })).status;

@@ -32,7 +32,10 @@ const recordFieldName = z
   .string()
   .min(1)
   .max(100)
-  .refine((name) => !['id', 'updated_at', 'deleted', 'groups'].includes(name), 'must not be id, updated_at, deleted or groups');
+  .refine(
+    (name) => !['id', 'updated_at', 'deleted', 'groups'].includes(name),
+    'must not be id, updated_at, deleted or groups',
+  );
 
 export const feedSourceConfigSchema = z.strictObject({
   /**
@@ -40,7 +43,10 @@ export const feedSourceConfigSchema = z.strictObject({
    * the server happens to start in. (A production connector would also check it against an allow
    * list such as CONNECTOR_ALLOWED_PATHS, so that API users cannot read arbitrary server files.)
    */
-  path: z.string().min(1).refine((value) => path.isAbsolute(value), 'must be an absolute path'),
+  path: z
+    .string()
+    .min(1)
+    .refine((value) => path.isAbsolute(value), 'must be an absolute path'),
   /** Which field of each record holds the document title. */
   titleField: recordFieldName.default('title'),
   /** Which field of each record holds the document text. */

@@ -67,12 +67,21 @@ export function feedRecordParser(config: Pick<FeedSourceConfig, 'path' | 'titleF
       title = content.data[config.titleField] as string;
       body = content.data[config.bodyField] as string;
     }
-    return { id: fields.data.id, updatedAt: new Date(fields.data.updated_at), deleted, groups: fields.data.groups, title, body };
+    return {
+      id: fields.data.id,
+      updatedAt: new Date(fields.data.updated_at),
+      deleted,
+      groups: fields.data.groups,
+      title,
+      body,
+    };
   };
 }
 
 function describeIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => (issue.path.length > 0 ? `field '${issue.path.join('.')}': ${issue.message}` : issue.message)).join('; ');
+  return error.issues
+    .map((issue) => (issue.path.length > 0 ? `field '${issue.path.join('.')}': ${issue.message}` : issue.message))
+    .join('; ');
 }
 
 /**

@@ -37,7 +37,11 @@ export const emptyFeedCursor = new Date(0).toISOString();
  * Streams, not buffers: a feed of a million lines is read through a small buffer, and each event is
  * yielded before the next line is read, so memory stays bounded whatever the file size.
  */
-export async function* syncFeed(settings: FeedSyncSettings, cursor: string | null, signal: AbortSignal): AsyncGenerator<ConnectorEvent> {
+export async function* syncFeed(
+  settings: FeedSyncSettings,
+  cursor: string | null,
+  signal: AbortSignal,
+): AsyncGenerator<ConnectorEvent> {
   // Checked before the file is even opened: a cancelled job must not announce any document.
   signal.throwIfAborted();
   const { config, logger } = settings;
@@ -79,7 +83,9 @@ export async function* syncFeed(settings: FeedSyncSettings, cursor: string | nul
     // An abort surfaces from the stream as a generic AbortError; callers expect the signal's reason.
     if (signal.aborted) throw signal.reason;
     if (error instanceof DocqaError) throw error;
-    throw new DocqaError('unavailable', `Cannot read JSON Lines feed ${config.path}: ${(error as Error).message}`, { cause: error });
+    throw new DocqaError('unavailable', `Cannot read JSON Lines feed ${config.path}: ${(error as Error).message}`, {
+      cause: error,
+    });
   } finally {
     // Runs also when the consumer stops early (break, or an error downstream): never leak a file handle.
     lines.close();
@@ -89,7 +95,10 @@ export async function* syncFeed(settings: FeedSyncSettings, cursor: string | nul
   signal.throwIfAborted();
 
   const nextCursor = latest === null ? emptyFeedCursor : latest.toISOString();
-  logger.info({ sourceId: settings.sourceId, lines: lineNumber, upserts, deletes, cursor: nextCursor }, 'JSON Lines feed synced');
+  logger.info(
+    { sourceId: settings.sourceId, lines: lineNumber, upserts, deletes, cursor: nextCursor },
+    'JSON Lines feed synced',
+  );
   // The checkpoint is last: DocQA stores the cursor only once everything before it is durable, so
   // a sync that fails half-way is simply repeated from the previous cursor.
   yield { type: 'checkpoint', cursor: nextCursor };
@@ -97,7 +106,10 @@ export async function* syncFeed(settings: FeedSyncSettings, cursor: string | nul
 
 function parseCursor(cursor: string): Date {
   if (!isoTimestamp.safeParse(cursor).success) {
-    throw new DocqaError('validation_failed', `Sync cursor '${cursor}' is not an ISO timestamp; it must come from a checkpoint of this connector`);
+    throw new DocqaError(
+      'validation_failed',
+      `Sync cursor '${cursor}' is not an ISO timestamp; it must come from a checkpoint of this connector`,
+    );
   }
   return new Date(cursor);
 }

@@ -26,9 +26,21 @@ interface Line {
 }
 
 const initialFeed: Line[] = [
-  { id: 'kb-1', title: 'VPN setup', body: 'Install the client, then sign in.', updated_at: '2025-03-01T10:00:00Z', groups: ['it'] },
+  {
+    id: 'kb-1',
+    title: 'VPN setup',
+    body: 'Install the client, then sign in.',
+    updated_at: '2025-03-01T10:00:00Z',
+    groups: ['it'],
+  },
   { id: 'kb-2', title: 'Expenses', body: 'Submit receipts within 30 days.', updated_at: '2025-03-01T11:00:00+01:00' },
-  { id: 'kb-3', title: 'Holidays', body: 'Ask your manager two weeks ahead.', updated_at: '2025-03-02T09:30:00.250Z', groups: ['staff', 'hr'] },
+  {
+    id: 'kb-3',
+    title: 'Holidays',
+    body: 'Ask your manager two weeks ahead.',
+    updated_at: '2025-03-02T09:30:00.250Z',
+    groups: ['staff', 'hr'],
+  },
   { id: 'kb-0', updated_at: '2025-02-01T00:00:00Z', deleted: true },
 ];
 
@@ -38,11 +50,20 @@ const changedFeed: Line[] = [
   { id: 'kb-2', title: 'Expenses', body: 'Submit receipts within 60 days.', updated_at: '2025-04-01T08:00:00Z' },
   { id: 'kb-3', updated_at: '2025-04-01T08:05:00Z', deleted: true },
   initialFeed[3]!,
-  { id: 'kb-4', title: 'Parking', body: 'Badges open the garage.', updated_at: '2025-04-01T08:10:00Z', groups: ['staff'] },
+  {
+    id: 'kb-4',
+    title: 'Parking',
+    body: 'Badges open the garage.',
+    updated_at: '2025-04-01T08:10:00Z',
+    groups: ['staff'],
+  },
 ];
 
 function writeFeed(file: string, lines: Array<Line | string>): void {
-  fs.writeFileSync(file, lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n') + '\n');
+  fs.writeFileSync(
+    file,
+    lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n') + '\n',
+  );
 }
 
 const silentLogger: Logger = {
@@ -54,7 +75,10 @@ const silentLogger: Logger = {
 };
 
 /** What the kernel does at start-up, minus the kernel: validate the options, then call init(). */
-async function initTemplate(options: unknown = {}, shutdown = new AbortController().signal): Promise<ConnectorProvider<FeedSourceConfig>> {
+async function initTemplate(
+  options: unknown = {},
+  shutdown = new AbortController().signal,
+): Promise<ConnectorProvider<FeedSourceConfig>> {
   const provider = await connectorTemplate.init({
     options: pluginOptionsSchema.parse(options),
     instanceId: 'feeds',
@@ -103,9 +127,15 @@ describe('connector-template (json-feed)', function () {
     fs.rmSync(directory, { recursive: true, force: true });
   });
 
-  async function sync(cursor: string | null, config: Partial<FeedSourceConfig> = {}, options: unknown = {}): Promise<ConnectorEvent[]> {
+  async function sync(
+    cursor: string | null,
+    config: Partial<FeedSourceConfig> = {},
+    options: unknown = {},
+  ): Promise<ConnectorEvent[]> {
     const provider = await initTemplate(options);
-    const source = await provider.open(provider.sourceConfigSchema.parse({ path: file, ...config }), { sourceId: 'test' });
+    const source = await provider.open(provider.sourceConfigSchema.parse({ path: file, ...config }), {
+      sourceId: 'test',
+    });
     const events: ConnectorEvent[] = [];
     for await (const event of source.sync(cursor, new AbortController().signal)) events.push(event);
     return events;
@@ -127,11 +157,25 @@ describe('connector-template (json-feed)', function () {
   }
 
   it('turns each record into a document with title, UTF-8 body, groups and time; tombstones into deletes', async function () {
-    writeFeed(file, [...initialFeed, { id: 'kb-5', title: 'Café', body: 'Crème brûlée ☕', updated_at: '2025-03-03T00:00:00Z' }]);
+    writeFeed(file, [
+      ...initialFeed,
+      { id: 'kb-5', title: 'Café', body: 'Crème brûlée ☕', updated_at: '2025-03-03T00:00:00Z' },
+    ]);
     const events = await sync(null);
-    expect(events.map((e) => (e.type === 'upsert' ? e.document.externalId : e.type))).to.deep.equal(['kb-1', 'kb-2', 'kb-3', 'delete', 'kb-5', 'checkpoint']);
+    expect(events.map((e) => (e.type === 'upsert' ? e.document.externalId : e.type))).to.deep.equal([
+      'kb-1',
+      'kb-2',
+      'kb-3',
+      'delete',
+      'kb-5',
+      'checkpoint',
+    ]);
     const kb3 = events[2];
-    expect(kb3?.type === 'upsert' && kb3.document).to.include({ path: 'kb-3', title: 'Holidays', mediaType: 'text/plain' });
+    expect(kb3?.type === 'upsert' && kb3.document).to.include({
+      path: 'kb-3',
+      title: 'Holidays',
+      mediaType: 'text/plain',
+    });
     expect(kb3?.type === 'upsert' && kb3.document.acl).to.deep.equal({ groups: ['staff', 'hr'] });
     expect(kb3?.type === 'upsert' && kb3.document.modifiedAt?.toISOString()).to.equal('2025-03-02T09:30:00.250Z');
     expect(await text(events, 'kb-5')).to.equal('Crème brûlée ☕');
@@ -140,7 +184,9 @@ describe('connector-template (json-feed)', function () {
   });
 
   it('reads title and body from the fields the source config names', async function () {
-    writeFeed(file, ['{"id":"a","headline":"Release notes","text":"Version 2 is out.","updated_at":"2025-01-01T00:00:00Z"}']);
+    writeFeed(file, [
+      '{"id":"a","headline":"Release notes","text":"Version 2 is out.","updated_at":"2025-01-01T00:00:00Z"}',
+    ]);
     const events = await sync(null, { titleField: 'headline', bodyField: 'text' });
     expect(events[0]?.type === 'upsert' && events[0].document.title).to.equal('Release notes');
     expect(await text(events, 'a')).to.equal('Version 2 is out.');
@@ -150,19 +196,30 @@ describe('connector-template (json-feed)', function () {
     writeFeed(file, [initialFeed[0]!, '', '{"id": "kb-9", "title": "broken"']);
     const notJson = await syncError(null);
     expect(DocqaError.is(notJson, 'validation_failed'), String(notJson)).to.equal(true);
-    expect((notJson as DocqaError).message).to.contain('line 3').and.contain(file);
+    expect((notJson as DocqaError).message)
+      .to.contain('line 3')
+      .and.contain(file);
 
     writeFeed(file, [initialFeed[0]!, { id: 'kb-9', title: 'no body', updated_at: '2025-03-01T10:00:00Z' }]);
     const missingBody = await syncError(null);
     expect(DocqaError.is(missingBody, 'validation_failed'), String(missingBody)).to.equal(true);
-    expect((missingBody as DocqaError).message).to.contain('line 2').and.contain("'body'");
+    expect((missingBody as DocqaError).message)
+      .to.contain('line 2')
+      .and.contain("'body'");
 
     writeFeed(file, [{ id: 'kb-9', title: 't', body: 'b', updated_at: 'yesterday' }]);
-    expect((await syncError(null) as Error).message).to.contain('line 1').and.contain('updated_at');
+    expect(((await syncError(null)) as Error).message)
+      .to.contain('line 1')
+      .and.contain('updated_at');
   });
 
   it('reports progress every 100 lines', async function () {
-    const lines = Array.from({ length: 250 }, (_, i): Line => ({ id: `doc-${i}`, title: `Doc ${i}`, body: `Body ${i}`, updated_at: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString() }));
+    const lines = Array.from({ length: 250 }, (_, i): Line => ({
+      id: `doc-${i}`,
+      title: `Doc ${i}`,
+      body: `Body ${i}`,
+      updated_at: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(),
+    }));
     writeFeed(file, lines);
     const events = await sync(null);
     expect(events.filter((e) => e.type === 'progress')).to.deep.equal([
@@ -202,7 +259,9 @@ describe('connector-template (json-feed)', function () {
     expect(await sync(null, {}, { maxDocuments: 3 })).to.have.length(5);
     const tooMany = await syncError(null, { maxDocuments: 2 });
     expect(DocqaError.is(tooMany, 'validation_failed'), String(tooMany)).to.equal(true);
-    expect((tooMany as Error).message).to.contain('maxDocuments').and.contain("'feeds'");
+    expect((tooMany as Error).message)
+      .to.contain('maxDocuments')
+      .and.contain("'feeds'");
   });
 
   it('stops a running sync when the server shuts down', async function () {
@@ -213,13 +272,20 @@ describe('connector-template (json-feed)', function () {
     const events = source.sync(null, new AbortController().signal)[Symbol.asyncIterator]();
     expect((await events.next()).value).to.have.property('type', 'upsert');
     shutdown.abort(new Error('shutting down'));
-    const next = await events.next().then(() => null, (error: unknown) => error);
+    const next = await events.next().then(
+      () => null,
+      (error: unknown) => error,
+    );
     expect((next as Error | null)?.message).to.equal('shutting down');
   });
 
   it('validates source config and plugin options strictly, filling in defaults', async function () {
     const { sourceConfigSchema } = await initTemplate();
-    expect(sourceConfigSchema.parse({ path: file })).to.deep.equal({ path: file, titleField: 'title', bodyField: 'body' });
+    expect(sourceConfigSchema.parse({ path: file })).to.deep.equal({
+      path: file,
+      titleField: 'title',
+      bodyField: 'body',
+    });
     expect(sourceConfigSchema.safeParse({ path: 'feed.jsonl' }).success, 'relative path').to.equal(false);
     expect(sourceConfigSchema.safeParse({ path: file, titelField: 'x' }).success, 'misspelt key').to.equal(false);
     expect(sourceConfigSchema.safeParse({ path: file, bodyField: 'id' }).success, 'reserved field').to.equal(false);

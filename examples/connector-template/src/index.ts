@@ -61,7 +61,11 @@ export default definePlugin({
           sync(cursor, signal) {
             // Stop both when the job is cancelled and when the server shuts down.
             const stop = AbortSignal.any([signal, shutdown]);
-            return syncFeed({ config, maxDocuments: options.maxDocuments, instanceId, sourceId: context.sourceId, logger }, cursor, stop);
+            return syncFeed(
+              { config, maxDocuments: options.maxDocuments, instanceId, sourceId: context.sourceId, logger },
+              cursor,
+              stop,
+            );
           },
           // No close(): every sync opens and closes its own file. A connector holding a client or
           // a connection per source releases it in close().

@@ -41,29 +41,44 @@ describe('connector-template loads from docqa.config.json', function () {
   }
 
   it('registers a json-feed connector provider under the configured instance id, with its options', async function () {
-    const configFile = writeConfig([{ use: '@docqa/example-connector-template', instance: 'feeds', options: { maxDocuments: 5 } }]);
+    const configFile = writeConfig([
+      { use: '@docqa/example-connector-template', instance: 'feeds', options: { maxDocuments: 5 } },
+    ]);
     const kernel = await startTestKernel({ env: { DOCQA_CONFIG_FILE: configFile } });
     try {
       const provider = kernel.resolveAll(providerTokens.connector).find((candidate) => candidate.type === 'json-feed');
       expect(provider, 'a json-feed connector provider').to.not.equal(undefined);
-      expect(kernel.plugins.instances).to.deep.include({ instanceId: 'feeds', pluginId: 'connector-template', kind: 'connector' });
+      expect(kernel.plugins.instances).to.deep.include({
+        instanceId: 'feeds',
+        pluginId: 'connector-template',
+        kind: 'connector',
+      });
 
       // The options reached init(): a feed of six documents is over this instance's limit of five.
       const feed = path.join(directory, 'feed.jsonl');
-      const lines = Array.from({ length: 6 }, (_, i) => JSON.stringify({ id: `d${i}`, title: `T${i}`, body: `B${i}`, updated_at: `2025-01-0${i + 1}T00:00:00Z` }));
+      const lines = Array.from({ length: 6 }, (_, i) =>
+        JSON.stringify({ id: `d${i}`, title: `T${i}`, body: `B${i}`, updated_at: `2025-01-0${i + 1}T00:00:00Z` }),
+      );
       fs.writeFileSync(feed, lines.join('\n'));
       const source = await provider!.open(provider!.sourceConfigSchema.parse({ path: feed }), { sourceId: 'test' });
       const failure = await (async () => {
         for await (const _event of source.sync(null, new AbortController().signal));
-      })().then(() => null, (error: unknown) => error);
-      expect((failure as Error | null)?.message).to.contain('maxDocuments (5)').and.contain("plugin instance 'feeds'");
+      })().then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect((failure as Error | null)?.message)
+        .to.contain('maxDocuments (5)')
+        .and.contain("plugin instance 'feeds'");
     } finally {
       await kernel.dispose();
     }
   });
 
   it('refuses to start with invalid options, naming the plugin instance and the option', async function () {
-    const configFile = writeConfig([{ use: '@docqa/example-connector-template', instance: 'feeds', options: { maxDocuments: 0 } }]);
+    const configFile = writeConfig([
+      { use: '@docqa/example-connector-template', instance: 'feeds', options: { maxDocuments: 0 } },
+    ]);
     const error = await startFailure(configFile);
     expect(error.code).to.equal('plugin_invalid');
     expect(error.message).to.contain("plugin instance 'feeds'").and.contain('maxDocuments');

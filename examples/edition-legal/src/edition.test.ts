@@ -23,7 +23,11 @@ describe('edition example: DocQA Legal, loaded with DOCQA_PRESET', function () {
   const call = async (method: string, url: string, body?: unknown): Promise<{ status: number; body: Json }> => {
     const headers: Record<string, string> = { authorization: `Bearer ${admin}` };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${server.url}${url}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    const res = await fetch(`${server.url}${url}`, {
+      method,
+      headers,
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
     return { status: res.status, body: (await res.json().catch(() => ({}))) as Json };
   };
 
@@ -32,7 +36,13 @@ describe('edition example: DocQA Legal, loaded with DOCQA_PRESET', function () {
     // Metadata rules are a PRO feature: the edition runs on a PRO license signed for the test.
     const vendor = generateLicenseKeyPair();
     const now = Math.floor(Date.now() / 1000);
-    const licenseKey = signLicense(vendor.privateKeyPem, { plan: 'PRO', licensee: 'Test LLP', id: 'lic-legal', iat: now - 60, exp: now + 86_400 });
+    const licenseKey = signLicense(vendor.privateKeyPem, {
+      plan: 'PRO',
+      licensee: 'Test LLP',
+      id: 'lic-legal',
+      iat: now - 60,
+      exp: now + 86_400,
+    });
     database = process.env.TEST_DATABASE_URL ? await createTemporaryDatabase(process.env.TEST_DATABASE_URL) : null;
     server = await startServer({
       port: 0,
@@ -52,7 +62,11 @@ describe('edition example: DocQA Legal, loaded with DOCQA_PRESET', function () {
       },
       cwd: dir,
     });
-    const login = await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'admin-password-1' }) });
+    const login = await fetch(`${server.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: 'admin-password-1' }),
+    });
     admin = ((await login.json()) as Json).access_token as string;
   });
   after(async () => {
@@ -78,18 +92,35 @@ describe('edition example: DocQA Legal, loaded with DOCQA_PRESET', function () {
   });
 
   it('gives every source the rule pack, and reports the coverage of its fields', async () => {
-    fs.writeFileSync(path.join(files, 'nda.txt'), 'Mutual NDA\n\nThis agreement is governed by the laws of the State of Delaware.\n\nSection 2.1 Confidentiality.');
-    const source = await call('POST', '/api/connectors', { name: 'Contracts', type: 'filesystem', config: { path: files } });
+    fs.writeFileSync(
+      path.join(files, 'nda.txt'),
+      'Mutual NDA\n\nThis agreement is governed by the laws of the State of Delaware.\n\nSection 2.1 Confidentiality.',
+    );
+    const source = await call('POST', '/api/connectors', {
+      name: 'Contracts',
+      type: 'filesystem',
+      config: { path: files },
+    });
     expect(source.status).to.equal(201);
     const rulePack = server.kernel.resolve(legalTokens.rulePack);
     expect(await rulePack.applyToAll()).to.equal(1);
     const rules = await call('GET', `/api/metadata/${source.body.id}/rules`);
-    expect(rules.body.items.map((rule: Json) => rule.field_name)).to.have.members(['case_number', 'court', 'governing_law', 'clause']);
+    expect(rules.body.items.map((rule: Json) => rule.field_name)).to.have.members([
+      'case_number',
+      'court',
+      'governing_law',
+      'clause',
+    ]);
     const stored = await server.kernel.resolve(rulesTokens.service).rulesOf(source.body.id as string);
     expect(stored).to.have.lengthOf(4);
     // Applied once: a second pass adds nothing, and rules an admin changed are theirs.
     expect(await rulePack.applyToAll()).to.equal(0);
     const fields = await rulePack.coverage(source.body.id as string, { visibleToGroups: null });
-    expect(fields.map((field) => field.field_name)).to.have.members(['case_number', 'court', 'governing_law', 'clause']);
+    expect(fields.map((field) => field.field_name)).to.have.members([
+      'case_number',
+      'court',
+      'governing_law',
+      'clause',
+    ]);
   });
 });

@@ -8,7 +8,18 @@ export function logAuditService(logger: Logger): AuditService {
   const log = logger.child({ component: 'audit' });
   return {
     async record(event) {
-      log.info({ audit: true, event: event.type, actor: event.actor?.id ?? null, ip: event.ip ?? null, target: event.target ?? null, outcome: event.outcome, details: event.details }, `audit ${event.type}`);
+      log.info(
+        {
+          audit: true,
+          event: event.type,
+          actor: event.actor?.id ?? null,
+          ip: event.ip ?? null,
+          target: event.target ?? null,
+          outcome: event.outcome,
+          details: event.details,
+        },
+        `audit ${event.type}`,
+      );
     },
   };
 }

@@ -82,7 +82,9 @@ describe('configuration', () => {
   });
 
   it('derives PUBLIC_URL from HOST and PORT when it is unset, and warns where that is unlikely to be right', () => {
-    expect(loadConfig({ ...secrets, PORT: '9000' }, { cwd: '/tmp' }).values.PUBLIC_URL).to.equal('http://127.0.0.1:9000');
+    expect(loadConfig({ ...secrets, PORT: '9000' }, { cwd: '/tmp' }).values.PUBLIC_URL).to.equal(
+      'http://127.0.0.1:9000',
+    );
     const quiet = loadConfig({ ...secrets, HOST: '127.0.0.5' }, { cwd: '/tmp' });
     expect([quiet.values.PUBLIC_URL, quiet.warnings]).to.deep.equal(['http://127.0.0.5:8000', []]);
     const container = loadConfig({ ...secrets, HOST: '0.0.0.0' }, { cwd: '/tmp' });
@@ -99,16 +101,31 @@ describe('configuration', () => {
   });
 
   it('reports every bad variable at once', () => {
-    const message = failure({ ...secrets, N_THREADS: 'abc', LOG_LEVEL: 'LOUD', DATABASE_URL: 'mysql://x', ENABLE_API_DOCS: 'perhaps' });
+    const message = failure({
+      ...secrets,
+      N_THREADS: 'abc',
+      LOG_LEVEL: 'LOUD',
+      DATABASE_URL: 'mysql://x',
+      ENABLE_API_DOCS: 'perhaps',
+    });
     const lines = message.split('\n');
     expect(lines).to.have.length(4);
-    expect(message).to.include('N_THREADS').and.include('LOG_LEVEL').and.include('DATABASE_URL').and.include('ENABLE_API_DOCS');
+    expect(message)
+      .to.include('N_THREADS')
+      .and.include('LOG_LEVEL')
+      .and.include('DATABASE_URL')
+      .and.include('ENABLE_API_DOCS');
   });
 
   it('refuses an api or worker role on the embedded database, which one process must serve', () => {
     for (const role of ['api', 'worker']) {
-      expect(failure({ ...secrets, DOCQA_ROLE: role })).to.match(new RegExp(`^Configuration error: DOCQA_ROLE=${role} \\(docqa serve --role ${role}\\) needs DATABASE_URL`));
-      expect(loadConfig({ ...secrets, DOCQA_ROLE: role, DATABASE_URL: 'postgres://db/docqa' }, { cwd: '/tmp' }).values.DOCQA_ROLE).to.equal(role);
+      expect(failure({ ...secrets, DOCQA_ROLE: role })).to.match(
+        new RegExp(`^Configuration error: DOCQA_ROLE=${role} \\(docqa serve --role ${role}\\) needs DATABASE_URL`),
+      );
+      expect(
+        loadConfig({ ...secrets, DOCQA_ROLE: role, DATABASE_URL: 'postgres://db/docqa' }, { cwd: '/tmp' }).values
+          .DOCQA_ROLE,
+      ).to.equal(role);
     }
     expect(failure({ ...secrets, DOCQA_ROLE: 'both' })).to.include('DOCQA_ROLE="both"');
   });
@@ -127,7 +144,10 @@ describe('configuration', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-secrets-'));
     fs.writeFileSync(path.join(dir, 'mfa_encryption_key'), `${'s'.repeat(44)}\n`);
     fs.writeFileSync(path.join(dir, 'jwt'), 'j'.repeat(50));
-    const { values } = loadConfig({ DOCQA_SECRETS_DIR: dir, JWT_SECRET_KEY_FILE: path.join(dir, 'jwt') }, { cwd: '/tmp' });
+    const { values } = loadConfig(
+      { DOCQA_SECRETS_DIR: dir, JWT_SECRET_KEY_FILE: path.join(dir, 'jwt') },
+      { cwd: '/tmp' },
+    );
     expect(values.MFA_ENCRYPTION_KEY).to.equal('s'.repeat(44));
     expect(values.JWT_SECRET_KEY).to.equal('j'.repeat(50));
     const message = failure({ ...secrets, JWT_SECRET_KEY_FILE: path.join(dir, 'jwt') });
@@ -138,29 +158,50 @@ describe('configuration', () => {
     const hosted = failure({ ...secrets, LLM_BACKEND: 'hosted' });
     expect(hosted).to.include('HOSTED_API_KEY is required').and.include('HOSTED_MODEL is required');
     const smtp = failure({ ...secrets, EMAIL_PROVIDER: 'smtp', SMTP_HOST: 'mail.local' });
-    expect(smtp).to.include('SMTP_PORT is required').and.include('SMTP_FROM is required').and.not.include('SMTP_HOST is required');
+    expect(smtp)
+      .to.include('SMTP_PORT is required')
+      .and.include('SMTP_FROM is required')
+      .and.not.include('SMTP_HOST is required');
     expect(failure({ ...secrets, TLS_ENABLED: '1' })).to.include('SERVER_NAME is required');
   });
 
   it('refuses placeholder secrets in production only', () => {
     expect(loadConfig(secrets, { cwd: '/tmp' }).values.DEFAULT_ADMIN_PASSWORD).to.equal('changeme');
-    expect(failure({ ...secrets, DOCQA_ENV: 'production' })).to.include('DEFAULT_ADMIN_PASSWORD is the documented placeholder');
+    expect(failure({ ...secrets, DOCQA_ENV: 'production' })).to.include(
+      'DEFAULT_ADMIN_PASSWORD is the documented placeholder',
+    );
   });
 
   it('reads fallback OIDC providers and refuses a client secret as a plain variable', () => {
     const { oidcProviders } = loadConfig(
-      { ...secrets, OIDC_PROVIDERS: 'Corp', OIDC_CORP_CLIENT_ID: 'docqa', OIDC_CORP_DISCOVERY_URL: 'https://idp.example/.well-known/openid-configuration', OIDC_CORP_REDIRECT_URI: 'https://docqa.example/api/auth/oidc/corp/callback', OIDC_CORP_ADMIN_GROUPS: 'admins, ops' },
+      {
+        ...secrets,
+        OIDC_PROVIDERS: 'Corp',
+        OIDC_CORP_CLIENT_ID: 'docqa',
+        OIDC_CORP_DISCOVERY_URL: 'https://idp.example/.well-known/openid-configuration',
+        OIDC_CORP_REDIRECT_URI: 'https://docqa.example/api/auth/oidc/corp/callback',
+        OIDC_CORP_ADMIN_GROUPS: 'admins, ops',
+      },
       { cwd: '/tmp' },
     );
     expect(oidcProviders).to.have.length(1);
-    expect(oidcProviders[0]).to.deep.include({ name: 'corp', clientId: 'docqa', scopes: ['openid', 'email', 'profile'], adminGroups: ['admins', 'ops'] });
+    expect(oidcProviders[0]).to.deep.include({
+      name: 'corp',
+      clientId: 'docqa',
+      scopes: ['openid', 'email', 'profile'],
+      adminGroups: ['admins', 'ops'],
+    });
     const message = failure({ ...secrets, OIDC_PROVIDERS: 'corp', OIDC_CORP_CLIENT_SECRET: 'plain' });
-    expect(message).to.include('OIDC_CORP_CLIENT_ID is required').and.include('OIDC_CORP_CLIENT_SECRET must not be a plain variable');
+    expect(message)
+      .to.include('OIDC_CORP_CLIENT_ID is required')
+      .and.include('OIDC_CORP_CLIENT_SECRET must not be a plain variable');
   });
 
   it('warns that EFFECTIVE_N_CTX is derived, and about unknown DOCQA_ variables', () => {
     const { warnings } = loadConfig({ ...secrets, EFFECTIVE_N_CTX: '4096', DOCQA_DATADIR: './x' }, { cwd: '/tmp' });
-    expect(warnings.join('\n')).to.include('EFFECTIVE_N_CTX is derived').and.include('DOCQA_DATADIR is not a DocQA variable');
+    expect(warnings.join('\n'))
+      .to.include('EFFECTIVE_N_CTX is derived')
+      .and.include('DOCQA_DATADIR is not a DocQA variable');
   });
 
   it('loads only a file named .env, with the real environment winning', () => {

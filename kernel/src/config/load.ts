@@ -53,7 +53,9 @@ export function loadConfig(env: Env, options: { cwd: string }): LoadedConfig {
     const raw = rawValue(name, variable, env, secretsDir, problems);
     if (raw === undefined || raw === '') {
       if (variable.required) {
-        problems.push(`${name} is required: ${variable.description}${variable.secret ? ` Set it, ${name}_FILE, or the secret file ${variable.secret}.` : ''}`);
+        problems.push(
+          `${name} is required: ${variable.description}${variable.secret ? ` Set it, ${name}_FILE, or the secret file ${variable.secret}.` : ''}`,
+        );
         continue;
       }
       const fallback = typeof variable.default === 'function' ? variable.default() : variable.default;
@@ -76,7 +78,9 @@ export function loadConfig(env: Env, options: { cwd: string }): LoadedConfig {
   const oidcProviders = readOidcProviders(config.OIDC_PROVIDERS ?? [], env, secretsDir, problems);
 
   if (env.EFFECTIVE_N_CTX !== undefined) {
-    warnings.push('EFFECTIVE_N_CTX is derived at start-up from N_CTX and the model; the value set in the environment is ignored.');
+    warnings.push(
+      'EFFECTIVE_N_CTX is derived at start-up from N_CTX and the model; the value set in the environment is ignored.',
+    );
   }
   for (const key of Object.keys(env)) {
     if (key.startsWith('DOCQA_') && !(key in variables) && !key.endsWith('_FILE')) {
@@ -87,10 +91,22 @@ export function loadConfig(env: Env, options: { cwd: string }): LoadedConfig {
   if (problems.length > 0) {
     throw new DocqaError('config_invalid', problems.map((line) => `Configuration error: ${line}`).join('\n'));
   }
-  return { values: config, oidcProviders, dataDir: path.resolve(options.cwd, config.DOCQA_DATA_DIR), production, warnings };
+  return {
+    values: config,
+    oidcProviders,
+    dataDir: path.resolve(options.cwd, config.DOCQA_DATA_DIR),
+    production,
+    warnings,
+  };
 }
 
-function rawValue(name: string, variable: VariableSpec<unknown>, env: Env, secretsDir: string, problems: string[]): string | undefined {
+function rawValue(
+  name: string,
+  variable: VariableSpec<unknown>,
+  env: Env,
+  secretsDir: string,
+  problems: string[],
+): string | undefined {
   const direct = env[name];
   if (!variable.secret) return direct;
   const fileVar = env[`${name}_FILE`];
@@ -120,7 +136,9 @@ function derivePublicUrl(config: ConfigValues, production: boolean, warnings: st
   const port = config.PORT === 0 ? 8000 : config.PORT;
   config.PUBLIC_URL = `http://${host}:${port}`;
   if (wildcard || production || config.PORT === 0) {
-    warnings.push(`PUBLIC_URL is not set, so links in emails (password reset) and OIDC redirects use ${config.PUBLIC_URL}; set it to the address users reach DocQA at (behind a proxy: the proxy's).`);
+    warnings.push(
+      `PUBLIC_URL is not set, so links in emails (password reset) and OIDC redirects use ${config.PUBLIC_URL}; set it to the address users reach DocQA at (behind a proxy: the proxy's).`,
+    );
   }
 }
 
@@ -135,7 +153,8 @@ function crossChecks(c: ConfigValues, production: boolean): string[] {
   if (c.LLM_BACKEND === 'hosted') {
     if (!c.HOSTED_API_KEY) problems.push('HOSTED_API_KEY is required when LLM_BACKEND=hosted.');
     if (!c.HOSTED_MODEL) problems.push('HOSTED_MODEL is required when LLM_BACKEND=hosted.');
-    if (c.HOSTED_PROVIDER === 'azure' && !c.HOSTED_BASE_URL) problems.push('HOSTED_BASE_URL (the Azure OpenAI resource endpoint) is required when HOSTED_PROVIDER=azure.');
+    if (c.HOSTED_PROVIDER === 'azure' && !c.HOSTED_BASE_URL)
+      problems.push('HOSTED_BASE_URL (the Azure OpenAI resource endpoint) is required when HOSTED_PROVIDER=azure.');
   }
   if (c.EMAIL_PROVIDER === 'smtp') {
     for (const name of ['SMTP_HOST', 'SMTP_PORT', 'SMTP_FROM'] as const) {
@@ -145,11 +164,15 @@ function crossChecks(c: ConfigValues, production: boolean): string[] {
   }
   if (c.TLS_ENABLED && !c.SERVER_NAME) problems.push('SERVER_NAME is required when TLS_ENABLED=1.');
   if (c.DOCQA_ROLE !== 'all' && !c.DATABASE_URL) {
-    problems.push(`DOCQA_ROLE=${c.DOCQA_ROLE} (docqa serve --role ${c.DOCQA_ROLE}) needs DATABASE_URL: the embedded database belongs to one process, which serves the API and runs the jobs; use role all, or a PostgreSQL server for separate api and worker processes.`);
+    problems.push(
+      `DOCQA_ROLE=${c.DOCQA_ROLE} (docqa serve --role ${c.DOCQA_ROLE}) needs DATABASE_URL: the embedded database belongs to one process, which serves the API and runs the jobs; use role all, or a PostgreSQL server for separate api and worker processes.`,
+    );
   }
   if (production) {
     if (c.DEFAULT_ADMIN_PASSWORD === 'changeme') {
-      problems.push('DEFAULT_ADMIN_PASSWORD is the documented placeholder; production needs your own (docqa init generates one).');
+      problems.push(
+        'DEFAULT_ADMIN_PASSWORD is the documented placeholder; production needs your own (docqa init generates one).',
+      );
     }
     if (c.VECTORDB_URL && c.VECTORDB_API_KEY === 'change-me-vectordb-key') {
       problems.push('VECTORDB_API_KEY is the placeholder; production needs the real key of VECTORDB_URL.');
@@ -177,9 +200,12 @@ function readOidcProviders(names: string[], env: Env, secretsDir: string, proble
       }
     };
     if (env[`${prefix}CLIENT_SECRET`] !== undefined) {
-      problems.push(`${prefix}CLIENT_SECRET must not be a plain variable; supply the secret oidc_${name.toLowerCase()}_client_secret (or ${prefix}CLIENT_SECRET_FILE).`);
+      problems.push(
+        `${prefix}CLIENT_SECRET must not be a plain variable; supply the secret oidc_${name.toLowerCase()}_client_secret (or ${prefix}CLIENT_SECRET_FILE).`,
+      );
     }
-    const secretFile = env[`${prefix}CLIENT_SECRET_FILE`] || path.join(secretsDir, `oidc_${name.toLowerCase()}_client_secret`);
+    const secretFile =
+      env[`${prefix}CLIENT_SECRET_FILE`] || path.join(secretsDir, `oidc_${name.toLowerCase()}_client_secret`);
     const clientSecret = fs.existsSync(secretFile) ? fs.readFileSync(secretFile, 'utf8').trim() : undefined;
     providers.push({
       name: name.toLowerCase(),

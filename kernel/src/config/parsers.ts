@@ -42,10 +42,15 @@ export const bool: Parser<boolean> = (raw) => {
   throw new InvalidValue('must be true or false (also 1/0, yes/no, on/off)');
 };
 
-export function oneOf<const T extends string>(values: readonly T[], options: { caseInsensitive?: boolean } = {}): Parser<T> {
+export function oneOf<const T extends string>(
+  values: readonly T[],
+  options: { caseInsensitive?: boolean } = {},
+): Parser<T> {
   return (raw) => {
     const v = raw.trim();
-    const found = values.find((candidate) => (options.caseInsensitive ? candidate.toLowerCase() === v.toLowerCase() : candidate === v));
+    const found = values.find((candidate) =>
+      options.caseInsensitive ? candidate.toLowerCase() === v.toLowerCase() : candidate === v,
+    );
     if (found === undefined) throw new InvalidValue(`must be one of ${values.join(', ')}`);
     return found;
   };
@@ -105,6 +110,7 @@ export const byteSize: Parser<number> = (raw) => {
 /** An ISO 639-1 language code ("en", "zh"), lower-cased. */
 export const languageCode: Parser<string> = (raw) => {
   const code = raw.trim().toLowerCase();
-  if (!/^[a-z]{2}$/.test(code)) throw new InvalidValue('must be ISO 639-1 language codes (two letters, such as en,de,zh)');
+  if (!/^[a-z]{2}$/.test(code))
+    throw new InvalidValue('must be ISO 639-1 language codes (two letters, such as en,de,zh)');
   return code;
 };

@@ -31,7 +31,8 @@ export function renderConfigurationReference(): string {
     groups.set(spec.group, [...(groups.get(spec.group) ?? []), row]);
   }
   const sections = [...groups.entries()].map(
-    ([group, rows]) => `### ${groupTitles[group] ?? group}\n\n| Variable | Default | Notes | Meaning |\n|---|---|---|---|\n${rows.join('\n')}\n`,
+    ([group, rows]) =>
+      `### ${groupTitles[group] ?? group}\n\n| Variable | Default | Notes | Meaning |\n|---|---|---|---|\n${rows.join('\n')}\n`,
   );
   return sections.join('\n');
 }

@@ -32,7 +32,12 @@ describe('ConnectionTurns', () => {
         order.push(name);
         giveBack();
       });
-    const all = [waitFor('client', 'transaction 1'), waitFor('statement', 'statement 1'), waitFor('client', 'transaction 2'), waitFor('statement', 'statement 2')];
+    const all = [
+      waitFor('client', 'transaction 1'),
+      waitFor('statement', 'statement 1'),
+      waitFor('client', 'transaction 2'),
+      waitFor('statement', 'statement 2'),
+    ];
     holder();
     await Promise.all(all);
     expect(order).to.deep.equal(['statement 1', 'statement 2', 'transaction 1', 'transaction 2']);

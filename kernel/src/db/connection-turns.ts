@@ -75,7 +75,11 @@ export class ConnectionTurns {
   }
 }
 
-type ConnectCallback = (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void;
+type ConnectCallback = (
+  error: Error | undefined,
+  client: pg.PoolClient | undefined,
+  done: (release?: unknown) => void,
+) => void;
 
 /**
  * The embedded database's pool (pool.ts): one client, handed out by ConnectionTurns. pg.Pool's

@@ -27,7 +27,10 @@ export function acquireDirectoryLock(directory: string): DirectoryLock {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const owner = Number(fs.readFileSync(file, 'utf8'));
       if (Number.isInteger(owner) && owner > 0 && (owner === process.pid || isAlive(owner))) {
-        throw new DocqaError('unavailable', `The embedded database in ${directory} is in use by process ${owner}; stop it first, or set DATABASE_URL to share a PostgreSQL server between processes.`);
+        throw new DocqaError(
+          'unavailable',
+          `The embedded database in ${directory} is in use by process ${owner}; stop it first, or set DATABASE_URL to share a PostgreSQL server between processes.`,
+        );
       }
       fs.rmSync(file, { force: true });
     }

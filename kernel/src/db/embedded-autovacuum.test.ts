@@ -1,10 +1,22 @@
 import { expect } from 'chai';
 import pino from 'pino';
 import { openEmbeddedDatabase, type DatabaseConnection } from './pool.js';
-import { maintenanceDue, startEmbeddedAutovacuum, type EmbeddedAutovacuum, type TableActivity } from './embedded-autovacuum.js';
+import {
+  maintenanceDue,
+  startEmbeddedAutovacuum,
+  type EmbeddedAutovacuum,
+  type TableActivity,
+} from './embedded-autovacuum.js';
 
 const quiet = pino({ level: 'silent' });
-const idle: TableActivity = { table: 't', reltuples: 10_000, deadRows: 0, insertedSinceVacuum: 0, modifiedSinceAnalyze: 0, hasGraphIndex: false };
+const idle: TableActivity = {
+  table: 't',
+  reltuples: 10_000,
+  deadRows: 0,
+  insertedSinceVacuum: 0,
+  modifiedSinceAnalyze: 0,
+  hasGraphIndex: false,
+};
 
 describe('embedded autovacuum: when a table is due (autovacuum defaults)', () => {
   it('vacuums past 50 dead rows plus a fifth of the table, or 1,000 inserted rows plus a fifth', () => {
@@ -52,14 +64,20 @@ describe('embedded autovacuum on PGlite', function () {
     expect(Number((await counters('note')).dead)).to.equal(3000);
 
     const done = await autovacuum.runOnce();
-    expect(done.find((entry) => entry.table === 'public.note')).to.include({ vacuum: true, analyze: true, indexCleanup: true });
+    expect(done.find((entry) => entry.table === 'public.note')).to.include({
+      vacuum: true,
+      analyze: true,
+      indexCleanup: true,
+    });
     const after = await counters('note');
     expect(Number(after.dead)).to.equal(0);
     expect(after.reltuples).to.equal(1000);
     expect(Number(after.modified)).to.equal(0);
     expect(await autovacuum.runOnce()).to.deep.equal([]);
     // The settings it used for itself are not left on the one session.
-    const { rows } = await db.pool.query<{ mem: string; target: string }>(`select current_setting('maintenance_work_mem') as mem, current_setting('default_statistics_target') as target`);
+    const { rows } = await db.pool.query<{ mem: string; target: string }>(
+      `select current_setting('maintenance_work_mem') as mem, current_setting('default_statistics_target') as target`,
+    );
     expect(rows[0]).to.deep.equal({ mem: '64MB', target: '100' });
   });
 
@@ -67,7 +85,9 @@ describe('embedded autovacuum on PGlite', function () {
     await db.pool.query('create table reading (id int, value int)');
     await db.pool.query('insert into reading select i, i from generate_series(1, 5000) i');
     await autovacuum.runOnce();
-    const { rows } = await db.pool.query<{ buckets: number }>(`select array_length(histogram_bounds, 1) as buckets from pg_stats where tablename = 'reading' and attname = 'value'`);
+    const { rows } = await db.pool.query<{ buckets: number }>(
+      `select array_length(histogram_bounds, 1) as buckets from pg_stats where tablename = 'reading' and attname = 'value'`,
+    );
     expect(rows[0]?.buckets).to.equal(11);
   });
 
@@ -75,7 +95,9 @@ describe('embedded autovacuum on PGlite', function () {
     await db.pool.query('create extension if not exists vector');
     await db.pool.query('create table item (id int primary key, embedding vector(3))');
     await db.pool.query('create index on item using hnsw (embedding vector_cosine_ops)');
-    await db.pool.query(`insert into item select i, format('[%s,%s,1]', i % 17, i % 5)::vector from generate_series(1, 600) i`);
+    await db.pool.query(
+      `insert into item select i, format('[%s,%s,1]', i % 17, i % 5)::vector from generate_series(1, 600) i`,
+    );
     await db.pool.query('delete from item where id > 100');
 
     const done = await autovacuum.runOnce();
@@ -87,7 +109,9 @@ describe('embedded autovacuum on PGlite', function () {
     expect((await autovacuum.runOnce()).map((entry) => entry.table)).not.to.include('public.item');
     await db.pool.query('delete from item where id > 20');
     expect((await autovacuum.runOnce()).map((entry) => entry.table)).to.include('public.item');
-    const { rows } = await db.pool.query<{ id: number }>(`select id from item order by embedding <=> '[3,2,1]' limit 5`);
+    const { rows } = await db.pool.query<{ id: number }>(
+      `select id from item order by embedding <=> '[3,2,1]' limit 5`,
+    );
     expect(rows).to.have.length(5);
     expect(rows.every((row) => row.id <= 20)).to.equal(true);
   });

@@ -71,7 +71,11 @@ export function maintenanceDue(activity: TableActivity): { vacuum: boolean; anal
   return { vacuum, analyze };
 }
 
-export function startEmbeddedAutovacuum(pool: pg.Pool, logger: Logger, naptimeMs = autovacuumDefaults.naptimeMs): EmbeddedAutovacuum {
+export function startEmbeddedAutovacuum(
+  pool: pg.Pool,
+  logger: Logger,
+  naptimeMs = autovacuumDefaults.naptimeMs,
+): EmbeddedAutovacuum {
   // Without index cleanup, the removed rows' slots stay counted as dead: per table, how many a
   // vacuum left, so that only new ones count towards the next (else it would run every pass).
   const deadLeftByVacuum = new Map<string, number>();
@@ -80,7 +84,10 @@ export function startEmbeddedAutovacuum(pool: pg.Pool, logger: Logger, naptimeMs
     const done: TableMaintenance[] = [];
     for (const activity of await tableActivity(pool)) {
       if (stopping()) break;
-      const due = maintenanceDue({ ...activity, deadRows: Math.max(0, activity.deadRows - (deadLeftByVacuum.get(activity.table) ?? 0)) });
+      const due = maintenanceDue({
+        ...activity,
+        deadRows: Math.max(0, activity.deadRows - (deadLeftByVacuum.get(activity.table) ?? 0)),
+      });
       if (!due.vacuum && !due.analyze) continue;
       const started = performance.now();
       // One client for the three statements: PGlite has one session, and the settings must not
@@ -91,17 +98,29 @@ export function startEmbeddedAutovacuum(pool: pg.Pool, logger: Logger, naptimeMs
         await client.query(`set default_statistics_target = ${statisticsTarget}`);
         // A vacuum that is due analyzes as well: ANALYZE alone on a table of dead rows would record
         // "no rows" for all its pages, and the planner would then expect none however many are added.
-        if (due.vacuum) await client.query(`vacuum (analyze${activity.hasGraphIndex ? ', index_cleanup off' : ''}) ${activity.table}`);
+        if (due.vacuum)
+          await client.query(
+            `vacuum (analyze${activity.hasGraphIndex ? ', index_cleanup off' : ''}) ${activity.table}`,
+          );
         else await client.query(`analyze ${activity.table}`);
         if (due.vacuum && activity.hasGraphIndex) {
-          const { rows } = await client.query<{ dead: string }>('select n_dead_tup as dead from pg_stat_user_tables where relid = $1::regclass', [activity.table]);
+          const { rows } = await client.query<{ dead: string }>(
+            'select n_dead_tup as dead from pg_stat_user_tables where relid = $1::regclass',
+            [activity.table],
+          );
           deadLeftByVacuum.set(activity.table, Number(rows[0]?.dead ?? 0));
         }
       } finally {
         await client.query('reset maintenance_work_mem; reset default_statistics_target').catch(() => undefined);
         client.release();
       }
-      const record = { table: activity.table, vacuum: due.vacuum, analyze: true, indexCleanup: !activity.hasGraphIndex, milliseconds: Math.round(performance.now() - started) };
+      const record = {
+        table: activity.table,
+        vacuum: due.vacuum,
+        analyze: true,
+        indexCleanup: !activity.hasGraphIndex,
+        milliseconds: Math.round(performance.now() - started),
+      };
       // A long one held the connection (and the server's thread) that long: worth an operator's eye.
       if (record.milliseconds >= 1000) logger.info(record, 'embedded database maintenance');
       else logger.debug(record, 'embedded database maintenance');
@@ -111,14 +130,23 @@ export function startEmbeddedAutovacuum(pool: pg.Pool, logger: Logger, naptimeMs
   }
 
   // Maintenance only costs speed and disk when it fails; the next pass tries again.
-  return startPeriodicTask(pass, naptimeMs, (error) => logger.warn({ err: error }, 'maintenance of the embedded database failed'));
+  return startPeriodicTask(pass, naptimeMs, (error) =>
+    logger.warn({ err: error }, 'maintenance of the embedded database failed'),
+  );
 }
 
 async function tableActivity(pool: pg.Pool): Promise<TableActivity[]> {
   // A session sends its counters to the shared statistics when it goes idle, at most once a second:
   // this makes the idle moment before the next statement send all of them.
   await pool.query('select pg_stat_force_next_flush()');
-  const { rows } = await pool.query<{ name: string; reltuples: number; dead: string; inserted: string; modified: string; graph: boolean }>(
+  const { rows } = await pool.query<{
+    name: string;
+    reltuples: number;
+    dead: string;
+    inserted: string;
+    modified: string;
+    graph: boolean;
+  }>(
     `select format('%I.%I', s.schemaname, s.relname) as name, c.reltuples::float8 as reltuples,
             s.n_dead_tup as dead, s.n_ins_since_vacuum as inserted, s.n_mod_since_analyze as modified,
             exists (select 1 from pg_index i join pg_class ic on ic.oid = i.indexrelid join pg_am a on a.oid = ic.relam

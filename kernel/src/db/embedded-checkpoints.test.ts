@@ -4,7 +4,12 @@ import path from 'node:path';
 import { expect } from 'chai';
 import pino from 'pino';
 import { openEmbeddedDatabase, type DatabaseConnection } from './pool.js';
-import { checkpointDefaults, checkpointDue, startEmbeddedCheckpoints, type EmbeddedCheckpoints } from './embedded-checkpoints.js';
+import {
+  checkpointDefaults,
+  checkpointDue,
+  startEmbeddedCheckpoints,
+  type EmbeddedCheckpoints,
+} from './embedded-checkpoints.js';
 
 const quiet = pino({ level: 'silent' });
 const mb = 2 ** 20;
@@ -28,21 +33,36 @@ describe('embedded checkpoints on PGlite', function () {
   let db: DatabaseConnection;
   let checkpoints: EmbeddedCheckpoints;
   const walDir = () => path.join(dir, 'pgdata', 'pg_wal');
-  const segmentFiles = () => fs.readdirSync(walDir()).filter((name) => /^[0-9A-F]{24}$/.test(name)).sort();
+  const segmentFiles = () =>
+    fs
+      .readdirSync(walDir())
+      .filter((name) => /^[0-9A-F]{24}$/.test(name))
+      .sort();
   /** A segment file's number: its name past the timeline. */
   const segmentNumber = (name: string) => Number.parseInt(name.slice(8), 16);
-  const redoSegment = async () => segmentNumber((await db.pool.query<{ name: string }>('select pg_walfile_name(redo_lsn) as name from pg_control_checkpoint()')).rows[0]!.name);
+  const redoSegment = async () =>
+    segmentNumber(
+      (await db.pool.query<{ name: string }>('select pg_walfile_name(redo_lsn) as name from pg_control_checkpoint()'))
+        .rows[0]!.name,
+    );
   /** About `megabytes` of WAL: rows of random text, which neither compress nor repeat. */
   const writeWal = async (megabytes: number) => {
     await db.pool.query('create table if not exists filler (line text)');
-    await db.pool.query('insert into filler select md5(random()::text) || md5(random()::text) from generate_series(1, $1::int)', [megabytes * 8_000]);
+    await db.pool.query(
+      'insert into filler select md5(random()::text) || md5(random()::text) from generate_series(1, $1::int)',
+      [megabytes * 8_000],
+    );
   };
 
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-checkpoints-'));
     db = await openEmbeddedDatabase(dir);
     // An interval longer than any test: checks run when the test asks; a 16 MB mark.
-    checkpoints = startEmbeddedCheckpoints(db.pool, quiet, { ...checkpointDefaults, intervalMs: 3_600_000, walBytes: 16 * mb });
+    checkpoints = startEmbeddedCheckpoints(db.pool, quiet, {
+      ...checkpointDefaults,
+      intervalMs: 3_600_000,
+      walBytes: 16 * mb,
+    });
   });
   afterEach(async () => {
     await checkpoints.stop();
@@ -76,7 +96,10 @@ describe('embedded checkpoints on PGlite', function () {
     }
     const redo = await redoSegment();
     const kept = segmentFiles();
-    expect(kept.filter((name) => segmentNumber(name) < redo), 'segments older than the redo point').to.deep.equal([]);
+    expect(
+      kept.filter((name) => segmentNumber(name) < redo),
+      'segments older than the redo point',
+    ).to.deep.equal([]);
     // The current segments, and those recycled ahead of them (min_wal_size is 80 MB, five of them).
     expect(kept.length).to.be.at.most(9);
   });

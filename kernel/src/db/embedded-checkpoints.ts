@@ -49,13 +49,21 @@ export const checkpointDefaults: CheckpointLimits = { intervalMs: 10_000, walByt
 const walPageBytes = 8192;
 
 /** What is due, given the WAL since the last checkpoint's redo point and that checkpoint's age. */
-export function checkpointDue(walSinceRedo: number, millisecondsSinceCheckpoint: number, limits: CheckpointLimits = checkpointDefaults): CheckpointRecord['reason'] | null {
+export function checkpointDue(
+  walSinceRedo: number,
+  millisecondsSinceCheckpoint: number,
+  limits: CheckpointLimits = checkpointDefaults,
+): CheckpointRecord['reason'] | null {
   if (walSinceRedo >= limits.walBytes) return 'wal';
   if (millisecondsSinceCheckpoint >= limits.timeoutMs && walSinceRedo > walPageBytes) return 'time';
   return null;
 }
 
-export function startEmbeddedCheckpoints(pool: pg.Pool, logger: Logger, limits: CheckpointLimits = checkpointDefaults): EmbeddedCheckpoints {
+export function startEmbeddedCheckpoints(
+  pool: pg.Pool,
+  logger: Logger,
+  limits: CheckpointLimits = checkpointDefaults,
+): EmbeddedCheckpoints {
   async function check(stopping: () => boolean): Promise<CheckpointRecord | null> {
     const { rows } = await pool.query<{ wal: number; age: number }>(
       `select pg_wal_lsn_diff(pg_current_wal_insert_lsn(), redo_lsn)::float8 as wal,
@@ -75,5 +83,7 @@ export function startEmbeddedCheckpoints(pool: pg.Pool, logger: Logger, limits: 
   }
 
   // A missed checkpoint only lets the log grow until the next one.
-  return startPeriodicTask(check, limits.intervalMs, (error) => logger.warn({ err: error }, 'checkpoint of the embedded database failed'));
+  return startPeriodicTask(check, limits.intervalMs, (error) =>
+    logger.warn({ err: error }, 'checkpoint of the embedded database failed'),
+  );
 }

@@ -29,13 +29,17 @@ describe('the embedded database on disk', function () {
       await first.pool.query(`insert into kept values ('still here')`);
       // pgvector is there, as the vector store needs it.
       await first.pool.query('create extension if not exists vector');
-      expect((await first.pool.query<{ d: number }>(`select '[1,2,3]'::vector <=> '[1,2,3]'::vector as d`)).rows[0]?.d).to.equal(0);
+      expect(
+        (await first.pool.query<{ d: number }>(`select '[1,2,3]'::vector <=> '[1,2,3]'::vector as d`)).rows[0]?.d,
+      ).to.equal(0);
     } finally {
       await first.close();
     }
     const second = await openEmbeddedDatabase(dataDir);
     try {
-      expect((await second.pool.query<{ value: string }>('select value from kept')).rows).to.deep.equal([{ value: 'still here' }]);
+      expect((await second.pool.query<{ value: string }>('select value from kept')).rows).to.deep.equal([
+        { value: 'still here' },
+      ]);
     } finally {
       await second.close();
     }
@@ -62,7 +66,9 @@ describe('the embedded database on disk', function () {
       (failure: unknown) => failure,
     );
     expect(error).to.be.instanceOf(DocqaError);
-    expect((error as DocqaError).message).to.include(`Cannot open the embedded database in ${pgDir}: creating the database failed`);
+    expect((error as DocqaError).message).to.include(
+      `Cannot open the embedded database in ${pgDir}: creating the database failed`,
+    );
     // The directory lock was released: the operator can fix the directory and start again.
     expect(fs.existsSync(path.join(pgDir, 'docqa.lock'))).to.equal(false);
   });

@@ -37,7 +37,11 @@ const embeddedSettings = [
 
 /** How DocQA opens PGlite, here and in the child process that creates a new database. */
 export function embeddedOptions(pgDir: string | undefined): PGliteOptions<{ vector: typeof vector }> {
-  return { ...(pgDir ? { dataDir: pgDir } : {}), extensions: { vector }, startParams: [...PGlite.defaultStartParams, ...embeddedSettings] };
+  return {
+    ...(pgDir ? { dataDir: pgDir } : {}),
+    extensions: { vector },
+    startParams: [...PGlite.defaultStartParams, ...embeddedSettings],
+  };
 }
 
 /**
@@ -49,11 +53,17 @@ export function embeddedOptions(pgDir: string | undefined): PGliteOptions<{ vect
  * child's, gone when it exits; the server then only opens an existing database. `template` names
  * another template file, or null to create the database with initdb whatever the build left.
  */
-export async function createEmbeddedDatabase(pgDir: string, template: string | null = embeddedTemplatePath()): Promise<void> {
+export async function createEmbeddedDatabase(
+  pgDir: string,
+  template: string | null = embeddedTemplatePath(),
+): Promise<void> {
   if (fs.existsSync(path.join(pgDir, 'PG_VERSION'))) return;
   if (template !== null && fs.existsSync(template)) return await unpackEmbeddedTemplate(template, pgDir);
   // The sibling module, .ts under tsx (the child inherits the loader through execArgv) or .js once compiled.
-  const entry = new URL(`./create-embedded-database${path.extname(new URL(import.meta.url).pathname)}`, import.meta.url);
+  const entry = new URL(
+    `./create-embedded-database${path.extname(new URL(import.meta.url).pathname)}`,
+    import.meta.url,
+  );
   // A debugger flag would make the child fight the parent for its port. Optimised WebAssembly only: the
   // child compiles PGlite for two instances and runs initdb alone (measured peak 740 MB, not 850).
   const execArgv = [...process.execArgv.filter((flag) => !/^--inspect/.test(flag)), '--no-liftoff'];
@@ -67,7 +77,12 @@ export async function createEmbeddedDatabase(pgDir: string, template: string | n
     // 'close', not 'exit': by then stderr has been read to its end.
     child.once('close', (code, signal) => {
       if (code === 0) resolve();
-      else reject(new Error(`creating the database ${signal ? `was stopped by ${signal}` : `failed (exit code ${code})`}${stderr.trim() ? `: ${stderr.trim()}` : ''}`));
+      else
+        reject(
+          new Error(
+            `creating the database ${signal ? `was stopped by ${signal}` : `failed (exit code ${code})`}${stderr.trim() ? `: ${stderr.trim()}` : ''}`,
+          ),
+        );
     });
   });
 }

@@ -9,7 +9,10 @@ describe('embedded database pool after a failed query', () => {
   afterEach(async () => db.close());
 
   it('answers the error and then the next queries, parameterized or not', async () => {
-    const failed = await db.pool.query('select 1 / $1::int', [0]).then(() => null, (error: Error) => error);
+    const failed = await db.pool.query('select 1 / $1::int', [0]).then(
+      () => null,
+      (error: Error) => error,
+    );
     expect(failed?.message).to.equal('division by zero');
     for (let i = 0; i < 3; i++) {
       const { rows } = await db.pool.query<{ n: number }>('select $1::int as n', [i]);
@@ -21,13 +24,20 @@ describe('embedded database pool after a failed query', () => {
     await db.pool.query('create table counter (n int check (n >= 0))');
     await db.pool.query('insert into counter values (0)');
     await db.pool.query('create table event (id int)');
-    await db.pool.query(`create function take() returns trigger language plpgsql as $$ begin update counter set n = n - 1; return new; end $$`);
+    await db.pool.query(
+      `create function take() returns trigger language plpgsql as $$ begin update counter set n = n - 1; return new; end $$`,
+    );
     await db.pool.query('create trigger take after insert on event for each row execute function take()');
     for (let i = 0; i < 3; i++) {
-      const failed = await db.pool.query('insert into event values ($1)', [i]).then(() => null, (error: Error) => error);
+      const failed = await db.pool.query('insert into event values ($1)', [i]).then(
+        () => null,
+        (error: Error) => error,
+      );
       expect(failed?.message).to.match(/violates check constraint/);
     }
-    const { rows } = await db.pool.query<{ events: number; n: number }>('select (select count(*)::int from event) as events, (select n from counter) as n');
+    const { rows } = await db.pool.query<{ events: number; n: number }>(
+      'select (select count(*)::int from event) as events, (select n from counter) as n',
+    );
     expect(rows[0]).to.deep.equal({ events: 0, n: 0 });
   });
 

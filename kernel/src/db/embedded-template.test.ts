@@ -12,9 +12,14 @@ import { embeddedTemplatePath, unpackEmbeddedTemplate } from './embedded-templat
 function writeTemplate(directory: string): Promise<void> {
   const entry = new URL(`./write-embedded-template${path.extname(new URL(import.meta.url).pathname)}`, import.meta.url);
   return new Promise((resolve, reject) => {
-    const child = fork(entry, [directory], { execArgv: process.execArgv.filter((flag) => !/^--inspect/.test(flag)), stdio: 'inherit' });
+    const child = fork(entry, [directory], {
+      execArgv: process.execArgv.filter((flag) => !/^--inspect/.test(flag)),
+      stdio: 'inherit',
+    });
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`write-embedded-template exited with ${code}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`write-embedded-template exited with ${code}`)),
+    );
   });
 }
 
@@ -53,7 +58,10 @@ describe('the embedded database template', function () {
   it('is written once per PGlite version, and a new database unpacked from it opens, takes pgvector and keeps its data', async () => {
     const templates = path.join(root, 'templates');
     fs.mkdirSync(templates);
-    fs.writeFileSync(path.join(templates, 'embedded-template-pglite-0.0.1.tar.gz'), 'a stale template of another PGlite');
+    fs.writeFileSync(
+      path.join(templates, 'embedded-template-pglite-0.0.1.tar.gz'),
+      'a stale template of another PGlite',
+    );
     await writeTemplate(templates);
     const template = embeddedTemplatePath(templates);
     expect(fs.readdirSync(templates)).to.deep.equal([path.basename(template)]);
@@ -71,14 +79,24 @@ describe('the embedded database template', function () {
     const byTar = path.join(root, 'by-tar');
     fs.mkdirSync(byTar);
     execFileSync('tar', ['xzf', template, '-C', byTar]);
-    expect(fs.readFileSync(path.join(pgDir, 'global', 'pg_control')).equals(fs.readFileSync(path.join(byTar, 'global', 'pg_control')))).to.equal(true);
+    expect(
+      fs
+        .readFileSync(path.join(pgDir, 'global', 'pg_control'))
+        .equals(fs.readFileSync(path.join(byTar, 'global', 'pg_control'))),
+    ).to.equal(true);
     expect(fs.readFileSync(path.join(pgDir, 'PG_VERSION'), 'utf8').trim()).to.match(/^\d+$/);
     const first = await PGlite.create(embeddedOptions(pgDir));
-    await first.exec(`create extension if not exists vector; create table kept (value text); insert into kept values ('still here')`);
-    expect((await first.query<{ d: number }>(`select '[1,2,3]'::vector <=> '[1,2,3]'::vector as d`)).rows[0]?.d).to.equal(0);
+    await first.exec(
+      `create extension if not exists vector; create table kept (value text); insert into kept values ('still here')`,
+    );
+    expect(
+      (await first.query<{ d: number }>(`select '[1,2,3]'::vector <=> '[1,2,3]'::vector as d`)).rows[0]?.d,
+    ).to.equal(0);
     await first.close();
     const second = await PGlite.create(embeddedOptions(pgDir));
-    expect((await second.query<{ value: string }>('select value from kept')).rows).to.deep.equal([{ value: 'still here' }]);
+    expect((await second.query<{ value: string }>('select value from kept')).rows).to.deep.equal([
+      { value: 'still here' },
+    ]);
     await second.close();
   });
 
@@ -87,11 +105,26 @@ describe('the embedded database template', function () {
     fs.mkdirSync(pgDir);
     const truncated = path.join(root, 'truncated.tar.gz');
     // A template cut off before PG_VERSION: nothing that looks like a database is left behind.
-    fs.writeFileSync(truncated, zlib.gzipSync(Buffer.concat([tarHeader('/global', 0, '5'), tarHeader('/global/1213', 3, '0'), Buffer.from('abc'.padEnd(512, '\0')), Buffer.alloc(1024)])));
+    fs.writeFileSync(
+      truncated,
+      zlib.gzipSync(
+        Buffer.concat([
+          tarHeader('/global', 0, '5'),
+          tarHeader('/global/1213', 3, '0'),
+          Buffer.from('abc'.padEnd(512, '\0')),
+          Buffer.alloc(1024),
+        ]),
+      ),
+    );
     expect(await failure(unpackEmbeddedTemplate(truncated, pgDir))).to.match(/has no PG_VERSION/);
     expect(fs.existsSync(path.join(pgDir, 'PG_VERSION'))).to.equal(false);
     const escaping = path.join(root, 'escaping.tar.gz');
-    fs.writeFileSync(escaping, zlib.gzipSync(Buffer.concat([tarHeader('/../outside', 1, '0'), Buffer.from('x'.padEnd(512, '\0')), Buffer.alloc(1024)])));
+    fs.writeFileSync(
+      escaping,
+      zlib.gzipSync(
+        Buffer.concat([tarHeader('/../outside', 1, '0'), Buffer.from('x'.padEnd(512, '\0')), Buffer.alloc(1024)]),
+      ),
+    );
     expect(await failure(unpackEmbeddedTemplate(escaping, pgDir))).to.match(/unsafe path/);
     expect(fs.existsSync(path.join(root, 'outside'))).to.equal(false);
   });

@@ -47,30 +47,61 @@ export async function openMaintenanceDatabase(options: MaintenanceOptions): Prom
   const env = readEnvironment(options.env, options.cwd);
   const config = loadConfig(env, { cwd: options.cwd });
   // Only warnings and errors, on stderr: the command's own output is what the operator reads.
-  const logger = createLogger({ level: 'WARNING', privacy: { anonymiseUsers: true, redactQueries: true }, hashKey: config.values.JWT_SECRET_KEY, destination: pino.destination(2) });
-  const { plugins: plan, modules } = await planFromConfiguration(options.presets, config, env, options.cwd, options.modules ?? []);
+  const logger = createLogger({
+    level: 'WARNING',
+    privacy: { anonymiseUsers: true, redactQueries: true },
+    hashKey: config.values.JWT_SECRET_KEY,
+    destination: pino.destination(2),
+  });
+  const { plugins: plan, modules } = await planFromConfiguration(
+    options.presets,
+    config,
+    env,
+    options.cwd,
+    options.modules ?? [],
+  );
   const values = config.values;
   let connection: DatabaseConnection;
   if (values.DATABASE_URL) {
-    connection = await openServerDatabase(values.DATABASE_URL, { size: 2, maxOverflow: 0, timeoutSeconds: values.DB_POOL_TIMEOUT, recycleSeconds: values.DB_POOL_RECYCLE });
+    connection = await openServerDatabase(values.DATABASE_URL, {
+      size: 2,
+      maxOverflow: 0,
+      timeoutSeconds: values.DB_POOL_TIMEOUT,
+      recycleSeconds: values.DB_POOL_RECYCLE,
+    });
   } else {
     if (options.existingOnly && !fs.existsSync(path.join(config.dataDir, 'pgdata', 'PG_VERSION'))) {
-      throw new DocqaError('not_found', `There is no embedded database in ${config.dataDir} (DOCQA_DATA_DIR); set DOCQA_DATA_DIR to the directory DocQA has been using, or DATABASE_URL for a PostgreSQL server.`);
+      throw new DocqaError(
+        'not_found',
+        `There is no embedded database in ${config.dataDir} (DOCQA_DATA_DIR); set DOCQA_DATA_DIR to the directory DocQA has been using, or DATABASE_URL for a PostgreSQL server.`,
+      );
     }
     connection = await openEmbeddedDatabase(config.dataDir, values.DB_POOL_TIMEOUT);
   }
   try {
     const appMigrations = [...options.migrations, ...moduleMigrationsOf(modules)];
-    const orm = await createOrm({ pool: connection.pool, logger, appMigrations, pluginMigrations: pluginMigrationsOf(plan) });
-    const knownMigrations = (orm.config.get('migrations').migrationsList ?? []).map((migration) => (migration as { name: string }).name);
+    const orm = await createOrm({
+      pool: connection.pool,
+      logger,
+      appMigrations,
+      pluginMigrations: pluginMigrationsOf(plan),
+    });
+    const knownMigrations = (orm.config.get('migrations').migrationsList ?? []).map(
+      (migration) => (migration as { name: string }).name,
+    );
     return {
       config,
       connection,
       knownMigrations,
       async appliedMigrations() {
-        const { rows } = await connection.pool.query<{ exists: boolean }>('select to_regclass($1) is not null as exists', [migrationsTable]);
+        const { rows } = await connection.pool.query<{ exists: boolean }>(
+          'select to_regclass($1) is not null as exists',
+          [migrationsTable],
+        );
         if (!rows[0]?.exists) return [];
-        const applied = await connection.pool.query<{ name: string }>(`select name from ${migrationsTable} order by id`);
+        const applied = await connection.pool.query<{ name: string }>(
+          `select name from ${migrationsTable} order by id`,
+        );
         return applied.rows.map((row) => row.name);
       },
       async migrate(only) {
@@ -80,7 +111,11 @@ export async function openMaintenanceDatabase(options: MaintenanceOptions): Prom
           try {
             return (await orm.migrator.up({ migrations: [...only] })).map((info) => info.name);
           } catch (error) {
-            throw new DocqaError('unavailable', `Database migration failed, nothing of it was applied: ${(error as Error).message}.`, { cause: error });
+            throw new DocqaError(
+              'unavailable',
+              `Database migration failed, nothing of it was applied: ${(error as Error).message}.`,
+              { cause: error },
+            );
           }
         });
       },

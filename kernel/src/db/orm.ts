@@ -46,7 +46,9 @@ export async function createOrm(options: OrmOptions): Promise<MikroORM> {
   const migrationsList = [
     ...coreMigrations,
     ...(options.appMigrations ?? []).map((migration) => wrapSqlMigration(`app_${migration.name}`, migration)),
-    ...(options.pluginMigrations ?? []).map(({ pluginId, migration }) => wrapSqlMigration(`plugin_${pluginId}_${migration.name}`, migration)),
+    ...(options.pluginMigrations ?? []).map(({ pluginId, migration }) =>
+      wrapSqlMigration(`plugin_${pluginId}_${migration.name}`, migration),
+    ),
   ];
   const log = options.logger.child({ component: 'orm' });
   // MikroORM's migrator checks that its dbName exists and tries to create it otherwise; name the
@@ -58,7 +60,14 @@ export async function createOrm(options: OrmOptions): Promise<MikroORM> {
     entities: coreEntities,
     driverOptions: new PostgresDialect({ pool: options.pool }),
     extensions: [Migrator],
-    migrations: { migrationsList, tableName: 'docqa_migrations', transactional: true, allOrNothing: true, snapshot: false, silent: true },
+    migrations: {
+      migrationsList,
+      tableName: 'docqa_migrations',
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+      silent: true,
+    },
     // The database exists already (the embedded one, or the one DATABASE_URL names); checking it
     // would make MikroORM reconnect and end the pool it shares with everything else.
     ensureDatabase: false,
@@ -77,9 +86,11 @@ export async function migrate(orm: MikroORM): Promise<string[]> {
     const message = (error as Error).message;
     // The one failure operators meet on a managed PostgreSQL: say what to do about it.
     const hint = /permission denied to create extension|must be owner of extension/i.test(message)
-      ? ' Create the extension once as a superuser (CREATE EXTENSION vector;) or grant DocQA\'s role the right to, then start again.'
+      ? " Create the extension once as a superuser (CREATE EXTENSION vector;) or grant DocQA's role the right to, then start again."
       : '';
-    throw new DocqaError('unavailable', `Database migration failed, nothing of it was applied: ${message}.${hint}`, { cause: error });
+    throw new DocqaError('unavailable', `Database migration failed, nothing of it was applied: ${message}.${hint}`, {
+      cause: error,
+    });
   }
 }
 

@@ -5,11 +5,15 @@ describe('periodic task', () => {
   it('runs once at a time: a call during a run gets that run', async () => {
     let runs = 0;
     let release!: () => void;
-    const task = startPeriodicTask(async () => {
-      runs += 1;
-      await new Promise<void>((resolve) => (release = resolve));
-      return runs;
-    }, 3_600_000, () => undefined);
+    const task = startPeriodicTask(
+      async () => {
+        runs += 1;
+        await new Promise<void>((resolve) => (release = resolve));
+        return runs;
+      },
+      3_600_000,
+      () => undefined,
+    );
     const first = task.runOnce();
     const second = task.runOnce();
     expect(second).to.equal(first);
@@ -25,12 +29,16 @@ describe('periodic task', () => {
     const seen: boolean[] = [];
     let release!: () => void;
     const errors: unknown[] = [];
-    const task = startPeriodicTask(async (stopping) => {
-      seen.push(stopping());
-      await new Promise<void>((resolve) => (release = resolve));
-      seen.push(stopping());
-      throw new Error('ended by the stop');
-    }, 3_600_000, (error) => errors.push(error));
+    const task = startPeriodicTask(
+      async (stopping) => {
+        seen.push(stopping());
+        await new Promise<void>((resolve) => (release = resolve));
+        seen.push(stopping());
+        throw new Error('ended by the stop');
+      },
+      3_600_000,
+      (error) => errors.push(error),
+    );
     const run = task.runOnce().catch(() => 'rejected');
     let stopped = false;
     const stopping = task.stop().then(() => (stopped = true));
@@ -45,9 +53,13 @@ describe('periodic task', () => {
 
   it('runs on its timer and passes a failure to onError', async () => {
     const errors: unknown[] = [];
-    const task = startPeriodicTask(async () => {
-      throw new Error('no connection');
-    }, 10, (error) => errors.push(error));
+    const task = startPeriodicTask(
+      async () => {
+        throw new Error('no connection');
+      },
+      10,
+      (error) => errors.push(error),
+    );
     // Nobody calls runOnce: only the timer can run it.
     while (errors.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     await task.stop();

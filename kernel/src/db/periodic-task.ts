@@ -8,7 +8,11 @@ export interface PeriodicTask<T> {
   stop(): Promise<void>;
 }
 
-export function startPeriodicTask<T>(task: (stopping: () => boolean) => Promise<T>, intervalMs: number, onError: (error: unknown) => void): PeriodicTask<T> {
+export function startPeriodicTask<T>(
+  task: (stopping: () => boolean) => Promise<T>,
+  intervalMs: number,
+  onError: (error: unknown) => void,
+): PeriodicTask<T> {
   let stopped = false;
   let running: Promise<T> | null = null;
   const stopping = () => stopped;

@@ -56,7 +56,11 @@ export async function openServerDatabase(url: string, settings: PoolSettings): P
     client.release();
   } catch (error) {
     await pool.end().catch(() => undefined);
-    throw new DocqaError('unavailable', `Cannot connect to the database at DATABASE_URL (${redactUrl(url)}): ${(error as Error).message}`, { cause: error });
+    throw new DocqaError(
+      'unavailable',
+      `Cannot connect to the database at DATABASE_URL (${redactUrl(url)}): ${(error as Error).message}`,
+      { cause: error },
+    );
   }
   return { mode: 'server', pool, url, close: async () => (pool.ended ? undefined : pool.end()) };
 }
@@ -88,7 +92,11 @@ export async function openEmbeddedDatabase(dataDir: string | null, timeoutSecond
     pglite = await PGlite.create(embeddedOptions(pgDir));
   } catch (error) {
     lock?.release();
-    throw new DocqaError('unavailable', `Cannot open the embedded database in ${pgDir ?? 'memory'}: ${(error as Error).message}`, { cause: error });
+    throw new DocqaError(
+      'unavailable',
+      `Cannot open the embedded database in ${pgDir ?? 'memory'}: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
   const pool = new TurnTakingPool(
     {
@@ -153,7 +161,8 @@ function embeddedClientClass(pglite: PGlite): typeof pg.Client {
  */
 function turnTaking(pglite: PGlite): PGlite {
   const execProtocolStream: PGlite['execProtocolStream'] = async (message, options) => {
-    if (message[0] === parseMessage || message[0] === queryMessage) await new Promise((resolve) => setImmediate(resolve));
+    if (message[0] === parseMessage || message[0] === queryMessage)
+      await new Promise((resolve) => setImmediate(resolve));
     return pglite.execProtocolStream(message, options);
   };
   // All PglitePgConnection uses of its PGlite.

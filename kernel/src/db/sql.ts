@@ -5,8 +5,16 @@ import { DocqaError, type Db, type SqlExecutor, type SqlResult } from '@docqa/pl
 export function asDatabaseError(error: unknown): unknown {
   const message = (error as Error)?.message ?? '';
   const code = (error as { code?: string })?.code ?? '';
-  if (/timeout exceeded when trying to connect|Connection terminated|ECONNREFUSED|ECONNRESET|Cannot use a pool after calling end/i.test(message) || code.startsWith('08') || code === '57P01') {
-    return new DocqaError('unavailable', 'The database is not reachable right now; try again shortly.', { cause: error });
+  if (
+    /timeout exceeded when trying to connect|Connection terminated|ECONNREFUSED|ECONNRESET|Cannot use a pool after calling end/i.test(
+      message,
+    ) ||
+    code.startsWith('08') ||
+    code === '57P01'
+  ) {
+    return new DocqaError('unavailable', 'The database is not reachable right now; try again shortly.', {
+      cause: error,
+    });
   }
   return error;
 }

@@ -13,7 +13,9 @@ const block = 512;
 /** Writes `directory`'s files and subdirectories (in name order, paths relative to it) to `file`, gzip'd. */
 export async function writeTarGz(directory: string, file: string): Promise<void> {
   async function* entries(relative: string): AsyncGenerator<Buffer> {
-    for (const entry of fs.readdirSync(path.join(directory, relative), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    for (const entry of fs
+      .readdirSync(path.join(directory, relative), { withFileTypes: true })
+      .sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const name = relative ? `${relative}/${entry.name}` : entry.name;
       const full = path.join(directory, name);
       if (entry.isDirectory()) {
@@ -64,7 +66,11 @@ export interface TarEntry {
  * pieces of a file's content, in order. Throws on entries other than files and directories, and on
  * paths that would leave the directory they are unpacked into.
  */
-export async function readTarGz(file: string, onEntry: (entry: TarEntry, size: number) => void, onData: (piece: Buffer) => void): Promise<void> {
+export async function readTarGz(
+  file: string,
+  onEntry: (entry: TarEntry, size: number) => void,
+  onData: (piece: Buffer) => void,
+): Promise<void> {
   const headerBytes = Buffer.alloc(block);
   let filled = 0;
   // Bytes of the current entry's content still to come, then of its padding to the next block.
@@ -120,16 +126,26 @@ function parseHeader(bytes: Buffer): { entry: TarEntry; size: number } {
   const prefix = field(bytes, 345, 155);
   const raw = prefix ? `${prefix}/${field(bytes, 0, 100)}` : field(bytes, 0, 100);
   const name = path.normalize(raw.replace(/^\/+/, ''));
-  if (name === '.' || name === '..' || name.startsWith(`..${path.sep}`) || path.isAbsolute(name)) throw new Error(`unsafe path in the archive: ${raw}`);
+  if (name === '.' || name === '..' || name.startsWith(`..${path.sep}`) || path.isAbsolute(name))
+    throw new Error(`unsafe path in the archive: ${raw}`);
   const typeFlag = String.fromCharCode(bytes[156] ?? 0);
   const type = typeFlag === '5' ? 'directory' : typeFlag === '0' || typeFlag === '\0' ? 'file' : null;
-  if (!type) throw new Error(`the archive holds an entry of type "${typeFlag}" (${raw}): only files and directories are expected`);
-  return { entry: { name, type, mode: Number.parseInt(field(bytes, 100, 8) || '600', 8) & 0o777 }, size: Number.parseInt(field(bytes, 124, 12) || '0', 8) };
+  if (!type)
+    throw new Error(
+      `the archive holds an entry of type "${typeFlag}" (${raw}): only files and directories are expected`,
+    );
+  return {
+    entry: { name, type, mode: Number.parseInt(field(bytes, 100, 8) || '600', 8) & 0o777 },
+    size: Number.parseInt(field(bytes, 124, 12) || '0', 8),
+  };
 }
 
 /** A NUL-terminated ASCII field of a tar header. */
 function field(bytes: Buffer, start: number, length: number): string {
   const raw = bytes.subarray(start, start + length);
   const end = raw.indexOf(0);
-  return raw.subarray(0, end === -1 ? length : end).toString('utf8').trim();
+  return raw
+    .subarray(0, end === -1 ? length : end)
+    .toString('utf8')
+    .trim();
 }

@@ -15,7 +15,8 @@ import { writeTarGz } from './tar.js';
 const file = process.argv[2] ? embeddedTemplatePath(path.resolve(process.argv[2])) : embeddedTemplatePath();
 const directory = path.dirname(file);
 for (const name of fs.readdirSync(directory)) {
-  if (/^embedded-template-pglite-.*\.tar\.gz$/.test(name) && name !== path.basename(file)) fs.rmSync(path.join(directory, name));
+  if (/^embedded-template-pglite-.*\.tar\.gz$/.test(name) && name !== path.basename(file))
+    fs.rmSync(path.join(directory, name));
 }
 if (!fs.existsSync(file)) {
   // Created on disk and closed, so the files are those of a clean shutdown: a copy opens without

@@ -42,7 +42,10 @@ describe('jobs: slots, groups and the job list', function () {
   it('one group holds at most groupConcurrency slots, so a later group runs beside it, not after it', async () => {
     const seen = new Recorder();
     await kernel.jobs.createQueue('test_fair');
-    await kernel.jobs.work<{ group: string }>('test_fair', (job) => seen.run(job.data.group, 100), { concurrency: 3, groupConcurrency: 2 });
+    await kernel.jobs.work<{ group: string }>('test_fair', (job) => seen.run(job.data.group, 100), {
+      concurrency: 3,
+      groupConcurrency: 2,
+    });
     for (let i = 0; i < 40; i++) await kernel.jobs.send('test_fair', { group: 'big' }, { group: 'big' });
     for (let i = 0; i < 3; i++) await kernel.jobs.send('test_fair', { group: 'small' }, { group: 'small' });
     await until(() => seen.done('big') === 40 && seen.done('small') === 3);
@@ -57,7 +60,10 @@ describe('jobs: slots, groups and the job list', function () {
   it('groupConcurrency 1 never runs two jobs of one group at once, and other groups still run', async () => {
     const seen = new Recorder();
     await kernel.jobs.createQueue('test_one_each');
-    await kernel.jobs.work<{ group: string }>('test_one_each', (job) => seen.run(job.data.group, 150), { concurrency: 2, groupConcurrency: 1 });
+    await kernel.jobs.work<{ group: string }>('test_one_each', (job) => seen.run(job.data.group, 150), {
+      concurrency: 2,
+      groupConcurrency: 1,
+    });
     for (const group of ['a', 'a', 'a', 'b']) await kernel.jobs.send('test_one_each', { group }, { group });
     await until(() => seen.done('a') === 3 && seen.done('b') === 1);
     expect(seen.mostAtOnce.get('a')).to.equal(1);
@@ -79,11 +85,19 @@ describe('jobs: slots, groups and the job list', function () {
     const old = await kernel.jobs.send('test_ttl', { n: 1 });
     const recent = await kernel.jobs.send('test_ttl', { n: 2 });
     await kernel.jobs.work('test_ttl', async () => ({ ok: true }));
-    await until(async () => (await kernel.jobs.list({ queues: ['test_ttl'], states: ['succeeded'], limit: 10, offset: 0 })).total === 2);
+    await until(
+      async () =>
+        (await kernel.jobs.list({ queues: ['test_ttl'], states: ['succeeded'], limit: 10, offset: 0 })).total === 2,
+    );
     await kernel.db.query(`update pgboss.job set completed_on = now() - interval '2 days' where id = $1`, [old]);
     const queued = await kernel.jobs.send('test_ttl', { n: 3 }, { startAfterSeconds: 3600 });
 
-    const listed = await kernel.jobs.list({ queues: ['test_ttl'], finishedAfter: new Date(Date.now() - 24 * 3600 * 1000), limit: 10, offset: 0 });
+    const listed = await kernel.jobs.list({
+      queues: ['test_ttl'],
+      finishedAfter: new Date(Date.now() - 24 * 3600 * 1000),
+      limit: 10,
+      offset: 0,
+    });
     expect(listed.items.map((job) => job.id)).to.have.members([recent, queued]);
     expect(listed.total).to.equal(2);
     expect((await kernel.jobs.get('test_ttl', old))?.state).to.equal('succeeded');

@@ -1,6 +1,23 @@
 import pg from 'pg';
 import { PgBoss, type Db as IDatabase, type Job, type JobResult, type JobWithMetadata } from 'pg-boss';
-import { DocqaError, pageTotal, type JobContext, type JobInfo, type JobActivity, type JobListFilter, type JobRunEvent, type JobRunOutcome, type JobState, type JobsService, type UnfinishedJobCount, type Logger, type QueueOptions, type SendOptions, type SqlExecutor, type WorkOptions } from '@docqa/plugin-api';
+import {
+  DocqaError,
+  pageTotal,
+  type JobContext,
+  type JobInfo,
+  type JobActivity,
+  type JobListFilter,
+  type JobRunEvent,
+  type JobRunOutcome,
+  type JobState,
+  type JobsService,
+  type UnfinishedJobCount,
+  type Logger,
+  type QueueOptions,
+  type SendOptions,
+  type SqlExecutor,
+  type WorkOptions,
+} from '@docqa/plugin-api';
 import type { DatabaseConnection } from '../db/pool.js';
 
 /**
@@ -32,7 +49,12 @@ export class PgBossJobs implements JobsService, JobActivity {
     // one connection, so pg-boss must queue behind everybody else on the application pool.
     this.#boss =
       connection.mode === 'server' && connection.url
-        ? new PgBoss({ ...common, connectionString: connection.url, max: options.poolSize, application_name: 'docqa-jobs' })
+        ? new PgBoss({
+            ...common,
+            connectionString: connection.url,
+            max: options.poolSize,
+            application_name: 'docqa-jobs',
+          })
         : new PgBoss({ ...common, db: poolAdapter(connection.pool), backend: 'pglite' });
     this.#boss.on('error', (error: Error) => this.#logger.error({ err: error }, 'job queue error'));
   }
@@ -46,7 +68,10 @@ export class PgBossJobs implements JobsService, JobActivity {
   async stop(timeoutMs: number): Promise<void> {
     if (!this.#started) return;
     this.#started = false;
-    const deadline = setTimeout(() => this.#shutdown.abort(new DocqaError('unavailable', 'DocQA is shutting down')), timeoutMs);
+    const deadline = setTimeout(
+      () => this.#shutdown.abort(new DocqaError('unavailable', 'DocQA is shutting down')),
+      timeoutMs,
+    );
     try {
       await this.#boss.stop({ graceful: true, timeout: timeoutMs + 1000, close: true });
     } finally {
@@ -125,7 +150,10 @@ export class PgBossJobs implements JobsService, JobActivity {
     if (options.tx && this.#embedded) {
       // pg-boss reads its queue table outside the transaction, and the embedded database's one
       // connection is held by it: that would wait forever. Say so instead.
-      throw new DocqaError('internal', `Sending a job inside a transaction needs a PostgreSQL server; on the embedded database send to ${queue} after the commit.`);
+      throw new DocqaError(
+        'internal',
+        `Sending a job inside a transaction needs a PostgreSQL server; on the embedded database send to ${queue} after the commit.`,
+      );
     }
     const id = await this.#boss.send(queue, data, {
       ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
@@ -134,13 +162,21 @@ export class PgBossJobs implements JobsService, JobActivity {
       ...(options.tx ? { db: executorAdapter(options.tx) } : {}),
     });
     if (id === null) {
-      throw new DocqaError('conflict', `A job with key '${options.singletonKey}' is already waiting in queue ${queue}.`);
+      throw new DocqaError(
+        'conflict',
+        `A job with key '${options.singletonKey}' is already waiting in queue ${queue}.`,
+      );
     }
     return id;
   }
 
-  async work<D extends object>(queue: string, handler: (job: JobContext<D>) => Promise<unknown>, options: WorkOptions = {}): Promise<void> {
-    if (!this.#runsJobs) throw new DocqaError('internal', `This process only sends jobs (DOCQA_ROLE=api); it runs no ${queue} jobs.`);
+  async work<D extends object>(
+    queue: string,
+    handler: (job: JobContext<D>) => Promise<unknown>,
+    options: WorkOptions = {},
+  ): Promise<void> {
+    if (!this.#runsJobs)
+      throw new DocqaError('internal', `This process only sends jobs (DOCQA_ROLE=api); it runs no ${queue} jobs.`);
     let slots: string[] = [];
     const workId = await this.#boss.work<D>(
       queue,
@@ -169,7 +205,10 @@ export class PgBossJobs implements JobsService, JobActivity {
         return [result];
       },
     );
-    slots = this.#boss.getWipData().filter((worker) => worker.workId === workId).map((worker) => worker.id);
+    slots = this.#boss
+      .getWipData()
+      .filter((worker) => worker.workId === workId)
+      .map((worker) => worker.id);
   }
 
   async #runOne<D>(job: Job<D>, handler: (job: JobContext<D>) => Promise<unknown>): Promise<JobResult> {
@@ -191,14 +230,28 @@ export class PgBossJobs implements JobsService, JobActivity {
       outcome = 'failed';
       const e = error as Error & { code?: unknown };
       this.#logger.debug({ err: error, job_id: job.id }, 'job failed');
-      return { id: job.id, status: 'failed', output: { name: e?.name ?? 'Error', message: e?.message ?? String(error), ...(typeof e?.code === 'string' ? { code: e.code } : {}) } };
+      return {
+        id: job.id,
+        status: 'failed',
+        output: {
+          name: e?.name ?? 'Error',
+          message: e?.message ?? String(error),
+          ...(typeof e?.code === 'string' ? { code: e.code } : {}),
+        },
+      };
     } finally {
       this.#running.delete(job.id);
       // A handler may end quietly when aborted: how the job was stopped says more than how it returned.
       // pg-boss aborts job.signal when the job is no longer this worker's: cancelled, or taken back past its expiry.
       if (this.#shutdown.signal.aborted) outcome = 'interrupted';
       else if (controller.signal.aborted || job.signal.aborted) outcome = 'cancelled';
-      this.#emit({ type: 'finished', queue: job.name, data: job.data, outcome, seconds: (performance.now() - started) / 1000 });
+      this.#emit({
+        type: 'finished',
+        queue: job.name,
+        data: job.data,
+        outcome,
+        seconds: (performance.now() - started) / 1000,
+      });
     }
   }
 
@@ -222,8 +275,9 @@ export class PgBossJobs implements JobsService, JobActivity {
    */
   async #query<D>(filter: JobListFilter, id: string | null): Promise<{ items: JobInfo<D>[]; total: number }> {
     const states = filter.states?.flatMap((state) => statesOf[state]) ?? null;
-    const query = (limit: number, offset: number) => this.#pool.query<JobRow>({
-      text: `select j.id, j.name, j.state, j.data, j.output, j.retry_count, j.created_on, j.started_on, j.completed_on,
+    const query = (limit: number, offset: number) =>
+      this.#pool.query<JobRow>({
+        text: `select j.id, j.name, j.state, j.data, j.output, j.retry_count, j.created_on, j.started_on, j.completed_on,
                     p.done, p.total, count(*) over () as total_rows
                from pgboss.job j left join job_progress p on p.job_id = j.id
               where j.name = any($1::text[]) and ($2::uuid is null or j.id = $2::uuid)
@@ -231,11 +285,24 @@ export class PgBossJobs implements JobsService, JobActivity {
                 and ($4::jsonb is null or j.data @> $4::jsonb)
                 and ($7::timestamptz is null or j.state not in ('completed', 'failed', 'cancelled') or j.completed_on >= $7::timestamptz)
               order by j.created_on desc, j.id limit $5 offset $6`,
-      values: [filter.queues, id, states, filter.data ? JSON.stringify(filter.data) : null, limit, offset, filter.finishedAfter?.toISOString() ?? null],
-      types: defaultParsers as unknown as pg.CustomTypesConfig,
-    });
+        values: [
+          filter.queues,
+          id,
+          states,
+          filter.data ? JSON.stringify(filter.data) : null,
+          limit,
+          offset,
+          filter.finishedAfter?.toISOString() ?? null,
+        ],
+        types: defaultParsers as unknown as pg.CustomTypesConfig,
+      });
     const { rows } = await query(filter.limit, filter.offset);
-    const total = await pageTotal(rows, filter.offset, (row) => row.total_rows, async () => (await query(1, 0)).rows);
+    const total = await pageTotal(
+      rows,
+      filter.offset,
+      (row) => row.total_rows,
+      async () => (await query(1, 0)).rows,
+    );
     return { items: rows.map((row) => rowToJobInfo<D>(row)), total };
   }
 
@@ -250,8 +317,18 @@ export class PgBossJobs implements JobsService, JobActivity {
     this.#running.get(id)?.abort(new DocqaError('conflict', `Job ${id} was cancelled.`));
   }
 
-  async schedule(queue: string, key: string, cron: string, data: object = {}, options: Pick<SendOptions, 'group'> = {}): Promise<void> {
-    await this.#boss.schedule(queue, cron, data, { key, tz: 'UTC', ...(options.group ? { group: { id: options.group } } : {}) });
+  async schedule(
+    queue: string,
+    key: string,
+    cron: string,
+    data: object = {},
+    options: Pick<SendOptions, 'group'> = {},
+  ): Promise<void> {
+    await this.#boss.schedule(queue, cron, data, {
+      key,
+      tz: 'UTC',
+      ...(options.group ? { group: { id: options.group } } : {}),
+    });
   }
 
   async unschedule(queue: string, key: string): Promise<void> {
@@ -263,7 +340,8 @@ export class PgBossJobs implements JobsService, JobActivity {
       `delete from pgboss.job where state in ('completed', 'failed', 'cancelled') and completed_on < now() - make_interval(days => $1) returning id`,
       [days],
     );
-    if (rows.length > 0) await this.#pool.query('delete from job_progress where job_id = any($1::uuid[])', [rows.map((row) => row.id)]);
+    if (rows.length > 0)
+      await this.#pool.query('delete from job_progress where job_id = any($1::uuid[])', [rows.map((row) => row.id)]);
     return rows.length;
   }
 
@@ -323,7 +401,6 @@ const stateNames: Record<JobWithMetadata['state'], JobState> = {
   failed: 'failed',
   cancelled: 'cancelled',
 };
-
 
 /**
  * pg-boss expects node-postgres' default parsing (Dates), while the application pool keeps

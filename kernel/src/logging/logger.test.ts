@@ -6,7 +6,8 @@ function capture() {
   const lines: Array<Record<string, unknown>> = [];
   const destination = new Writable({
     write(chunk: Buffer, _encoding, callback) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString().split('\n').filter(Boolean))
+        lines.push(JSON.parse(line) as Record<string, unknown>);
       callback();
     },
   });
@@ -16,7 +17,12 @@ function capture() {
 describe('logger', () => {
   it('anonymises user identifiers and redacts queries, consistently and at run time', () => {
     const { lines, destination } = capture();
-    const logger = createLogger({ level: 'INFO', privacy: { anonymiseUsers: true, redactQueries: true }, hashKey: 'k'.repeat(32), destination });
+    const logger = createLogger({
+      level: 'INFO',
+      privacy: { anonymiseUsers: true, redactQueries: true },
+      hashKey: 'k'.repeat(32),
+      destination,
+    });
     const child = logger.child({ component: 'chat' });
     child.info({ user_id: 'alice', query: 'what is our salary policy?' }, 'chat query');
     child.info({ user_id: 'alice' }, 'again');
@@ -29,12 +35,19 @@ describe('logger', () => {
     expect(lines[1]?.user_id, 'same user, same token').to.equal(lines[0]?.user_id);
     expect(lines[2]?.user_id).to.not.equal(lines[0]?.user_id);
     expect(lines[3]).to.deep.include({ user_id: 'alice', query: 'visible now', component: 'chat' });
-    expect(JSON.stringify(lines.slice(0, 3))).to.not.include('alice').and.not.include('salary');
+    expect(JSON.stringify(lines.slice(0, 3)))
+      .to.not.include('alice')
+      .and.not.include('salary');
   });
 
   it('applies a level change to loggers made before it', () => {
     const { lines, destination } = capture();
-    const logger = createLogger({ level: 'WARNING', privacy: { anonymiseUsers: false, redactQueries: false }, hashKey: 'k', destination });
+    const logger = createLogger({
+      level: 'WARNING',
+      privacy: { anonymiseUsers: false, redactQueries: false },
+      hashKey: 'k',
+      destination,
+    });
     const child = logger.child({ component: 'jobs' });
     child.info('hidden');
     child.warn('shown');
@@ -50,7 +63,12 @@ describe('logger', () => {
 
   it('never writes passwords or tokens', () => {
     const { lines, destination } = capture();
-    const logger = createLogger({ level: 'INFO', privacy: { anonymiseUsers: false, redactQueries: false }, hashKey: 'k', destination });
+    const logger = createLogger({
+      level: 'INFO',
+      privacy: { anonymiseUsers: false, redactQueries: false },
+      hashKey: 'k',
+      destination,
+    });
     logger.info({ password: 'hunter2', req: { headers: { authorization: 'Bearer abc' } } }, 'login');
     expect(JSON.stringify(lines)).to.not.include('hunter2').and.not.include('Bearer abc');
   });

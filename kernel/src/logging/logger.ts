@@ -28,7 +28,12 @@ export interface RootLogger extends Logger {
  * user maps to the same token across lines (so one can follow a session) and cannot be reversed
  * without the key.
  */
-export function createLogger(options: { level: LogLevelName; privacy: LogPrivacy; hashKey: string; destination?: pino.DestinationStream }): RootLogger {
+export function createLogger(options: {
+  level: LogLevelName;
+  privacy: LogPrivacy;
+  hashKey: string;
+  destination?: pino.DestinationStream;
+}): RootLogger {
   let privacy = options.privacy;
   // pino copies the level into every child at creation, so a level change on the root would not
   // reach the request and plugin loggers made before it; the threshold is checked in a hook instead.
@@ -63,7 +68,17 @@ export function createLogger(options: { level: LogLevelName; privacy: LogPrivacy
         log: sanitise,
       },
       redact: {
-        paths: ['password', '*.password', 'token', '*.token', 'secret', '*.secret', 'req.headers.authorization', 'req.headers.cookie', 'headers.authorization'],
+        paths: [
+          'password',
+          '*.password',
+          'token',
+          '*.token',
+          'secret',
+          '*.secret',
+          'req.headers.authorization',
+          'req.headers.cookie',
+          'headers.authorization',
+        ],
         censor: '[redacted]',
       },
     },

@@ -1,6 +1,16 @@
 import { expect } from 'chai';
 import { z } from 'zod';
-import { createToken, defineModule, definePlugin, DocqaError, optional, providerTokens, tokens, type AnyModule, type EmailProvider } from '@docqa/plugin-api';
+import {
+  createToken,
+  defineModule,
+  definePlugin,
+  DocqaError,
+  optional,
+  providerTokens,
+  tokens,
+  type AnyModule,
+  type EmailProvider,
+} from '@docqa/plugin-api';
 import { planModules } from './plan.js';
 import { provide, startTestKernel, startTestModules } from '../testing/test-kernel.js';
 
@@ -32,14 +42,20 @@ const counterModule = defineModule({
   id: 'counter',
   deps: { db: tokens.db, greeter: greeterToken, jobs: tokens.jobs },
   provides: { counter: counterToken },
-  migrations: [{ name: '9001_test_counter', up: ['create table test_counter (n int not null)', 'insert into test_counter values (0)'] }],
+  migrations: [
+    {
+      name: '9001_test_counter',
+      up: ['create table test_counter (n int not null)', 'insert into test_counter values (0)'],
+    },
+  ],
   queues: { 'test-counter': { retryLimit: 0 } },
   init: ({ deps, onStop }) => {
     events.push(`init counter (${deps.greeter.greet('counter')})`);
     onStop(() => void events.push('stop counter'));
     return {
       counter: {
-        next: async () => (await deps.db.query<{ n: number }>('update test_counter set n = n + 1 returning n')).rows[0]!.n,
+        next: async () =>
+          (await deps.db.query<{ n: number }>('update test_counter set n = n + 1 returning n')).rows[0]!.n,
       },
     };
   },
@@ -54,7 +70,12 @@ describe('modules: the plan', () => {
   });
 
   it('reports every missing dependency at once, each naming its module', () => {
-    const needsEmail = defineModule({ id: 'mailer', deps: { email: providerTokens.email }, provides: {}, init: () => ({}) });
+    const needsEmail = defineModule({
+      id: 'mailer',
+      deps: { email: providerTokens.email },
+      provides: {},
+      init: () => ({}),
+    });
     const { plan: planned, problems } = plan([counterModule, needsEmail]);
     expect(planned).to.deep.equal([]);
     expect(problems).to.deep.equal([
@@ -69,7 +90,12 @@ describe('modules: the plan', () => {
     const first = defineModule({ id: 'first', deps: { b }, provides: { a }, init: () => ({ a: {} }) });
     const second = defineModule({ id: 'second', deps: { a }, provides: { b }, init: () => ({ b: {} }) });
     expect(plan([first, second]).problems).to.deep.equal(["module dependency cycle: 'first' → 'second' → 'first'"]);
-    const again = defineModule({ id: 'first', deps: {}, provides: { a, db: tokens.db }, init: () => ({ a: {}, db: {} as never }) });
+    const again = defineModule({
+      id: 'first',
+      deps: {},
+      provides: { a, db: tokens.db },
+      init: () => ({ a: {}, db: {} as never }),
+    });
     expect(plan([first, again]).problems).to.deep.equal([
       "module 'first': defined twice; a module id is unique",
       "module 'first': provides 'test.a', which module 'first' provides already",
@@ -84,7 +110,13 @@ describe('modules: in a running kernel', function () {
     events.length = 0;
     const kernel = await startTestKernel({ modules: [counterModule, greeterModule] });
     try {
-      expect(events).to.deep.equal(['init greeter', 'init counter (hello counter)', 'start greeter', 'start counter at 1', 'worker start greeter']);
+      expect(events).to.deep.equal([
+        'init greeter',
+        'init counter (hello counter)',
+        'start greeter',
+        'start counter at 1',
+        'worker start greeter',
+      ]);
       expect(await kernel.resolve(counterToken).next()).to.equal(2);
       expect(kernel.modules.ids).to.deep.equal(['greeter', 'counter']);
       await kernel.jobs.send('test-counter', { n: 1 });
@@ -96,7 +128,10 @@ describe('modules: in a running kernel', function () {
 
   it('an api process runs no onWorkerStart', async () => {
     events.length = 0;
-    const kernel = await startTestKernel({ modules: [greeterModule], env: { DOCQA_ROLE: 'api', DATABASE_URL: process.env.TEST_DATABASE_URL ?? '' } }).catch((error: unknown) => error);
+    const kernel = await startTestKernel({
+      modules: [greeterModule],
+      env: { DOCQA_ROLE: 'api', DATABASE_URL: process.env.TEST_DATABASE_URL ?? '' },
+    }).catch((error: unknown) => error);
     // The api role needs a PostgreSQL server; on the embedded database the start refuses it.
     if (kernel instanceof Error) return expect(DocqaError.is(kernel, 'config_invalid')).to.equal(true);
     try {
@@ -107,7 +142,10 @@ describe('modules: in a running kernel', function () {
   });
 
   it('startTestModules puts stand-ins in place of the modules a test leaves out', async () => {
-    const kernel = await startTestModules({ modules: [counterModule], provide: [provide(greeterToken, { greet: (name) => `hi ${name}` })] });
+    const kernel = await startTestModules({
+      modules: [counterModule],
+      provide: [provide(greeterToken, { greet: (name) => `hi ${name}` })],
+    });
     try {
       expect(kernel.modules.ids).to.deep.equal(['test-provided', 'counter']);
       expect(events).to.include('init counter (hi counter)');
@@ -139,22 +177,48 @@ describe('modules: in a running kernel', function () {
   });
 
   it("an edition's preset adds its own modules and leaves out the ones it names", async () => {
-    const edition = defineModule({ id: 'edition-pack', deps: { greeter: greeterToken }, provides: {}, init: () => ({}) });
-    const kernel = await startTestKernel({ modules: [greeterModule, counterModule], edition: { modules: () => [edition], withoutModules: ['counter'] } });
+    const edition = defineModule({
+      id: 'edition-pack',
+      deps: { greeter: greeterToken },
+      provides: {},
+      init: () => ({}),
+    });
+    const kernel = await startTestKernel({
+      modules: [greeterModule, counterModule],
+      edition: { modules: () => [edition], withoutModules: ['counter'] },
+    });
     try {
       expect(kernel.modules.ids).to.deep.equal(['greeter', 'edition-pack']);
     } finally {
       await kernel.dispose();
     }
-    const unknown = await startTestKernel({ modules: [greeterModule], edition: { withoutModules: ['nowhere'] } }).catch((error: unknown) => error);
+    const unknown = await startTestKernel({ modules: [greeterModule], edition: { withoutModules: ['nowhere'] } }).catch(
+      (error: unknown) => error,
+    );
     expect((unknown as Error).message).to.include("preset test leaves out module 'nowhere', which is not loaded");
   });
 
   it('a module that fails to start stops the others and names itself', async () => {
-    const email = definePlugin({ apiVersion: 1, kind: 'email', id: 'email-null', configSchema: z.object({}), deps: {}, init: (): EmailProvider => ({ send: async () => undefined }) });
-    const broken = defineModule({ id: 'broken', deps: { email: providerTokens.email }, provides: { greeter: greeterToken }, init: () => ({}) as never });
-    const error = await startTestKernel({ plugins: [{ plugin: email }], modules: [broken] }).catch((caught: unknown) => caught);
+    const email = definePlugin({
+      apiVersion: 1,
+      kind: 'email',
+      id: 'email-null',
+      configSchema: z.object({}),
+      deps: {},
+      init: (): EmailProvider => ({ send: async () => undefined }),
+    });
+    const broken = defineModule({
+      id: 'broken',
+      deps: { email: providerTokens.email },
+      provides: { greeter: greeterToken },
+      init: () => ({}) as never,
+    });
+    const error = await startTestKernel({ plugins: [{ plugin: email }], modules: [broken] }).catch(
+      (caught: unknown) => caught,
+    );
     expect(DocqaError.is(error, 'module_failed')).to.equal(true);
-    expect((error as Error).message).to.equal("Module error: module 'broken' failed to start: its init returned no 'greeter', which it declares it provides");
+    expect((error as Error).message).to.equal(
+      "Module error: module 'broken' failed to start: its init returned no 'greeter', which it declares it provides",
+    );
   });
 });

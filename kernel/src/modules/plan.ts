@@ -12,7 +12,10 @@ const kindByTokenKey = new Map<symbol, PluginKind>(
  * once, each naming its module: a duplicate id, a token two places provide, a dependency nothing
  * provides, a plugin kind none is configured for, a cycle.
  */
-export function planModules(modules: readonly AnyModule[], plugins: readonly PluginPlanItem[]): { plan: AnyModule[]; problems: string[] } {
+export function planModules(
+  modules: readonly AnyModule[],
+  plugins: readonly PluginPlanItem[],
+): { plan: AnyModule[]; problems: string[] } {
   const problems: string[] = [];
   const providers = new Map<symbol, { module: AnyModule; token: Token<unknown> }>();
   const seen = new Set<string>();
@@ -20,8 +23,15 @@ export function planModules(modules: readonly AnyModule[], plugins: readonly Plu
     if (seen.has(module.id)) problems.push(`module '${module.id}': defined twice; a module id is unique`);
     seen.add(module.id);
     for (const token of Object.values(module.provides)) {
-      const owner = coreTokenKeys.has(token.key) ? 'the kernel' : kindByTokenKey.has(token.key) ? 'a plugin kind' : providers.get(token.key)?.module.id;
-      if (owner) problems.push(`module '${module.id}': provides '${token.id}', which ${owner === 'the kernel' || owner === 'a plugin kind' ? owner : `module '${owner}'`} provides already`);
+      const owner = coreTokenKeys.has(token.key)
+        ? 'the kernel'
+        : kindByTokenKey.has(token.key)
+          ? 'a plugin kind'
+          : providers.get(token.key)?.module.id;
+      if (owner)
+        problems.push(
+          `module '${module.id}': provides '${token.id}', which ${owner === 'the kernel' || owner === 'a plugin kind' ? owner : `module '${owner}'`} provides already`,
+        );
       else providers.set(token.key, { module, token });
     }
   }
@@ -33,11 +43,15 @@ export function planModules(modules: readonly AnyModule[], plugins: readonly Plu
       if (coreTokenKeys.has(token.key)) continue;
       const kind = kindByTokenKey.get(token.key);
       if (kind) {
-        if (!token.multi && !token.optional && !configuredKinds.has(kind)) problems.push(`module '${module.id}': dependency '${name}' needs a ${kind} plugin, and none is configured`);
+        if (!token.multi && !token.optional && !configuredKinds.has(kind))
+          problems.push(`module '${module.id}': dependency '${name}' needs a ${kind} plugin, and none is configured`);
         continue;
       }
       const provider = providers.get(token.key);
-      if (!provider && !token.optional) problems.push(`module '${module.id}': dependency '${name}' asks for '${token.id}', which neither the kernel, a plugin kind nor any module provides`);
+      if (!provider && !token.optional)
+        problems.push(
+          `module '${module.id}': dependency '${name}' asks for '${token.id}', which neither the kernel, a plugin kind nor any module provides`,
+        );
       else if (provider && provider.module !== module) upstream.push(provider.module);
     }
     needs.set(module, upstream);
@@ -47,13 +61,17 @@ export function planModules(modules: readonly AnyModule[], plugins: readonly Plu
 }
 
 /** Kahn's order, stable in the given order; what is left over holds a cycle, which is named. */
-function orderModules(modules: readonly AnyModule[], needs: Map<AnyModule, AnyModule[]>): { plan: AnyModule[]; problems: string[] } {
+function orderModules(
+  modules: readonly AnyModule[],
+  needs: Map<AnyModule, AnyModule[]>,
+): { plan: AnyModule[]; problems: string[] } {
   const plan: AnyModule[] = [];
   const placed = new Set<AnyModule>();
   let remaining = [...modules];
   while (remaining.length > 0) {
     const ready = remaining.filter((module) => (needs.get(module) ?? []).every((upstream) => placed.has(upstream)));
-    if (ready.length === 0) return { plan: [], problems: [`module dependency cycle: ${describeCycle(remaining, needs)}`] };
+    if (ready.length === 0)
+      return { plan: [], problems: [`module dependency cycle: ${describeCycle(remaining, needs)}`] };
     for (const module of ready) {
       plan.push(module);
       placed.add(module);

@@ -13,13 +13,21 @@ export interface StartedModules {
  * Calls each module's init in plan order and registers what it provides. If one fails, the ones
  * already started are stopped again and the failure names the module.
  */
-export async function startModules(plan: readonly AnyModule[], container: Container, logger: Logger): Promise<StartedModules> {
+export async function startModules(
+  plan: readonly AnyModule[],
+  container: Container,
+  logger: Logger,
+): Promise<StartedModules> {
   const stopHooks = new StopHooks(logger, 'module');
   const started: Array<{ module: AnyModule; context: Parameters<NonNullable<AnyModule['onStart']>>[0] }> = [];
   const stop = () => stopHooks.run();
   const failed = async (module: AnyModule, step: string, error: unknown): Promise<never> => {
     await stop();
-    throw new DocqaError('module_failed', `Module error: module '${module.id}' failed ${step}: ${(error as Error).message}`, { cause: error });
+    throw new DocqaError(
+      'module_failed',
+      `Module error: module '${module.id}' failed ${step}: ${(error as Error).message}`,
+      { cause: error },
+    );
   };
 
   for (const module of plan) {
@@ -38,7 +46,8 @@ export async function startModules(plan: readonly AnyModule[], container: Contai
       return failed(module, 'to start', error);
     }
     for (const [name, token] of Object.entries(module.provides) as Array<[string, Token<unknown>]>) {
-      if (!(name in provided)) return failed(module, 'to start', new Error(`its init returned no '${name}', which it declares it provides`));
+      if (!(name in provided))
+        return failed(module, 'to start', new Error(`its init returned no '${name}', which it declares it provides`));
       container.register(token, provided[name]);
     }
     started.push({ module, context: { ...context, provided } as never });

@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { isPluginDefinition, type AnyPlugin, type PluginEntry, type Preset, type PresetContext } from '@docqa/plugin-api';
+import {
+  isPluginDefinition,
+  type AnyPlugin,
+  type PluginEntry,
+  type Preset,
+  type PresetContext,
+} from '@docqa/plugin-api';
 
 /** A plugin entry whose module has been imported; `problem` is set when that failed. */
 export interface ResolvedEntry {
@@ -36,15 +42,28 @@ export function readPluginFile(file: string | undefined, cwd: string): { path: s
   } catch (error) {
     throw new Error(`${target} is not valid JSON: ${(error as Error).message}`);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error(`${target} must hold a JSON object`);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new Error(`${target} must hold a JSON object`);
   const content = parsed as PluginFile;
-  if (content.plugins !== undefined && (!Array.isArray(content.plugins) || content.plugins.some((p) => typeof p?.use !== 'string'))) {
+  if (
+    content.plugins !== undefined &&
+    (!Array.isArray(content.plugins) || content.plugins.some((p) => typeof p?.use !== 'string'))
+  ) {
     throw new Error(`${target}: "plugins" must be a list of {"use": "<module>", "instance"?, "options"?}`);
   }
-  if (content.disable !== undefined && (!Array.isArray(content.disable) || content.disable.some((d) => typeof d !== 'string'))) {
+  if (
+    content.disable !== undefined &&
+    (!Array.isArray(content.disable) || content.disable.some((d) => typeof d !== 'string'))
+  ) {
     throw new Error(`${target}: "disable" must be a list of instance ids`);
   }
-  if (content.configure !== undefined && (typeof content.configure !== 'object' || content.configure === null || Array.isArray(content.configure) || Object.values(content.configure).some((o) => typeof o !== 'object' || o === null || Array.isArray(o)))) {
+  if (
+    content.configure !== undefined &&
+    (typeof content.configure !== 'object' ||
+      content.configure === null ||
+      Array.isArray(content.configure) ||
+      Object.values(content.configure).some((o) => typeof o !== 'object' || o === null || Array.isArray(o)))
+  ) {
     throw new Error(`${target}: "configure" must map instance ids to option objects`);
   }
   return { path: target, content };
@@ -55,7 +74,8 @@ export function readPluginFile(file: string | undefined, cwd: string): { path: s
  * configuration file's folder first (a plugin installed beside it), then from DocQA's own.
  */
 function locate(specifier: string, baseDir: string): string {
-  if (specifier.startsWith('.') || path.isAbsolute(specifier)) return pathToFileURL(path.resolve(baseDir, specifier)).href;
+  if (specifier.startsWith('.') || path.isAbsolute(specifier))
+    return pathToFileURL(path.resolve(baseDir, specifier)).href;
   try {
     return pathToFileURL(createRequire(path.join(baseDir, 'docqa.config.json')).resolve(specifier)).href;
   } catch {
@@ -74,14 +94,24 @@ export async function importPlugin(specifier: string, baseDir: string): Promise<
 }
 
 /** Collects the preset's entries and the file's, imports every module, and notes what failed. */
-export async function resolveEntries(preset: Preset, context: PresetContext, file: { path: string | null; content: PluginFile }): Promise<ResolvedEntry[]> {
+export async function resolveEntries(
+  preset: Preset,
+  context: PresetContext,
+  file: { path: string | null; content: PluginFile },
+): Promise<ResolvedEntry[]> {
   const baseDir = file.path ? path.dirname(file.path) : process.cwd();
   const disabled = new Set(file.content.disable ?? []);
   const configure = file.content.configure ?? {};
   const unused = new Set(Object.keys(configure));
   const wanted: Array<PluginEntry & { origin: string; fromPreset: boolean }> = [
     ...preset.plugins(context).map((entry) => ({ ...entry, origin: `preset ${preset.id}`, fromPreset: true })),
-    ...(file.content.plugins ?? []).map((entry) => ({ plugin: entry.use, instance: entry.instance, options: entry.options, origin: file.path ?? 'plugin file', fromPreset: false })),
+    ...(file.content.plugins ?? []).map((entry) => ({
+      plugin: entry.use,
+      instance: entry.instance,
+      options: entry.options,
+      origin: file.path ?? 'plugin file',
+      fromPreset: false,
+    })),
   ];
   const resolved: ResolvedEntry[] = [];
   for (const entry of wanted) {
@@ -95,7 +125,8 @@ export async function resolveEntries(preset: Preset, context: PresetContext, fil
     };
     if (typeof entry.plugin !== 'string') {
       const instanceId = entry.instance ?? entry.plugin.id;
-      if (!skip(instanceId)) resolved.push({ instanceId, plugin: entry.plugin, options: optionsOf(instanceId), origin: entry.origin });
+      if (!skip(instanceId))
+        resolved.push({ instanceId, plugin: entry.plugin, options: optionsOf(instanceId), origin: entry.origin });
       continue;
     }
     const fallbackId = entry.instance ?? path.basename(entry.plugin);
@@ -105,11 +136,23 @@ export async function resolveEntries(preset: Preset, context: PresetContext, fil
       if (skip(instanceId)) continue;
       resolved.push({ instanceId, plugin, options: optionsOf(instanceId), origin: entry.origin });
     } catch (error) {
-      resolved.push({ instanceId: fallbackId, plugin: null, options: entry.options, origin: entry.origin, problem: `cannot load '${named}': ${(error as Error).message}` });
+      resolved.push({
+        instanceId: fallbackId,
+        plugin: null,
+        options: entry.options,
+        origin: entry.origin,
+        problem: `cannot load '${named}': ${(error as Error).message}`,
+      });
     }
   }
   for (const instanceId of unused) {
-    resolved.push({ instanceId, plugin: null, options: undefined, origin: file.path ?? 'plugin file', problem: `"configure" names it, but preset ${preset.id} has no such instance` });
+    resolved.push({
+      instanceId,
+      plugin: null,
+      options: undefined,
+      origin: file.path ?? 'plugin file',
+      problem: `"configure" names it, but preset ${preset.id} has no such instance`,
+    });
   }
   return resolved;
 }

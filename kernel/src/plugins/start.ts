@@ -12,7 +12,11 @@ export interface StartedPlugins {
  * Calls each plugin's init in plan order and registers what it returns under its kind's token.
  * If one fails, the ones already started are stopped again and the failure names the instance.
  */
-export async function startPlugins(plan: PluginPlanItem[], container: Container, logger: Logger): Promise<StartedPlugins> {
+export async function startPlugins(
+  plan: PluginPlanItem[],
+  container: Container,
+  logger: Logger,
+): Promise<StartedPlugins> {
   const stopHooks = new StopHooks(logger, 'plugin');
   const instances: StartedPlugins['instances'] = [];
   const connectorTypes = new Map<string, string>();
@@ -32,19 +36,28 @@ export async function startPlugins(plan: PluginPlanItem[], container: Container,
         onStop: (hook) => stopHooks.add(item.instanceId, hook),
         signal: stopHooks.signal,
       });
-      if (item.plugin.kind === 'connector') refuseDuplicateConnectorType(provider as ConnectorProvider, item, connectorTypes);
+      if (item.plugin.kind === 'connector')
+        refuseDuplicateConnectorType(provider as ConnectorProvider, item, connectorTypes);
       container.register(providerTokens[item.plugin.kind] as Token<unknown>, provider);
       instances.push({ instanceId: item.instanceId, pluginId: item.plugin.id, kind: item.plugin.kind });
     } catch (error) {
       await stop();
-      throw new DocqaError('plugin_failed', `Plugin error: plugin instance '${item.instanceId}' (${item.plugin.id}) failed to start: ${(error as Error).message}`, { cause: error });
+      throw new DocqaError(
+        'plugin_failed',
+        `Plugin error: plugin instance '${item.instanceId}' (${item.plugin.id}) failed to start: ${(error as Error).message}`,
+        { cause: error },
+      );
     }
   }
   return { instances, stop };
 }
 
 /** Connector records name their plugin by `type`, so two plugins serving one type would be ambiguous. */
-function refuseDuplicateConnectorType(provider: ConnectorProvider, item: PluginPlanItem, seen: Map<string, string>): void {
+function refuseDuplicateConnectorType(
+  provider: ConnectorProvider,
+  item: PluginPlanItem,
+  seen: Map<string, string>,
+): void {
   const owner = seen.get(provider.type);
   if (owner) throw new Error(`its connector type '${provider.type}' is already served by plugin instance '${owner}'`);
   seen.set(provider.type, item.instanceId);

@@ -1,4 +1,12 @@
-import { pluginApiVersion, pluginKinds, providerTokens, tokens, type AnyPlugin, type PluginKind, type Token } from '@docqa/plugin-api';
+import {
+  pluginApiVersion,
+  pluginKinds,
+  providerTokens,
+  tokens,
+  type AnyPlugin,
+  type PluginKind,
+  type Token,
+} from '@docqa/plugin-api';
 import type { ResolvedEntry } from './resolve.js';
 
 export interface PluginPlanItem {
@@ -31,7 +39,9 @@ export function planPlugins(entries: ResolvedEntry[]): { plan: PluginPlanItem[];
     const plugin = entry.plugin;
     let ok = true;
     if (plugin.apiVersion !== pluginApiVersion) {
-      problems.push(`${name}: written for plugin API version ${String(plugin.apiVersion)}, this kernel runs version ${pluginApiVersion}`);
+      problems.push(
+        `${name}: written for plugin API version ${String(plugin.apiVersion)}, this kernel runs version ${pluginApiVersion}`,
+      );
       ok = false;
     }
     if (!pluginKinds.includes(plugin.kind)) {
@@ -40,14 +50,18 @@ export function planPlugins(entries: ResolvedEntry[]): { plan: PluginPlanItem[];
     }
     const earlier = seenInstances.get(entry.instanceId);
     if (earlier) {
-      problems.push(`${name}: instance id '${entry.instanceId}' is already used by ${earlier}; give one of them another "instance"`);
+      problems.push(
+        `${name}: instance id '${entry.instanceId}' is already used by ${earlier}; give one of them another "instance"`,
+      );
       ok = false;
     }
     seenInstances.set(entry.instanceId, name);
     if (ok && !providerTokens[plugin.kind].multi) {
       const first = singleProviders.get(plugin.kind);
       if (first) {
-        problems.push(`${name}: a second ${plugin.kind} plugin; ${first} already provides the one ${plugin.kind} DocQA uses. Disable one of them.`);
+        problems.push(
+          `${name}: a second ${plugin.kind} plugin; ${first} already provides the one ${plugin.kind} DocQA uses. Disable one of them.`,
+        );
         ok = false;
       } else {
         singleProviders.set(plugin.kind, name);
@@ -70,9 +84,13 @@ export function planPlugins(entries: ResolvedEntry[]): { plan: PluginPlanItem[];
       if (coreTokenKeys.has(token.key)) continue;
       const kind = kindByTokenKey.get(token.key);
       if (!kind) {
-        problems.push(`plugin instance '${item.instanceId}' (${item.plugin.id}): dependency '${depName}' asks for '${token.id}', which neither the kernel nor any plugin kind provides`);
+        problems.push(
+          `plugin instance '${item.instanceId}' (${item.plugin.id}): dependency '${depName}' asks for '${token.id}', which neither the kernel nor any plugin kind provides`,
+        );
       } else if (!token.multi && !token.optional && !providedKinds.has(kind)) {
-        problems.push(`plugin instance '${item.instanceId}' (${item.plugin.id}): dependency '${depName}' needs a ${kind} plugin, and none is configured`);
+        problems.push(
+          `plugin instance '${item.instanceId}' (${item.plugin.id}): dependency '${depName}' needs a ${kind} plugin, and none is configured`,
+        );
       }
     }
   }
@@ -92,10 +110,14 @@ function orderByDependencies(items: PluginPlanItem[]): { plan: PluginPlanItem[];
   while (remaining.length > 0) {
     // A kind counts as ready once every plugin of that kind has been placed.
     const ready = remaining.filter((item) =>
-      kindDependencies(item.plugin).every((kind) => !remaining.some((other) => other !== item && other.plugin.kind === kind)),
+      kindDependencies(item.plugin).every(
+        (kind) => !remaining.some((other) => other !== item && other.plugin.kind === kind),
+      ),
     );
     if (ready.length === 0) {
-      const names = remaining.map((item) => `'${item.instanceId}' (${item.plugin.id}) needs ${kindDependencies(item.plugin).join(', ')}`);
+      const names = remaining.map(
+        (item) => `'${item.instanceId}' (${item.plugin.id}) needs ${kindDependencies(item.plugin).join(', ')}`,
+      );
       return { plan: [], problems: [`plugin dependency cycle: ${names.join('; ')}`] };
     }
     for (const item of ready) {

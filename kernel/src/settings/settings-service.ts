@@ -1,7 +1,13 @@
 import type pg from 'pg';
 import { DocqaError, type FieldError, type Logger, type SettingsService } from '@docqa/plugin-api';
 import { InvalidValue } from '../config/parsers.js';
-import { seedVariables, variables, type ConfigValues, type VariableName, type VariableSpec } from '../config/variables.js';
+import {
+  seedVariables,
+  variables,
+  type ConfigValues,
+  type VariableName,
+  type VariableSpec,
+} from '../config/variables.js';
 
 const seedNames = new Set<string>(seedVariables);
 
@@ -39,7 +45,10 @@ export class DbSettingsService implements SettingsService {
         );
       }
     }
-    this.#timer = setInterval(() => void this.#reload().catch((error) => this.#logger.warn({ err: error }, 'settings refresh failed')), pollSeconds * 1000);
+    this.#timer = setInterval(
+      () => void this.#reload().catch((error) => this.#logger.warn({ err: error }, 'settings refresh failed')),
+      pollSeconds * 1000,
+    );
     this.#timer.unref();
   }
 
@@ -86,7 +95,10 @@ export class DbSettingsService implements SettingsService {
     try {
       await client.query('BEGIN');
       for (const [key, value] of Object.entries(parsed)) {
-        await client.query(`update runtime_setting set value = $2::jsonb, updated_at = clock_timestamp(), updated_by = $3 where key = $1`, [key, JSON.stringify(value), actor ?? null]);
+        await client.query(
+          `update runtime_setting set value = $2::jsonb, updated_at = clock_timestamp(), updated_by = $3 where key = $1`,
+          [key, JSON.stringify(value), actor ?? null],
+        );
       }
       await client.query('COMMIT');
     } catch (error) {

@@ -3,7 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
 import pg from 'pg';
-import { defineModule, definePreset, type AnyModule, type PluginEntry, type Preset, type Token } from '@docqa/plugin-api';
+import {
+  defineModule,
+  definePreset,
+  type AnyModule,
+  type PluginEntry,
+  type Preset,
+  type Token,
+} from '@docqa/plugin-api';
 import { Kernel, type KernelOptions } from '../kernel.js';
 import { Writable } from 'node:stream';
 
@@ -42,7 +49,9 @@ export const testSecrets = {
  */
 export async function startTestKernel(options: TestKernelOptions = {}): Promise<TestKernel> {
   const ownDataDir = !(options.persistent && options.env?.DOCQA_DATA_DIR);
-  const dataDir = ownDataDir ? fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-test-')) : (options.env?.DOCQA_DATA_DIR as string);
+  const dataDir = ownDataDir
+    ? fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-test-'))
+    : (options.env?.DOCQA_DATA_DIR as string);
   const database = process.env.TEST_DATABASE_URL ? await createTemporaryDatabase(process.env.TEST_DATABASE_URL) : null;
   const removeDataDir = () => ownDataDir && fs.rmSync(dataDir, { recursive: true, force: true });
   const logs = options.logs;
@@ -58,7 +67,14 @@ export async function startTestKernel(options: TestKernelOptions = {}): Promise<
       ...options.env,
     },
     cwd: dataDir,
-    presets: { test: definePreset({ id: 'test', description: 'plugins under test', plugins: () => options.plugins ?? [], ...options.edition }) },
+    presets: {
+      test: definePreset({
+        id: 'test',
+        description: 'plugins under test',
+        plugins: () => options.plugins ?? [],
+        ...options.edition,
+      }),
+    },
     inMemoryDatabase: database === null && !options.persistent,
     ...(options.migrations ? { migrations: options.migrations } : {}),
     ...(options.modules ? { modules: options.modules } : {}),
@@ -128,7 +144,9 @@ export function provide<T>(token: Token<T>, value: T): ProvidedValue<T> {
  * modules left out comes from `provide`: values registered under those modules' tokens, so a module
  * is tested without the HTTP server and without the rest of the domain.
  */
-export function startTestModules(options: TestKernelOptions & { modules: readonly AnyModule[]; provide?: readonly ProvidedValue[] }): Promise<TestKernel> {
+export function startTestModules(
+  options: TestKernelOptions & { modules: readonly AnyModule[]; provide?: readonly ProvidedValue[] },
+): Promise<TestKernel> {
   const provided = options.provide ?? [];
   const standIns = defineModule({
     id: 'test-provided',
@@ -136,5 +154,8 @@ export function startTestModules(options: TestKernelOptions & { modules: readonl
     provides: Object.fromEntries(provided.map((entry, index) => [`value${index}`, entry.token])),
     init: () => Object.fromEntries(provided.map((entry, index) => [`value${index}`, entry.value])) as never,
   });
-  return startTestKernel({ ...options, modules: provided.length > 0 ? [standIns, ...options.modules] : options.modules });
+  return startTestKernel({
+    ...options,
+    modules: provided.length > 0 ? [standIns, ...options.modules] : options.modules,
+  });
 }

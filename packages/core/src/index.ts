@@ -28,7 +28,15 @@ export {
 } from './extraction/extraction-pool.js';
 export { startModuleWorker } from './workers/module-worker.js';
 export {
-  analyze, analyzeChunk, analyzeQuery, analyzerVersion, tokenizeWords, type ChunkAnalysis, analyzeEnglish, termFrequencies, englishStopWords,
+  analyze,
+  analyzeChunk,
+  analyzeQuery,
+  analyzerVersion,
+  tokenizeWords,
+  type ChunkAnalysis,
+  analyzeEnglish,
+  termFrequencies,
+  englishStopWords,
 } from './lexical/analyzer.js';
 export { LanguageDetector } from './lexical/language-detection.js';
 export { languagesWithRules } from './lexical/languages.js';

@@ -49,7 +49,11 @@ const engines = new Map<string, Engine>();
 async function startWorker(languages: readonly string[]): Promise<StartedWorker> {
   const langPath = await stageLanguages(languages);
   try {
-    const tesseract = await Tesseract.createWorker([...languages], Tesseract.OEM.LSTM_ONLY, offlineWorkerOptions(langPath));
+    const tesseract = await Tesseract.createWorker(
+      [...languages],
+      Tesseract.OEM.LSTM_ONLY,
+      offlineWorkerOptions(langPath),
+    );
     const thread = threadOf(tesseract);
     const crashed = new Promise<never>((_, reject) => {
       // Listening also keeps a thread error from being rethrown in this thread as an uncaught exception.
@@ -59,7 +63,9 @@ async function startWorker(languages: readonly string[]): Promise<StartedWorker>
     crashed.catch(() => undefined);
     return { tesseract, crashed };
   } catch (error) {
-    throw new DocqaError('internal', `The OCR engine could not start for ${languages.join('+')}: ${String(error)}`, { cause: error });
+    throw new DocqaError('internal', `The OCR engine could not start for ${languages.join('+')}: ${String(error)}`, {
+      cause: error,
+    });
   }
 }
 
@@ -90,7 +96,11 @@ function engineFor(languages: readonly string[]): { key: string; engine: Engine 
  * worker's thread keeps the process alive; between jobs it does not, and after `ocrIdleMs` it stops.
  * An abort terminates the worker (the only way to stop a recognition) and rejects with the reason.
  */
-export function withOcrWorker<T>(languages: readonly string[], signal: AbortSignal | undefined, job: (worker: Tesseract.Worker) => Promise<T>): Promise<T> {
+export function withOcrWorker<T>(
+  languages: readonly string[],
+  signal: AbortSignal | undefined,
+  job: (worker: Tesseract.Worker) => Promise<T>,
+): Promise<T> {
   const { key, engine } = engineFor(languages);
   const run = engine.tail.then(async (): Promise<T> => {
     signal?.throwIfAborted();
@@ -143,7 +153,11 @@ export interface OcrJob {
  * Text of one PNG image by paragraph, on a pooled worker. `place` (such as "page 3") is named in
  * the error with the file, so the user knows which image of it could not be read.
  */
-export async function recognisePng(png: Buffer, { filename, languages, signal }: OcrJob, place?: string): Promise<PageText> {
+export async function recognisePng(
+  png: Buffer,
+  { filename, languages, signal }: OcrJob,
+  place?: string,
+): Promise<PageText> {
   try {
     return await withOcrWorker(languages, signal, async (worker) => {
       const result = await worker.recognize(png, {}, { text: false, blocks: true });
@@ -153,6 +167,10 @@ export async function recognisePng(png: Buffer, { filename, languages, signal }:
     if (error instanceof DocqaError || (signal?.aborted && error === signal.reason)) throw error;
     // tesseract.js rejects with bare strings; name the file (and place) so the user knows which failed.
     const reason = error instanceof Error ? error.message : String(error);
-    throw new DocqaError('unsupported_media_type', `${filename} could not be read by OCR${place ? ` (${place})` : ''}: ${reason}`, { cause: error });
+    throw new DocqaError(
+      'unsupported_media_type',
+      `${filename} could not be read by OCR${place ? ` (${place})` : ''}: ${reason}`,
+      { cause: error },
+    );
   }
 }

@@ -15,7 +15,11 @@ const languageCodePattern = /^[a-z]{3}(_[a-z]+)*$/;
 export const defaultOcrLanguages: readonly string[] = ['eng'];
 
 function notInstalled(code: string, cause?: unknown): DocqaError {
-  return new DocqaError('validation_failed', `OCR language "${code}" is not installed (npm package @tesseract.js-data/${code})`, cause === undefined ? {} : { cause });
+  return new DocqaError(
+    'validation_failed',
+    `OCR language "${code}" is not installed (npm package @tesseract.js-data/${code})`,
+    cause === undefined ? {} : { cause },
+  );
 }
 
 /**
@@ -35,9 +39,16 @@ export async function traineddataFile(code: string): Promise<string> {
     throw notInstalled(code, error);
   }
   const candidates = [join(packageDir, '4.0.0_best_int', `${code}.traineddata.gz`)];
-  if (declared.langPath) candidates.push(join(declared.langPath, `${code}.traineddata${declared.gzip === false ? '' : '.gz'}`));
+  if (declared.langPath)
+    candidates.push(join(declared.langPath, `${code}.traineddata${declared.gzip === false ? '' : '.gz'}`));
   for (const candidate of candidates) {
-    if (await access(candidate).then(() => true, () => false)) return candidate;
+    if (
+      await access(candidate).then(
+        () => true,
+        () => false,
+      )
+    )
+      return candidate;
   }
   throw notInstalled(code);
 }
@@ -67,7 +78,11 @@ export async function stageLanguages(codes: readonly string[]): Promise<string> 
       await rename(temporary, join(langPath, `${code}.traineddata.gz`));
     }
   } catch (error) {
-    throw new DocqaError('internal', `Could not prepare the OCR language files in ${langPath}: ${(error as Error).message}`, { cause: error });
+    throw new DocqaError(
+      'internal',
+      `Could not prepare the OCR language files in ${langPath}: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
   return langPath;
 }

@@ -69,5 +69,10 @@ export function defineModule<D extends DepsMap, P extends ProvidesMap>(definitio
 export function isModuleDefinition(value: unknown): value is AnyModule {
   if (typeof value !== 'object' || value === null) return false;
   const candidate = value as Partial<AnyModule>;
-  return typeof candidate.id === 'string' && typeof candidate.init === 'function' && typeof candidate.provides === 'object' && typeof candidate.deps === 'object';
+  return (
+    typeof candidate.id === 'string' &&
+    typeof candidate.init === 'function' &&
+    typeof candidate.provides === 'object' &&
+    typeof candidate.deps === 'object'
+  );
 }

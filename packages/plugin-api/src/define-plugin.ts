@@ -67,7 +67,12 @@ export function definePlugin<K extends PluginKind, S extends z.ZodType, D extend
 export function isPluginDefinition(value: unknown): value is AnyPlugin {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Partial<AnyPlugin>;
-  return typeof v.id === 'string' && typeof v.kind === 'string' && typeof v.init === 'function' && v.configSchema !== undefined;
+  return (
+    typeof v.id === 'string' &&
+    typeof v.kind === 'string' &&
+    typeof v.init === 'function' &&
+    v.configSchema !== undefined
+  );
 }
 
 export type { TokenValue };

@@ -79,7 +79,11 @@ export class DocqaError extends Error {
 
   /** `instanceof DocqaError` recognises a DocqaError of any copy of this module (see the brand). */
   static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === 'object' && value !== null && (value as { [docqaErrorBrand]?: unknown })[docqaErrorBrand] === true;
+    return (
+      typeof value === 'object' &&
+      value !== null &&
+      (value as { [docqaErrorBrand]?: unknown })[docqaErrorBrand] === true
+    );
   }
 
   static is(value: unknown, code?: ErrorCode): value is DocqaError {

@@ -122,7 +122,11 @@ export interface JobListFilter {
 export interface JobsService {
   createQueue(name: string, options?: QueueOptions): Promise<void>;
   send<D extends object>(queue: string, data: D, options?: SendOptions): Promise<string>;
-  work<D extends object>(queue: string, handler: (job: JobContext<D>) => Promise<unknown>, options?: WorkOptions): Promise<void>;
+  work<D extends object>(
+    queue: string,
+    handler: (job: JobContext<D>) => Promise<unknown>,
+    options?: WorkOptions,
+  ): Promise<void>;
   get<D = unknown>(queue: string, id: string): Promise<JobInfo<D> | null>;
   /** A job of any of `queues` by id. */
   find<D = unknown>(queues: readonly string[], id: string): Promise<JobInfo<D> | null>;
@@ -130,7 +134,13 @@ export interface JobsService {
   list<D = unknown>(filter: JobListFilter): Promise<{ items: JobInfo<D>[]; total: number }>;
   cancel(queue: string, id: string): Promise<void>;
   /** Sends `data` to `queue` on every tick of `cron` (UTC); `key` names the schedule within the queue. */
-  schedule(queue: string, key: string, cron: string, data?: object, options?: Pick<SendOptions, 'group'>): Promise<void>;
+  schedule(
+    queue: string,
+    key: string,
+    cron: string,
+    data?: object,
+    options?: Pick<SendOptions, 'group'>,
+  ): Promise<void>;
   unschedule(queue: string, key: string): Promise<void>;
   /** Deletes finished jobs (succeeded, failed, cancelled) that ended more than `days` ago; answers how many. */
   purgeFinished(days: number): Promise<number>;

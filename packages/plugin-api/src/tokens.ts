@@ -32,6 +32,7 @@ export function createToken<T>(id: string, options: { multi?: boolean } = {}): T
  * dependent gets undefined and decides what that means, instead of the kernel refusing to start.
  */
 export function optional<T>(token: Token<T>): Token<T | undefined> {
-  if (token.multi) throw new TypeError(`Token '${token.id}' is a multi token: it resolves to a list, empty when absent`);
+  if (token.multi)
+    throw new TypeError(`Token '${token.id}' is a multi token: it resolves to a list, empty when absent`);
   return Object.freeze({ ...token, optional: true }) as Token<T | undefined>;
 }

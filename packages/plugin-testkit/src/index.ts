@@ -1,4 +1,10 @@
-export { startTestKernel, createTemporaryDatabase, testSecrets, type TestKernel, type TestKernelOptions } from '@docqa/kernel/testing';
+export {
+  startTestKernel,
+  createTemporaryDatabase,
+  testSecrets,
+  type TestKernel,
+  type TestKernelOptions,
+} from '@docqa/kernel/testing';
 export { describeVectorStoreConformance, type VectorStoreConformanceSetup } from './conformance/vector-store.js';
 export { describeConnectorConformance, type ConnectorConformanceSetup } from './conformance/connector.js';
 export { describeEmailConformance, type EmailConformanceSetup } from './conformance/email.js';
@@ -7,5 +13,17 @@ export { writeGguf, writeTinyBertEmbeddingModel } from './gguf/index.js';
 export { describeEmbedderConformance, type EmbedderConformanceSetup } from './conformance/embedder.js';
 export { describeLlmConformance, type LlmConformanceSetup } from './conformance/llm.js';
 export { writeTinyLlamaChatModel, type TinyLlamaOptions, type TinyLlamaModel } from './gguf/index.js';
-export { startChatCompletionsServer, chatAnswerFor, answerPieces, type ChatCompletionsServer, type ChatCompletionsServerOptions, type ChatServerError, type ReceivedChatRequest } from './openai-chat-server/index.js';
-export { describeLicenseGateConformance, type LicenseGateConformanceSetup, type LicenseClaimsForTest } from './conformance/license-gate.js';
+export {
+  startChatCompletionsServer,
+  chatAnswerFor,
+  answerPieces,
+  type ChatCompletionsServer,
+  type ChatCompletionsServerOptions,
+  type ChatServerError,
+  type ReceivedChatRequest,
+} from './openai-chat-server/index.js';
+export {
+  describeLicenseGateConformance,
+  type LicenseGateConformanceSetup,
+  type LicenseClaimsForTest,
+} from './conformance/license-gate.js';

@@ -25,9 +25,11 @@ function seeded(seed: number): () => number {
 /** About 12,000 characters of words from a 2,000-word vocabulary; chunks are slices of it. */
 function wordPool(random: () => number): string {
   const letters = 'abcdefghijklmnopqrstuvwxyz';
-  const vocabulary = Array.from({ length: 2000 }, () => Array.from({ length: 3 + Math.floor(random() * 8) }, () => letters[Math.floor(random() * 26)]).join(''));
+  const vocabulary = Array.from({ length: 2000 }, () =>
+    Array.from({ length: 3 + Math.floor(random() * 8) }, () => letters[Math.floor(random() * 26)]).join(''),
+  );
   const words: string[] = [];
-  for (let length = 0; length < 12_000; ) {
+  for (let length = 0; length < 12_000;) {
     const word = vocabulary[Math.floor(random() * vocabulary.length)]!;
     words.push(word);
     length += word.length + 1;
@@ -47,7 +49,11 @@ export function chunkCounts(chunks: number): number[] {
   return counts;
 }
 
-export async function loadCorpus(db: Db, sourceId: string, chunks: number): Promise<{ documents: number; chunks: number }> {
+export async function loadCorpus(
+  db: Db,
+  sourceId: string,
+  chunks: number,
+): Promise<{ documents: number; chunks: number }> {
   const pool = wordPool(seeded(20_260_101));
   const counts = chunkCounts(chunks);
   for (let first = 0; first < counts.length; first += documentsPerStatement) {

@@ -23,11 +23,15 @@ import { licenseStandIn } from '../src/testing/license-stand-in.js';
 import { analyticsRoutes } from '../src/routes/analytics.js';
 import { loadCorpus } from './analytics-corpus.js';
 
-const { values: args } = parseArgs({ options: { chunks: { type: 'string', default: '100000' }, runs: { type: 'string', default: '5' } } });
+const { values: args } = parseArgs({
+  options: { chunks: { type: 'string', default: '100000' }, runs: { type: 'string', default: '5' } },
+});
 const chunks = Number(args.chunks);
 const runs = Number(args.runs);
-if (!Number.isInteger(chunks) || chunks < 100) throw new Error(`--chunks must be a whole number of at least 100, got ${args.chunks}`);
-if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a whole number of at least 1, got ${args.runs}`);
+if (!Number.isInteger(chunks) || chunks < 100)
+  throw new Error(`--chunks must be a whole number of at least 100, got ${args.chunks}`);
+if (!Number.isInteger(runs) || runs < 1)
+  throw new Error(`--runs must be a whole number of at least 1, got ${args.runs}`);
 const targetMs = 1000;
 const databaseServer = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
 
@@ -48,16 +52,27 @@ const rules = [
 function request(url: string, token: string, method: string, body?: unknown): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = http.request(url, { method, agent: false, headers: { authorization: `Bearer ${token}`, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) } }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (part: Buffer) => parts.push(part));
-      res.on('end', () => {
-        const text = Buffer.concat(parts).toString('utf8');
-        if ((res.statusCode ?? 500) >= 300) reject(new Error(`${method} ${url}: ${res.statusCode} ${text}`));
-        else resolve(JSON.parse(text) as Record<string, unknown>);
-      });
-      res.on('error', reject);
-    });
+    const req = http.request(
+      url,
+      {
+        method,
+        agent: false,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+        },
+      },
+      (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (part: Buffer) => parts.push(part));
+        res.on('end', () => {
+          const text = Buffer.concat(parts).toString('utf8');
+          if ((res.statusCode ?? 500) >= 300) reject(new Error(`${method} ${url}: ${res.statusCode} ${text}`));
+          else resolve(JSON.parse(text) as Record<string, unknown>);
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -85,27 +100,59 @@ async function main(): Promise<void> {
   const database = databaseServer ? await createTemporaryDatabase(databaseServer) : null;
   let server: RunningServer | undefined;
   try {
-    const license = licenseStandIn(() => ({ plan: 'PRO', limits: { documents: null, fileSizeBytes: null, storageBytes: null } }));
+    const license = licenseStandIn(() => ({
+      plan: 'PRO',
+      limits: { documents: null, fileSizeBytes: null, storageBytes: null },
+    }));
     server = await startServer({
-      env: { ...testSecrets, DOCQA_DATA_DIR: dataDir, DOCQA_SECRETS_DIR: dataDir, LOG_LEVEL: 'ERROR', DEFAULT_ADMIN_PASSWORD: 'admin-password-1', ...(database ? { DATABASE_URL: database.url } : {}) },
+      env: {
+        ...testSecrets,
+        DOCQA_DATA_DIR: dataDir,
+        DOCQA_SECRETS_DIR: dataDir,
+        LOG_LEVEL: 'ERROR',
+        DEFAULT_ADMIN_PASSWORD: 'admin-password-1',
+        ...(database ? { DATABASE_URL: database.url } : {}),
+      },
       cwd: dataDir,
-      presets: { standard: definePreset({ id: 'standard', description: 'standard + json-feed + license stand-in', plugins: (context) => [...withoutLicenseGate(standardPreset.plugins(context)), { plugin: connectorTemplate }, { plugin: license }] }) },
+      presets: {
+        standard: definePreset({
+          id: 'standard',
+          description: 'standard + json-feed + license stand-in',
+          plugins: (context) => [
+            ...withoutLicenseGate(standardPreset.plugins(context)),
+            { plugin: connectorTemplate },
+            { plugin: license },
+          ],
+        }),
+      },
       port: 0,
       host: '127.0.0.1',
     });
     const url = server.url;
-    const login = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'admin-password-1' }) });
+    const login = await fetch(`${url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: 'admin-password-1' }),
+    });
     const token = ((await login.json()) as { access_token: string }).access_token;
     const api = (method: string, route: string, body?: unknown) => request(url + route, token, method, body);
     const feed = path.join(dataDir, 'feed.jsonl');
     fs.writeFileSync(feed, '');
-    const sourceId = (await api('POST', '/api/integrations', { name: 'Bench', type: 'json-feed', config: { path: feed } })).id as string;
+    const sourceId = (
+      await api('POST', '/api/integrations', { name: 'Bench', type: 'json-feed', config: { path: feed } })
+    ).id as string;
     for (const rule of rules) await api('POST', `/api/metadata/${sourceId}/rules`, rule);
 
     const db = server.kernel.db;
-    const { rows: versions } = await db.query<{ version: string }>(`select current_setting('server_version') as version`);
-    const engine = database ? `PostgreSQL ${versions[0]?.version}` : `PGlite (PostgreSQL ${versions[0]?.version}, on disk)`;
-    console.log(`bench:analytics — ${engine}, ${os.availableParallelism()} cores; loading ${chunks.toLocaleString('en')} chunks …`);
+    const { rows: versions } = await db.query<{ version: string }>(
+      `select current_setting('server_version') as version`,
+    );
+    const engine = database
+      ? `PostgreSQL ${versions[0]?.version}`
+      : `PGlite (PostgreSQL ${versions[0]?.version}, on disk)`;
+    console.log(
+      `bench:analytics — ${engine}, ${os.availableParallelism()} cores; loading ${chunks.toLocaleString('en')} chunks …`,
+    );
     const loadStart = performance.now();
     const loaded = await loadCorpus(db, sourceId, chunks);
     const loadSeconds = (performance.now() - loadStart) / 1000;
@@ -113,19 +160,25 @@ async function main(): Promise<void> {
     // now so the run does not depend on its timing. PGlite runs no autovacuum: left as it would be.
     if (database) await db.query('vacuum analyze document, chunk, metadata_rule_outcome');
     const { rows: size } = await db.query<{ bytes: string }>(`select pg_total_relation_size('chunk')::text as bytes`);
-    console.log(`loaded ${loaded.documents.toLocaleString('en')} documents, ${loaded.chunks.toLocaleString('en')} chunks in ${loadSeconds.toFixed(1)} s; chunk table ${(Number(size[0]?.bytes) / 2 ** 20).toFixed(0)} MiB${database ? '; vacuum analyze done' : ''}`);
+    console.log(
+      `loaded ${loaded.documents.toLocaleString('en')} documents, ${loaded.chunks.toLocaleString('en')} chunks in ${loadSeconds.toFixed(1)} s; chunk table ${(Number(size[0]?.bytes) / 2 ** 20).toFixed(0)} MiB${database ? '; vacuum analyze done' : ''}`,
+    );
 
     const countMs = await timed(() => db.query('select count(*) from chunk'));
     const scanMs = await timed(() => db.query('select sum(char_length(text)) from chunk'));
     console.log(`baseline: select count(*) from chunk                ${countMs.toFixed(1).padStart(8)} ms`);
-    console.log(`baseline: select sum(char_length(text)) from chunk  ${scanMs.toFixed(1).padStart(8)} ms   (every text read once)`);
+    console.log(
+      `baseline: select sum(char_length(text)) from chunk  ${scanMs.toFixed(1).padStart(8)} ms   (every text read once)`,
+    );
     console.log(`target: each endpoint's median of ${runs} runs under ${targetMs} ms through HTTP`);
     let missed = 0;
     for (const route of analyticsRoutes) {
       const suffix = route.path.split('/').at(-1)!;
       const ms = await timed(() => api('GET', `/api/analytics/${sourceId}/${suffix}`));
       if (ms >= targetMs) missed++;
-      console.log(`GET …/${suffix.padEnd(24)} ${ms.toFixed(1).padStart(8)} ms  ${ms < targetMs ? 'PASS' : 'MISS'}  ${(ms / countMs).toFixed(1).padStart(6)}× count(*)  ${(ms / scanMs).toFixed(2).padStart(6)}× text scan`);
+      console.log(
+        `GET …/${suffix.padEnd(24)} ${ms.toFixed(1).padStart(8)} ms  ${ms < targetMs ? 'PASS' : 'MISS'}  ${(ms / countMs).toFixed(1).padStart(6)}× count(*)  ${(ms / scanMs).toFixed(2).padStart(6)}× text scan`,
+      );
     }
     console.log(missed === 0 ? 'all endpoints PASS' : `${missed} endpoint(s) MISS`);
   } finally {

@@ -95,7 +95,10 @@ export class CpuMeter {
  * the CPU it cost alone: cores ÷ Σ (CPU seconds per chunk of each stage), in chunks per second.
  * Null when a stage has no machine-wide count.
  */
-export function overlapBound(stages: ReadonlyArray<{ cpu: CpuTime; items: number }>, cores = os.availableParallelism()): number | null {
+export function overlapBound(
+  stages: ReadonlyArray<{ cpu: CpuTime; items: number }>,
+  cores = os.availableParallelism(),
+): number | null {
   let secondsPerChunk = 0;
   for (const stage of stages) {
     if (stage.cpu.machine === null || stage.items === 0) return null;

@@ -26,7 +26,12 @@ interface LoadResult {
 }
 
 async function load(url: string): Promise<LoadResult & { rps: number }> {
-  const { stdout } = await promisify(execFile)(process.execPath, [loadScript, url, String(concurrency), String(seconds)]);
+  const { stdout } = await promisify(execFile)(process.execPath, [
+    loadScript,
+    url,
+    String(concurrency),
+    String(seconds),
+  ]);
   const result = JSON.parse(stdout) as LoadResult;
   return { ...result, rps: result.requests / seconds };
 }
@@ -45,7 +50,13 @@ async function main(): Promise<void> {
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-bench-'));
   const running = await startServer({
-    env: { ...testSecrets, DOCQA_DATA_DIR: dataDir, DOCQA_SECRETS_DIR: dataDir, LOG_LEVEL: 'WARNING', ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}) },
+    env: {
+      ...testSecrets,
+      DOCQA_DATA_DIR: dataDir,
+      DOCQA_SECRETS_DIR: dataDir,
+      LOG_LEVEL: 'WARNING',
+      ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    },
     cwd: dataDir,
     inMemoryDatabase: !process.env.DATABASE_URL,
     port: 0,
@@ -59,7 +70,9 @@ async function main(): Promise<void> {
 
   const row = (name: string, r: LoadResult & { rps: number }) =>
     `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(8)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  errors ${r.errors}  ratio ${(r.rps / baseline.rps).toFixed(3)}`;
-  console.log(`HTTP benchmark: ${concurrency} connections, ${seconds} s each, ${os.availableParallelism()} cores, database ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded'}`);
+  console.log(
+    `HTTP benchmark: ${concurrency} connections, ${seconds} s each, ${os.availableParallelism()} cores, database ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded'}`,
+  );
   console.log(row('baseline: bare node:http', baseline));
   console.log(row('DocQA GET /api/version', version));
   console.log(row('DocQA GET /api/health (select 1)', health));

@@ -64,7 +64,16 @@ function caseFile(index: number, chunks: number, next: () => number): string {
     lines.push(`## Case ${index * 1000 + section}`, '');
     // About 3 chunks a section: 6 paragraphs of about 90 words, each a bit over half a chunk.
     for (let p = 0; p < 6; p += 1) lines.push(paragraph(next), '');
-    if (section % 4 === 0) lines.push('| Item | Amount | Owner |', '| --- | --- | --- |', ...Array.from({ length: 4 }, (_, row) => `| ${words[(section + row) % words.length]} | ${row * 17 + section} | ${department} |`), '');
+    if (section % 4 === 0)
+      lines.push(
+        '| Item | Amount | Owner |',
+        '| --- | --- | --- |',
+        ...Array.from(
+          { length: 4 },
+          (_, row) => `| ${words[(section + row) % words.length]} | ${row * 17 + section} | ${department} |`,
+        ),
+        '',
+      );
   }
   return lines.join('\n');
 }
@@ -97,9 +106,30 @@ export function writeCorpus(dir: string, targetChunks: number, seed = 20_240_901
 /** The metadata rules of the bench's source (spec 2.4): document and chunk values, a boundary, a file name value. */
 export const benchRules = [
   // A boundary rule too: the department line starts a chunk of its own (merged on if it is too short).
-  { field_name: 'department', pattern: 'Department: (\\w+)', scope: 'header', level: 'document', chunk_boundary: true, priority: 10 },
+  {
+    field_name: 'department',
+    pattern: 'Department: (\\w+)',
+    scope: 'header',
+    level: 'document',
+    chunk_boundary: true,
+    priority: 10,
+  },
   // Rules see the extracted text, where a heading is its text alone ("Case 12003").
-  { field_name: 'case', pattern: '(?m)^Case (\\d+)$', scope: 'full', level: 'chunk', chunk_boundary: false, priority: 5 },
+  {
+    field_name: 'case',
+    pattern: '(?m)^Case (\\d+)$',
+    scope: 'full',
+    level: 'chunk',
+    chunk_boundary: false,
+    priority: 5,
+  },
   { field_name: 'owner', pattern: 'Owner: (\\w+)', scope: 'full', level: 'chunk', chunk_boundary: false, priority: 1 },
-  { field_name: 'batch', pattern: 'case-(\\d{3})', scope: 'filename', level: 'document', chunk_boundary: false, priority: 1 },
+  {
+    field_name: 'batch',
+    pattern: 'case-(\\d{3})',
+    scope: 'filename',
+    level: 'document',
+    chunk_boundary: false,
+    priority: 1,
+  },
 ];

@@ -9,10 +9,30 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
-import { providerTokens, type EmbeddingProvider, type EmbeddingSpace, type ExtractorProvider, type VectorRecord, type VectorStoreProvider } from '@docqa/plugin-api';
-import { applyRules, chunkDocument, documentText, ExtractionPool, type Chunk, type MetadataRule, type RuleRunner } from '@docqa/core';
+import {
+  providerTokens,
+  type EmbeddingProvider,
+  type EmbeddingSpace,
+  type ExtractorProvider,
+  type VectorRecord,
+  type VectorStoreProvider,
+} from '@docqa/plugin-api';
+import {
+  applyRules,
+  chunkDocument,
+  documentText,
+  ExtractionPool,
+  type Chunk,
+  type MetadataRule,
+  type RuleRunner,
+} from '@docqa/core';
 import type { Kernel } from '@docqa/kernel';
-import { chunkId, chunksPerStatement, writeChunkedDocument, type ChunkedDocument } from '../dist/documents/index-writer.js';
+import {
+  chunkId,
+  chunksPerStatement,
+  writeChunkedDocument,
+  type ChunkedDocument,
+} from '../dist/documents/index-writer.js';
 import { ruleOutcomes } from '../dist/analytics/outcomes.js';
 import { binaryCopyHeader, binaryCopyTrailer, binaryVectorRow, copyFrom } from './pg-copy.js';
 import { CpuMeter, type CpuTime } from './cpu-meter.js';
@@ -35,10 +55,20 @@ const seconds = (start: number) => (performance.now() - start) / 1000;
  * #chunkWithRules does, two documents at a time like the ingest queue. Writes one JSON line per
  * document: what the ingest's closing transaction stores (see writeChunkedDocument).
  */
-export async function extractAndChunk(kernel: Kernel, files: string[], rules: MetadataRule[], runner: RuleRunner, out: string): Promise<StageResult> {
+export async function extractAndChunk(
+  kernel: Kernel,
+  files: string[],
+  rules: MetadataRule[],
+  runner: RuleRunner,
+  out: string,
+): Promise<StageResult> {
   const values = kernel.config.values;
-  const extractor = kernel.resolveAll(providerTokens.extractor).find((candidate) => candidate.extensions.includes('.md')) as ExtractorProvider;
-  const pool = new ExtractionPool(values.INDEX_EXTRACTION_WORKERS, { heapLimitMb: values.INDEX_EXTRACTION_WORKER_HEAP_MB });
+  const extractor = kernel
+    .resolveAll(providerTokens.extractor)
+    .find((candidate) => candidate.extensions.includes('.md')) as ExtractorProvider;
+  const pool = new ExtractionPool(values.INDEX_EXTRACTION_WORKERS, {
+    heapLimitMb: values.INDEX_EXTRACTION_WORKER_HEAP_MB,
+  });
   const minChunkLength = Number(kernel.settings.get('RAG_MIN_CHUNK_LENGTH'));
   const boundaryRules = rules.filter((rule) => rule.chunk_boundary);
   const sink = fs.openSync(out, 'w');
@@ -53,7 +83,16 @@ export async function extractAndChunk(kernel: Kernel, files: string[], rules: Me
       const file = files[next++]!;
       const filename = file.split('/').pop()!;
       await extractor.prepareMainThread?.();
-      const extracted = await pool.extract(extractor.workerModule, { path: file, filename, mediaType: 'text/markdown', options: { ocr: false, ocrLanguages: [], tables: values.INDEXING_TABLES_ENABLED } }, signal);
+      const extracted = await pool.extract(
+        extractor.workerModule,
+        {
+          path: file,
+          filename,
+          mediaType: 'text/markdown',
+          options: { ocr: false, ocrLanguages: [], tables: values.INDEXING_TABLES_ENABLED },
+        },
+        signal,
+      );
       const text = documentText(extracted);
       const { boundaries } = await applyRules(boundaryRules, { filename, text, chunks: [] }, { runner });
       const documentChunks = chunkDocument(extracted, { targetTokens, minChunkLength, boundaries });
@@ -62,7 +101,10 @@ export async function extractAndChunk(kernel: Kernel, files: string[], rules: Me
       const document: ChunkedDocument = {
         id: crypto.randomUUID(),
         chunks: documentChunks,
-        chunkMetadata: documentChunks.map((chunk) => ({ ...applied.document, ...(applied.chunks[chunk.index]?.values ?? {}) })),
+        chunkMetadata: documentChunks.map((chunk) => ({
+          ...applied.document,
+          ...(applied.chunks[chunk.index]?.values ?? {}),
+        })),
         documentMetadata: { ...extracted.metadata, ...applied.document },
         title: extracted.title ?? null,
         outcomes: ruleOutcomes(rules, applied, documentChunks.length),
@@ -82,7 +124,11 @@ export async function extractAndChunk(kernel: Kernel, files: string[], rules: Me
 const idBytes = 36;
 
 /** (b) Embedding alone, in INDEX_UPSERT_BATCH_SIZE batches per document as the pipeline sends them. */
-export async function embedAll(kernel: Kernel, chunksFile: string, out: string): Promise<StageResult & { space: EmbeddingSpace }> {
+export async function embedAll(
+  kernel: Kernel,
+  chunksFile: string,
+  out: string,
+): Promise<StageResult & { space: EmbeddingSpace }> {
   const embedder = kernel.resolve(providerTokens.embedder) as EmbeddingProvider;
   const batch = kernel.config.values.INDEX_UPSERT_BATCH_SIZE;
   const sink = fs.openSync(out, 'w');
@@ -145,7 +191,8 @@ export async function writeChunksAll(kernel: Kernel, chunksFile: string): Promis
   const result = { seconds: seconds(start), items, cpu };
   // A few documents a statement, as the product deletes (DocumentService.delete): one statement for
   // all of them held the embedded database's one connection past the job queue's 30 s wait.
-  for (let from = 0; from < ids.length; from += 32) await kernel.db.query('delete from document where id = any($1::uuid[])', [ids.slice(from, from + 32)]);
+  for (let from = 0; from < ids.length; from += 32)
+    await kernel.db.query('delete from document where id = any($1::uuid[])', [ids.slice(from, from + 32)]);
   return result;
 }
 
@@ -175,7 +222,11 @@ async function* vectorBatches(file: string, dimensions: number, batch: number): 
     for (; at + recordBytes <= pending.length; at += recordBytes) {
       const embedding = new Float32Array(dimensions);
       Buffer.from(embedding.buffer).set(pending.subarray(at + 2 * idBytes, at + recordBytes));
-      records.push({ chunkId: pending.toString('latin1', at, at + idBytes), documentId: pending.toString('latin1', at + idBytes, at + 2 * idBytes), embedding });
+      records.push({
+        chunkId: pending.toString('latin1', at, at + idBytes),
+        documentId: pending.toString('latin1', at + idBytes, at + 2 * idBytes),
+        embedding,
+      });
       if (records.length === batch) {
         yield records;
         records = [];
@@ -209,7 +260,12 @@ export async function upsertAll(kernel: Kernel, vectorsFile: string, space: Embe
  * PGlite's adapter cannot carry COPY data, so there the rows go to a file in the database's own
  * directory and PGlite runs COPY FROM that file, timed from the first byte written.
  */
-export async function copyAll(kernel: Kernel, vectorsFile: string, space: EmbeddingSpace, pgliteDataDir: string | null): Promise<StageResult> {
+export async function copyAll(
+  kernel: Kernel,
+  vectorsFile: string,
+  space: EmbeddingSpace,
+  pgliteDataDir: string | null,
+): Promise<StageResult> {
   const store = kernel.resolve(providerTokens.vectorStore) as VectorStoreProvider;
   const first = (await vectorBatches(vectorsFile, space.dimensions, 1).next()).value as VectorRecord[];
   await store.upsert(space, first);
@@ -218,7 +274,11 @@ export async function copyAll(kernel: Kernel, vectorsFile: string, space: Embedd
   async function* rows(): AsyncGenerator<Buffer> {
     yield binaryCopyHeader;
     for await (const records of vectorBatches(vectorsFile, space.dimensions, 1024)) {
-      yield Buffer.concat(records.map((record) => binaryVectorRow(key, record.chunkId, record.documentId, record.embedding as Float32Array)));
+      yield Buffer.concat(
+        records.map((record) =>
+          binaryVectorRow(key, record.chunkId, record.documentId, record.embedding as Float32Array),
+        ),
+      );
     }
     yield binaryCopyTrailer;
   }
@@ -237,7 +297,9 @@ export async function copyAll(kernel: Kernel, vectorsFile: string, space: Embedd
       const sink = fs.openSync(`${pgliteDataDir}/${name}`, 'w');
       for await (const piece of rows()) fs.writeSync(sink, piece);
       fs.closeSync(sink);
-      items = (await client.query(`copy ${columns} from '${found[0]!.data_directory}/${name}' with (format binary)`)).rowCount ?? 0;
+      items =
+        (await client.query(`copy ${columns} from '${found[0]!.data_directory}/${name}' with (format binary)`))
+          .rowCount ?? 0;
       fs.rmSync(`${pgliteDataDir}/${name}`);
     }
     stopCpu();

@@ -48,16 +48,23 @@ const targetChunks = 20_000 * scale;
 const dimensions = Number(process.env.BENCH_DIMENSIONS ?? 384);
 const threadsOverride = process.env.BENCH_EMBED_THREADS ? Number(process.env.BENCH_EMBED_THREADS) : null;
 const serverUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
-const license = licenseStandIn(() => ({ plan: 'PRO', limits: { documents: null, fileSizeBytes: null, storageBytes: null } }));
+const license = licenseStandIn(() => ({
+  plan: 'PRO',
+  limits: { documents: null, fileSizeBytes: null, storageBytes: null },
+}));
 
 const rate = (result: StageResult) => result.items / result.seconds;
 /** Cores kept busy on average: the machine's busy time over the stage's time (this process's where /proc/stat is missing). */
 const coresBusy = (result: StageResult) => (result.cpu.machine ?? result.cpu.process) / result.seconds;
 const line = (label: string, result: StageResult, unit = 'chunks/s') =>
-  console.log(`${label.padEnd(52)} ${rate(result).toFixed(0).padStart(8)} ${unit}  (${result.items} in ${result.seconds.toFixed(1)} s, ${coresBusy(result).toFixed(2)} cores busy)`);
+  console.log(
+    `${label.padEnd(52)} ${rate(result).toFixed(0).padStart(8)} ${unit}  (${result.items} in ${result.seconds.toFixed(1)} s, ${coresBusy(result).toFixed(2)} cores busy)`,
+  );
 /** Milliseconds of CPU per chunk: the machine's, then this process's and its main thread's. */
 const cpuLine = (label: string, result: StageResult) =>
-  console.log(`${`CPU per chunk ${label}`.padEnd(52)} ${result.cpu.machine === null ? '     n/a' : `${((1000 * result.cpu.machine) / result.items).toFixed(2).padStart(8)} ms`}  (this process ${((1000 * result.cpu.process) / result.items).toFixed(2)} ms${result.cpu.mainThread === null ? '' : `, its main thread ${((1000 * result.cpu.mainThread) / result.items).toFixed(2)} ms`})`);
+  console.log(
+    `${`CPU per chunk ${label}`.padEnd(52)} ${result.cpu.machine === null ? '     n/a' : `${((1000 * result.cpu.machine) / result.items).toFixed(2).padStart(8)} ms`}  (this process ${((1000 * result.cpu.process) / result.items).toFixed(2)} ms${result.cpu.mainThread === null ? '' : `, its main thread ${((1000 * result.cpu.mainThread) / result.items).toFixed(2)} ms`})`,
+  );
 
 async function main(): Promise<void> {
   // As `docqa` does before anything else (cli.ts).
@@ -79,7 +86,10 @@ async function main(): Promise<void> {
     plugins: (context) => [
       ...withoutLicenseGate(standardPreset.plugins(context)).map((entry) => {
         if (entry.plugin !== embedderLlamacpp) return entry;
-        const options = { ...(entry.options as { threads: number }), ...(threadsOverride === null ? {} : { threads: threadsOverride }) };
+        const options = {
+          ...(entry.options as { threads: number }),
+          ...(threadsOverride === null ? {} : { threads: threadsOverride }),
+        };
         threads = options.threads;
         return { ...entry, options };
       }),
@@ -87,7 +97,16 @@ async function main(): Promise<void> {
     ],
   });
   const server = await startServer({
-    env: { ...testSecrets, DOCQA_DATA_DIR: dataDir, DOCQA_SECRETS_DIR: dataDir, LOG_LEVEL: 'ERROR', DEFAULT_ADMIN_PASSWORD: 'admin-password-1', CONNECTOR_ALLOWED_PATHS: corpus.dir, EMBEDDING_MODEL_PATH: model.path, ...(database ? { DATABASE_URL: database.url } : {}) },
+    env: {
+      ...testSecrets,
+      DOCQA_DATA_DIR: dataDir,
+      DOCQA_SECRETS_DIR: dataDir,
+      LOG_LEVEL: 'ERROR',
+      DEFAULT_ADMIN_PASSWORD: 'admin-password-1',
+      CONNECTOR_ALLOWED_PATHS: corpus.dir,
+      EMBEDDING_MODEL_PATH: model.path,
+      ...(database ? { DATABASE_URL: database.url } : {}),
+    },
     cwd: dataDir,
     inMemoryDatabase: false,
     presets: { standard: preset },
@@ -96,15 +115,27 @@ async function main(): Promise<void> {
   });
   try {
     const api = await signIn(server.url);
-    const source = (await api('POST', '/api/connectors', { name: 'bench corpus', type: 'filesystem', config: { path: corpus.dir } })) as { id: string };
+    const source = (await api('POST', '/api/connectors', {
+      name: 'bench corpus',
+      type: 'filesystem',
+      config: { path: corpus.dir },
+    })) as { id: string };
     for (const rule of benchRules) await api('POST', `/api/metadata/${source.id}/rules`, rule);
     const rules = await server.services.rules.rulesOf(source.id);
     const kernel = server.kernel;
 
-    console.log(`Ingestion benchmark: ${kernel.db.mode === 'server' ? 'PostgreSQL' : 'embedded PGlite'}, scale ${scale}, ${os.availableParallelism()} cores, load average ${load.toFixed(2)} at start`);
-    console.log(`corpus: ${files.length} Markdown files, ${mb(corpus.bytes)}; ${benchRules.length} metadata rules; tiny BERT ${dimensions} dims on ${threads} thread${threads === 1 ? '' : 's'}${threadsOverride === null ? ' (as the preset gives it)' : ' (BENCH_EMBED_THREADS)'}; INDEX_EXTRACTION_WORKERS ${kernel.config.values.INDEX_EXTRACTION_WORKERS}, INDEX_UPSERT_BATCH_SIZE ${kernel.config.values.INDEX_UPSERT_BATCH_SIZE}`);
-    const launch = Object.entries(launchSettingValues(process.execArgv, process.env)).map(([name, value]) => `${name} ${value ?? 'unset (not as npm start)'}`);
-    console.log(`memory settings (docs/operations.md, Memory): HEAP_GROWING_PERCENT ${kernel.config.values.HEAP_GROWING_PERCENT}, ${launch.join(', ')}`);
+    console.log(
+      `Ingestion benchmark: ${kernel.db.mode === 'server' ? 'PostgreSQL' : 'embedded PGlite'}, scale ${scale}, ${os.availableParallelism()} cores, load average ${load.toFixed(2)} at start`,
+    );
+    console.log(
+      `corpus: ${files.length} Markdown files, ${mb(corpus.bytes)}; ${benchRules.length} metadata rules; tiny BERT ${dimensions} dims on ${threads} thread${threads === 1 ? '' : 's'}${threadsOverride === null ? ' (as the preset gives it)' : ' (BENCH_EMBED_THREADS)'}; INDEX_EXTRACTION_WORKERS ${kernel.config.values.INDEX_EXTRACTION_WORKERS}, INDEX_UPSERT_BATCH_SIZE ${kernel.config.values.INDEX_UPSERT_BATCH_SIZE}`,
+    );
+    const launch = Object.entries(launchSettingValues(process.execArgv, process.env)).map(
+      ([name, value]) => `${name} ${value ?? 'unset (not as npm start)'}`,
+    );
+    console.log(
+      `memory settings (docs/operations.md, Memory): HEAP_GROWING_PERCENT ${kernel.config.values.HEAP_GROWING_PERCENT}, ${launch.join(', ')}`,
+    );
     rss.phase('(a) extraction + rules + chunking', console.log);
     const chunksFile = path.join(root, 'chunks.jsonl');
     const extraction = await extractAndChunk(kernel, files, rules, server.services.rules.runner, chunksFile);
@@ -143,7 +174,12 @@ async function main(): Promise<void> {
     const vectors = await store.count(embedding.space);
     rss.stop();
 
-    const stages = { '(a) extraction + rules + chunking': extraction, '(b) embedding': embedding, '(c) upsert': upsert, '(c′) chunk rows + BM25 postings': chunkRows };
+    const stages = {
+      '(a) extraction + rules + chunking': extraction,
+      '(b) embedding': embedding,
+      '(c) upsert': upsert,
+      '(c′) chunk rows + BM25 postings': chunkRows,
+    };
     const [slowestName, slowest] = Object.entries(stages).sort(([, x], [, y]) => rate(x) - rate(y))[0]!;
     const peak = rss.peak;
     console.log(`summary (load average ${os.loadavg()[0]!.toFixed(2)} at the end):`);
@@ -154,28 +190,50 @@ async function main(): Promise<void> {
     line('(d) whole pipeline (scan → sync → ingest jobs)', pipeline);
     line('    upsert, rows/s', upsert, 'rows/s');
     line('    raw binary COPY of the same rows, same index', copy, 'rows/s');
-    console.log(`documents indexed ${indexed.documents}/${files.length}, failed ${indexed.failed}; vectors stored ${vectors} (chunks ${indexed.chunks})`);
+    console.log(
+      `documents indexed ${indexed.documents}/${files.length}, failed ${indexed.failed}; vectors stored ${vectors} (chunks ${indexed.chunks})`,
+    );
     // The embedded database's log stays bounded by the server's checkpoints (kernel/src/db/embedded-checkpoints.ts).
-    if (!database) console.log(`embedded database on disk at the end: ${mb(diskBytes(path.join(dataDir, 'pgdata')))}, of which the write-ahead log (pg_wal) ${mb(diskBytes(path.join(dataDir, 'pgdata', 'pg_wal')))}`);
+    if (!database)
+      console.log(
+        `embedded database on disk at the end: ${mb(diskBytes(path.join(dataDir, 'pgdata')))}, of which the write-ahead log (pg_wal) ${mb(diskBytes(path.join(dataDir, 'pgdata', 'pg_wal')))}`,
+      );
     // What overlapping the stages can gain at most on this machine's cores (bench/cpu-meter.ts).
     for (const [name, stage] of Object.entries(stages)) cpuLine(name, stage);
     cpuLine('(d) whole pipeline', pipeline);
     const bound = overlapBound(Object.values(stages));
-    if (bound !== null) console.log(`${`(d)'s bound on ${os.availableParallelism()} cores: cores ÷ Σ CPU per chunk of (a)–(c′)`.padEnd(52)} ${bound.toFixed(0).padStart(8)} chunks/s  (${(bound / rate(slowest)).toFixed(3)} × the slowest stage)`);
-    for (const [phase, at] of rss.peaks) console.log(`peak RSS ${phase.padEnd(38)} ${mb(at.rss).padStart(8)}  (${describeBreakdown(at)})`);
+    if (bound !== null)
+      console.log(
+        `${`(d)'s bound on ${os.availableParallelism()} cores: cores ÷ Σ CPU per chunk of (a)–(c′)`.padEnd(52)} ${bound.toFixed(0).padStart(8)} chunks/s  (${(bound / rate(slowest)).toFixed(3)} × the slowest stage)`,
+      );
+    for (const [phase, at] of rss.peaks)
+      console.log(`peak RSS ${phase.padEnd(38)} ${mb(at.rss).padStart(8)}  (${describeBreakdown(at)})`);
     // The sampler reads every 100 ms on the main thread, so it misses a short peak while a statement
     // or a garbage collection holds that thread; the kernel's high-water mark (this process, without
     // its children) misses none. The overall target is held against the higher of the two.
     const processPeak = process.resourceUsage().maxRSS * 1024;
     console.log(`peak RSS of the process (getrusage) ${mb(processPeak).padStart(27)}`);
-    const ratio = (name: string, value: number, target: string, ok: boolean) => console.log(`${name.padEnd(52)} ${value.toFixed(3).padStart(8)}  target ${target}  ${ok ? 'met' : 'MISSED'}`);
-    ratio(`whole pipeline ÷ slowest stage alone ${slowestName.split(' ')[0]}`, rate(pipeline) / rate(slowest), '≥ 0.85', rate(pipeline) / rate(slowest) >= 0.85);
-    if (bound !== null) console.log(`${'whole pipeline ÷ its bound on these cores'.padEnd(52)} ${(rate(pipeline) / bound).toFixed(3).padStart(8)}`);
+    const ratio = (name: string, value: number, target: string, ok: boolean) =>
+      console.log(`${name.padEnd(52)} ${value.toFixed(3).padStart(8)}  target ${target}  ${ok ? 'met' : 'MISSED'}`);
+    ratio(
+      `whole pipeline ÷ slowest stage alone ${slowestName.split(' ')[0]}`,
+      rate(pipeline) / rate(slowest),
+      '≥ 0.85',
+      rate(pipeline) / rate(slowest) >= 0.85,
+    );
+    if (bound !== null)
+      console.log(
+        `${'whole pipeline ÷ its bound on these cores'.padEnd(52)} ${(rate(pipeline) / bound).toFixed(3).padStart(8)}`,
+      );
     ratio('upsert ÷ binary COPY', rate(upsert) / rate(copy), '≥ 0.5', rate(upsert) / rate(copy) >= 0.5);
     const ingesting = Math.max(...[...rss.peaks].filter(([phase]) => phase !== 'start-up').map(([, at]) => at.rss));
-    console.log(`${'peak RSS while ingesting, (a) to (d)'.padEnd(52)} ${mb(ingesting).padStart(8)}  target < 400 MB  ${ingesting < 400 * 2 ** 20 ? 'met' : 'MISSED'}`);
+    console.log(
+      `${'peak RSS while ingesting, (a) to (d)'.padEnd(52)} ${mb(ingesting).padStart(8)}  target < 400 MB  ${ingesting < 400 * 2 ** 20 ? 'met' : 'MISSED'}`,
+    );
     const overall = Math.max(peak, processPeak);
-    console.log(`${'peak RSS overall: sampled or getrusage, the higher'.padEnd(52)} ${mb(overall).padStart(8)}  target < 400 MB  ${overall < 400 * 2 ** 20 ? 'met' : 'MISSED'}`);
+    console.log(
+      `${'peak RSS overall: sampled or getrusage, the higher'.padEnd(52)} ${mb(overall).padStart(8)}  target < 400 MB  ${overall < 400 * 2 ** 20 ? 'met' : 'MISSED'}`,
+    );
   } finally {
     rss.stop();
     await server.stop();
@@ -194,7 +252,9 @@ async function maintainUntimed(kernel: Awaited<ReturnType<typeof startServer>>['
   if (!kernel.autovacuum) return;
   const started = performance.now();
   const done = await kernel.autovacuum.runOnce();
-  console.log(`    maintenance between stages (untimed): ${done.map((entry) => `${entry.table} ${entry.vacuum ? 'vacuum' : 'analyze'} ${entry.milliseconds} ms`).join(', ') || 'none due'} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(
+    `    maintenance between stages (untimed): ${done.map((entry) => `${entry.table} ${entry.vacuum ? 'vacuum' : 'analyze'} ${entry.milliseconds} ms`).join(', ') || 'none due'} (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+  );
 }
 
 /** Disk space the files under `dir` take (allocated blocks: a new WAL segment is sparse). */
@@ -206,7 +266,11 @@ function diskBytes(dir: string): number {
 }
 
 function listFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.md')).sort().map((name) => path.join(dir, name));
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => path.join(dir, name));
 }
 
 type Api = (method: string, route: string, body?: unknown) => Promise<unknown>;
@@ -219,7 +283,11 @@ type Api = (method: string, route: string, body?: unknown) => Promise<unknown>;
 async function signIn(url: string): Promise<Api> {
   type Tokens = { access_token: string; refresh_token?: string };
   const post = async (route: string, body: unknown) => {
-    const res = await fetch(url + route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(url + route, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return res.ok ? ((await res.json()) as Tokens) : null;
   };
   const login = async () => (await post('/api/auth/login', { username: 'admin', password: 'admin-password-1' }))!;
@@ -229,16 +297,25 @@ async function signIn(url: string): Promise<Api> {
   let renewing: Promise<void> | null = null;
   const renew = () =>
     (renewing ??= (async () => {
-      const renewed = tokens.refresh_token ? await post('/api/auth/refresh', { refresh_token: tokens.refresh_token }) : null;
+      const renewed = tokens.refresh_token
+        ? await post('/api/auth/refresh', { refresh_token: tokens.refresh_token })
+        : null;
       tokens = renewed ?? (await login());
     })().finally(() => {
       renewing = null;
     }));
   const send = (method: string, route: string, body: unknown) =>
-    fetch(url + route, { method, headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json' }, body: body === undefined ? null : JSON.stringify(body) });
+    fetch(url + route, {
+      method,
+      headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json' },
+      body: body === undefined ? null : JSON.stringify(body),
+    });
   // A keep-alive connection the server closes just as a request goes out fails that request
   // (ECONNRESET; seen while PGlite kept the event loop busy for long stretches): reads are sent again.
-  const call = (method: string, route: string, body: unknown) => send(method, route, body).catch((error: unknown) => (method === 'GET' ? send(method, route, body) : Promise.reject(error)));
+  const call = (method: string, route: string, body: unknown) =>
+    send(method, route, body).catch((error: unknown) =>
+      method === 'GET' ? send(method, route, body) : Promise.reject(error),
+    );
   return async (method, route, body) => {
     let res = await call(method, route, body);
     if (res.status === 401) {
@@ -251,21 +328,34 @@ async function signIn(url: string): Promise<Api> {
 }
 
 /** Polls until the scan's sync job has ended and no document is pending or indexing any more. */
-async function waitUntilIndexed(kernel: Awaited<ReturnType<typeof startServer>>['kernel'], api: Api, syncJob: string): Promise<{ documents: number; failed: number; chunks: number }> {
+async function waitUntilIndexed(
+  kernel: Awaited<ReturnType<typeof startServer>>['kernel'],
+  api: Api,
+  syncJob: string,
+): Promise<{ documents: number; failed: number; chunks: number }> {
   // A line a minute on a long run: how far it is, and the memory now.
   let nextReport = performance.now() + 60_000;
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, 500));
     const job = (await api('GET', `/api/jobs/${syncJob}`)) as { status: string; error: string | null };
-    if (job.status === 'failed' || job.status === 'cancelled') throw new Error(`the sync job ${job.status}: ${job.error}`);
-    const { rows } = await kernel.db.query<{ status: string; n: string; chunks: string }>('select status, count(*) as n, coalesce(sum(chunk_count), 0) as chunks from document group by status');
+    if (job.status === 'failed' || job.status === 'cancelled')
+      throw new Error(`the sync job ${job.status}: ${job.error}`);
+    const { rows } = await kernel.db.query<{ status: string; n: string; chunks: string }>(
+      'select status, count(*) as n, coalesce(sum(chunk_count), 0) as chunks from document group by status',
+    );
     const count = (status: string) => Number(rows.find((row) => row.status === status)?.n ?? 0);
     if (performance.now() >= nextReport) {
       nextReport += 60_000;
-      console.log(`  … ${count('indexed')} documents indexed, ${count('pending') + count('indexing')} to go; RSS ${mb(process.memoryUsage.rss())}`);
+      console.log(
+        `  … ${count('indexed')} documents indexed, ${count('pending') + count('indexing')} to go; RSS ${mb(process.memoryUsage.rss())}`,
+      );
     }
     if (job.status === 'succeeded' && count('pending') + count('indexing') === 0) {
-      return { documents: count('indexed'), failed: count('failed'), chunks: Number(rows.find((row) => row.status === 'indexed')?.chunks ?? 0) };
+      return {
+        documents: count('indexed'),
+        failed: count('failed'),
+        chunks: Number(rows.find((row) => row.status === 'indexed')?.chunks ?? 0),
+      };
     }
   }
 }

@@ -42,11 +42,13 @@ function mappings(): { wasm: number; files: number } | null {
   let files = 0;
   // The previous anonymous read-write mapping: where it ends and its resident bytes.
   let previous: { end: bigint; rss: number } | null = null;
-  let current: { start: bigint; end: bigint; size: number; file: boolean; writable: boolean; rss: number } | null = null;
+  let current: { start: bigint; end: bigint; size: number; file: boolean; writable: boolean; rss: number } | null =
+    null;
   const close = () => {
     if (!current) return;
     if (current.file) files += current.rss;
-    else if (!current.writable && current.size >= wasmGuardBytes && previous?.end === current.start) wasm += previous.rss;
+    else if (!current.writable && current.size >= wasmGuardBytes && previous?.end === current.start)
+      wasm += previous.rss;
     previous = !current.file && current.writable ? { end: current.end, rss: current.rss } : null;
   };
   for (const line of text.split('\n')) {
@@ -55,7 +57,14 @@ function mappings(): { wasm: number; files: number } | null {
       close();
       const start = BigInt(`0x${header[1]}`);
       const end = BigInt(`0x${header[2]}`);
-      current = { start, end, size: Number(end - start), file: header[4] !== '0', writable: header[3]!.startsWith('rw'), rss: 0 };
+      current = {
+        start,
+        end,
+        size: Number(end - start),
+        file: header[4] !== '0',
+        writable: header[3]!.startsWith('rw'),
+        rss: 0,
+      };
     } else if (current && line.startsWith('Rss:')) {
       current.rss = Number(/(\d+)/.exec(line)![1]) * 1024;
     }
@@ -99,7 +108,14 @@ export function memoryBreakdown(): MemoryBreakdown {
   // A WebAssembly memory counts in `external` at its full size, resident or not: leave it out there.
   const buffers = Math.max(0, usage.arrayBuffers);
   const children = childrenRss();
-  return { rss: usage.rss + children, children, jsHeap, buffers, ...mapped, other: Math.max(0, usage.rss - jsHeap - buffers - mapped.wasm - mapped.files) };
+  return {
+    rss: usage.rss + children,
+    children,
+    jsHeap,
+    buffers,
+    ...mapped,
+    other: Math.max(0, usage.rss - jsHeap - buffers - mapped.wasm - mapped.files),
+  };
 }
 
 export class MemorySampler {

@@ -116,5 +116,8 @@ export function binaryVectorRow(space: string, chunkId: string, documentId: stri
 
 /** The same row in COPY's text format (tab-separated; none of these values needs escaping). */
 export function textVectorRow(space: string, chunkId: string, documentId: string, vector: Float32Array): Buffer {
-  return Buffer.from(`${space}\t${vector.length}\t${chunkId}\t${documentId}\t[${Array.prototype.join.call(vector, ',')}]\n`, 'utf8');
+  return Buffer.from(
+    `${space}\t${vector.length}\t${chunkId}\t${documentId}\t[${Array.prototype.join.call(vector, ',')}]\n`,
+    'utf8',
+  );
 }

@@ -32,11 +32,14 @@ const { values: args } = parseArgs({ options: { chunks: { type: 'string', defaul
 const chunks = Number(args.chunks);
 const databaseServer = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
 if (!databaseServer) {
-  console.error('bench:retrieval needs a PostgreSQL server with pgvector (it creates and drops its own database there):');
+  console.error(
+    'bench:retrieval needs a PostgreSQL server with pgvector (it creates and drops its own database there):',
+  );
   console.error('  TEST_DATABASE_URL=postgres://docqa:docqa@127.0.0.1:5432/docqa_test npm run bench:retrieval');
   process.exit(2);
 }
-if (!Number.isInteger(chunks) || chunks < 100) throw new Error(`--chunks must be a whole number of at least 100, got ${args.chunks}`);
+if (!Number.isInteger(chunks) || chunks < 100)
+  throw new Error(`--chunks must be a whole number of at least 100, got ${args.chunks}`);
 
 const targets = { hybridP95Ms: 50, recallAt10: 0.95, sseOverheadMs: 20, concurrentStreams: 100 };
 const corpus: CorpusOptions = {
@@ -57,7 +60,8 @@ const ssePairs = 60;
 const llmTiming = { firstTokenDelayMs: 50, tokenDelayMs: 5 };
 const llmKey = 'sk-bench-retrieval';
 // A fixed answer, so that every stream is the same 31 pieces long.
-const answer = 'Invoices are archived for ten years [1], in the finance vault [2], and travel costs are refunded within thirty days of the trip [3] when receipts are attached to the claim.';
+const answer =
+  'Invoices are archived for ten years [1], in the finance vault [2], and travel costs are refunded within thirty days of the trip [3] when receipts are attached to the claim.';
 // The HNSW graph of 100,000 × 384 must fit in maintenance_work_mem for a fast build (pgvector's
 // advice; past the default 64 MB it warns that building "will take significantly more time").
 const maintenanceWorkMem = '1GB';
@@ -72,15 +76,24 @@ async function main(): Promise<void> {
   try {
     const admin = new pg.Client({ connectionString: database.url });
     await admin.connect();
-    await admin.query(`alter database "${new URL(database.url).pathname.slice(1)}" set maintenance_work_mem = '${maintenanceWorkMem}'`);
-    const { rows: versions } = await admin.query<{ server: string; vector: string | null }>(`select current_setting('server_version') as server, (select default_version from pg_available_extensions where name = 'vector') as vector`);
+    await admin.query(
+      `alter database "${new URL(database.url).pathname.slice(1)}" set maintenance_work_mem = '${maintenanceWorkMem}'`,
+    );
+    const { rows: versions } = await admin.query<{ server: string; vector: string | null }>(
+      `select current_setting('server_version') as server, (select default_version from pg_available_extensions where name = 'vector') as vector`,
+    );
     await admin.end();
     const model = await writeTinyBertEmbeddingModel(path.join(dataDir, 'tiny-bert-384.gguf'), { dimensions: 384 });
     const start = async (withEmbedder: boolean) => {
-      const license = licenseStandIn(() => ({ plan: 'PRO', limits: { documents: null, fileSizeBytes: null, storageBytes: null } }));
+      const license = licenseStandIn(() => ({
+        plan: 'PRO',
+        limits: { documents: null, fileSizeBytes: null, storageBytes: null },
+      }));
       // One thread: with two on these two shared cores, ggml's threads wait for each other at
       // every layer and one query in seven took ~200 ms (measured: p95 223 ms; one thread 5.5 ms).
-      const embedder = withEmbedder ? [{ plugin: embedderLlamacpp, options: { modelPath: model.path, modelName: space.model, threads: 1 } }] : [];
+      const embedder = withEmbedder
+        ? [{ plugin: embedderLlamacpp, options: { modelPath: model.path, modelName: space.model, threads: 1 } }]
+        : [];
       const server = await startServer({
         env: {
           ...testSecrets,
@@ -97,18 +110,34 @@ async function main(): Promise<void> {
           HOSTED_BASE_URL: llm.baseUrl,
         },
         cwd: dataDir,
-        presets: { standard: definePreset({ id: 'standard', description: 'standard + bench embedder + license stand-in', plugins: (context) => [...withoutLicenseGate(standardPreset.plugins(context)), ...embedder, { plugin: license }] }) },
+        presets: {
+          standard: definePreset({
+            id: 'standard',
+            description: 'standard + bench embedder + license stand-in',
+            plugins: (context) => [
+              ...withoutLicenseGate(standardPreset.plugins(context)),
+              ...embedder,
+              { plugin: license },
+            ],
+          }),
+        },
         port: 0,
         host: '127.0.0.1',
       });
       servers.push(server);
-      const login = await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'admin-password-1' }) });
+      const login = await fetch(`${server.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password: 'admin-password-1' }),
+      });
       return { server, token: ((await login.json()) as { access_token: string }).access_token };
     };
 
     // Lexical: a server without an embedder, as on an install that has none.
     const lexical = await start(false);
-    console.log(`bench:retrieval — PostgreSQL ${versions[0]?.server}, pgvector ${versions[0]?.vector}, ${os.availableParallelism()} cores; loading ${chunks.toLocaleString('en')} chunks …`);
+    console.log(
+      `bench:retrieval — PostgreSQL ${versions[0]?.server}, pgvector ${versions[0]?.vector}, ${os.availableParallelism()} cores; loading ${chunks.toLocaleString('en')} chunks …`,
+    );
     const store = lexical.server.kernel.resolve(providerTokens.vectorStore);
     const load = await loadCorpus(lexical.server.kernel.db, store, space, corpus);
     printLoad(load, { ...corpus.vectors, maintenanceWorkMem });
@@ -119,18 +148,33 @@ async function main(): Promise<void> {
     const lexicalRun = await searchLatencies(lexical.server.url, lexical.token, lexicalQueries, warmUp);
     const postings = await queryPostings(lexical.server.kernel.db, lexicalQueries.slice(warmUp));
     progress('recall@10 against exact search');
-    const recall = await denseRecall(lexical.server.kernel.db, store, space, Array.from({ length: recallQueries }, () => vectors.point(Math.floor(queryRandom() * corpus.vectors.clusters))));
+    const recall = await denseRecall(
+      lexical.server.kernel.db,
+      store,
+      space,
+      Array.from({ length: recallQueries }, () => vectors.point(Math.floor(queryRandom() * corpus.vectors.clusters))),
+    );
     await lexical.server.stop();
 
     // Dense and hybrid: the same database, now served with the 384-dimension embedder.
     progress('dense and hybrid search');
     const full = await start(true);
-    const denseRun = await searchLatencies(full.server.url, full.token, Array.from({ length: warmUp + measured }, () => stopWordQuery(queryRandom)), warmUp);
+    const denseRun = await searchLatencies(
+      full.server.url,
+      full.token,
+      Array.from({ length: warmUp + measured }, () => stopWordQuery(queryRandom)),
+      warmUp,
+    );
     // The lexical run's queries again, so that hybrid / lexical compares like with like.
     const hybridRun = await searchLatencies(full.server.url, full.token, lexicalQueries, warmUp);
 
     const backend = await llmOpenai.init({
-      options: llmOpenai.configSchema.parse({ baseUrl: llm.baseUrl, apiKey: llmKey, model: 'docqa-bench-chat', maxRetries: 0 }),
+      options: llmOpenai.configSchema.parse({
+        baseUrl: llm.baseUrl,
+        apiKey: llmKey,
+        model: 'docqa-bench-chat',
+        maxRetries: 0,
+      }),
       instanceId: 'bench-direct',
       deps: {},
       logger: quietLogger,
@@ -140,10 +184,17 @@ async function main(): Promise<void> {
     progress('chat streams');
     const chatQueries = Array.from({ length: 10 + ssePairs }, () => lexicalQuery(vocabulary, queryRandom));
     const pairs = (await pairedFirstTokens(full.server.url, full.token, llm, backend, chatQueries)).slice(10); // the first 10 warm up
-    const concurrent = await concurrentStreams(full.server.url, full.token, Array.from({ length: targets.concurrentStreams }, () => lexicalQuery(vocabulary, queryRandom)));
+    const concurrent = await concurrentStreams(
+      full.server.url,
+      full.token,
+      Array.from({ length: targets.concurrentStreams }, () => lexicalQuery(vocabulary, queryRandom)),
+    );
     await full.server.stop();
 
-    printResults({ lexical: lexicalRun, dense: denseRun, hybrid: hybridRun, postings, recall, pairs, concurrent }, { warmUp, ...llmTiming, targets });
+    printResults(
+      { lexical: lexicalRun, dense: denseRun, hybrid: hybridRun, postings, recall, pairs, concurrent },
+      { warmUp, ...llmTiming, targets },
+    );
   } finally {
     await Promise.allSettled(servers.map((server) => server.stop()));
     await llm.close();

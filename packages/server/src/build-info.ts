@@ -16,7 +16,9 @@ const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
  * an image build. A source checkout that was never built says "unknown".
  */
 export function readBuildInfo(): BuildInfo {
-  const rootPackage = JSON.parse(fs.readFileSync(path.resolve(packageRoot, '../../package.json'), 'utf8')) as { version: string };
+  const rootPackage = JSON.parse(fs.readFileSync(path.resolve(packageRoot, '../../package.json'), 'utf8')) as {
+    version: string;
+  };
   let written: Partial<BuildInfo> = {};
   const file = path.join(packageRoot, 'build-info.json');
   if (fs.existsSync(file)) written = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<BuildInfo>;

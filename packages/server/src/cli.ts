@@ -38,15 +38,33 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 async function main(argv: string[]): Promise<number> {
   applyMemoryPolicy();
   // Its own options (--plan, --out, ...): parsed there, not by the table below.
-  if (argv[0] === 'license') return runLicense(argv.slice(1), { cwd: process.cwd(), env: process.env, out, err: (line) => process.stderr.write(`${line}\n`) });
+  if (argv[0] === 'license')
+    return runLicense(argv.slice(1), {
+      cwd: process.cwd(),
+      env: process.env,
+      out,
+      err: (line) => process.stderr.write(`${line}\n`),
+    });
   if (argv[0] === 'models') return runModelsCommand(argv.slice(1));
-  const transferIo = { cwd: process.cwd(), env: process.env, out, err: (line: string) => process.stderr.write(`${line}\n`) };
+  const transferIo = {
+    cwd: process.cwd(),
+    env: process.env,
+    out,
+    err: (line: string) => process.stderr.write(`${line}\n`),
+  };
   if (argv[0] === 'export') return runExport(argv.slice(1), transferIo);
   if (argv[0] === 'import') return runImport(argv.slice(1), transferIo);
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { 'if-missing': { type: 'boolean', default: false }, force: { type: 'boolean', default: false }, 'pull-models': { type: 'boolean', default: false }, role: { type: 'string' }, supervise: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+    options: {
+      'if-missing': { type: 'boolean', default: false },
+      force: { type: 'boolean', default: false },
+      'pull-models': { type: 'boolean', default: false },
+      role: { type: 'string' },
+      supervise: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
   });
   const [command = 'serve', sub] = positionals;
   if (values.help) {
@@ -62,7 +80,13 @@ async function main(argv: string[]): Promise<number> {
       return serve({ role: values.role, supervise: values.supervise });
     case 'init':
       // Never a download in a non-interactive run unless asked: scripts pass --pull-models.
-      return runInit({ cwd: process.cwd(), ifMissing: values['if-missing'], force: values.force, out, pullModels: values['pull-models'] || (process.stdin.isTTY && process.stdout.isTTY ? 'ask' : false) });
+      return runInit({
+        cwd: process.cwd(),
+        ifMissing: values['if-missing'],
+        force: values.force,
+        out,
+        pullModels: values['pull-models'] || (process.stdin.isTTY && process.stdout.isTTY ? 'ask' : false),
+      });
     case 'migrate': {
       // Starting the kernel applies migrations (under a lock on a server); then stop again.
       const running = await startServer({ port: 0, host: '127.0.0.1' });
@@ -88,10 +112,12 @@ async function main(argv: string[]): Promise<number> {
 function configCheck(): number {
   const config = loadConfig(readEnvironment(process.env, process.cwd()), { cwd: process.cwd() });
   for (const warning of config.warnings) out(`warning: ${warning}`);
-  out(`Configuration is valid (data directory ${config.dataDir}, ${config.values.DATABASE_URL ? 'PostgreSQL server' : 'embedded database'}).`);
+  out(
+    `Configuration is valid (data directory ${config.dataDir}, ${config.values.DATABASE_URL ? 'PostgreSQL server' : 'embedded database'}).`,
+  );
   for (const [name, value] of Object.entries(config.values)) {
     const spec = variables[name as keyof typeof variables] as VariableSpec<unknown>;
-    const shown = spec.sensitive ? (value === undefined ? '(unset)' : '(set)') : JSON.stringify(value) ?? '(unset)';
+    const shown = spec.sensitive ? (value === undefined ? '(unset)' : '(set)') : (JSON.stringify(value) ?? '(unset)');
     out(`  ${name}=${shown}${spec.seed ? '  [seed]' : ''}`);
   }
   return 0;

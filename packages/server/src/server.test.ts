@@ -12,7 +12,6 @@ import { startServer, type RunningServer } from './server.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const readJson = (res: Response) => res.json() as Promise<Record<string, any>>;
 
-
 const slow = defineRoute({
   method: 'get',
   path: '/api/test/slow',
@@ -34,10 +33,18 @@ describe('server lifecycle', function () {
 
   before(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-server-'));
-    const database = process.env.TEST_DATABASE_URL ? await createTemporaryDatabase(process.env.TEST_DATABASE_URL) : null;
+    const database = process.env.TEST_DATABASE_URL
+      ? await createTemporaryDatabase(process.env.TEST_DATABASE_URL)
+      : null;
     dropDatabase = database?.drop;
     running = await startServer({
-      env: { ...testSecrets, DOCQA_DATA_DIR: dataDir, DOCQA_SECRETS_DIR: dataDir, LOG_LEVEL: 'ERROR', ...(database ? { DATABASE_URL: database.url } : {}) },
+      env: {
+        ...testSecrets,
+        DOCQA_DATA_DIR: dataDir,
+        DOCQA_SECRETS_DIR: dataDir,
+        LOG_LEVEL: 'ERROR',
+        ...(database ? { DATABASE_URL: database.url } : {}),
+      },
       cwd: dataDir,
       presets: { standard: definePreset({ id: 'standard', description: 'none', plugins: () => [] }) },
       port: 0,
@@ -66,7 +73,9 @@ describe('server lifecycle', function () {
     const page = await fetch(`${running.url}/docs`);
     expect(page.status).to.equal(200);
     const html = await page.text();
-    expect(html).to.include('/docs/assets/swagger-ui-bundle.js').and.not.match(/https?:\/\//);
+    expect(html)
+      .to.include('/docs/assets/swagger-ui-bundle.js')
+      .and.not.match(/https?:\/\//);
     expect((await fetch(`${running.url}/docs/assets/swagger-ui-bundle.js`)).status).to.equal(200);
     const document = await readJson(await fetch(`${running.url}/docs/openapi.json`));
     expect(document.paths).to.have.property('/api/health');
@@ -88,7 +97,8 @@ describe('server lifecycle', function () {
     const answers = () => received.split('HTTP/1.1 ').length - 1;
     const ask = () => socket.write(`GET /api/version HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`);
     const waitFor = async (count: number) => {
-      for (let i = 0; i < 100 && answers() < count && !socket.destroyed; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      for (let i = 0; i < 100 && answers() < count && !socket.destroyed; i++)
+        await new Promise((resolve) => setTimeout(resolve, 50));
     };
     ask();
     await waitFor(1);
@@ -108,7 +118,10 @@ describe('server lifecycle', function () {
     expect(res.status).to.equal(200);
     expect(await readJson(res)).to.deep.equal({ finished: true });
     await stopped;
-    const after = await fetch(`${running.url}/api/health`).then(() => 'answered', () => 'refused');
+    const after = await fetch(`${running.url}/api/health`).then(
+      () => 'answered',
+      () => 'refused',
+    );
     expect(after).to.equal('refused');
   });
 });

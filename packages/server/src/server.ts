@@ -48,8 +48,17 @@ export interface ServerOptions extends Partial<KernelOptions> {
  * Audit events go to the hash-chained log in the database, recorded while the plan is ENTERPRISE.
  * Made before the modules: until the license module starts, what plugins record counts as FREE.
  */
-function databaseAuditLog({ db, logger, container }: { db: Db; logger: Logger; container: Kernel['container'] }): AuditService {
-  const plan = (): Plan => (container.has(licenseTokens.service) ? container.resolve(licenseTokens.service).plan() : 'FREE');
+function databaseAuditLog({
+  db,
+  logger,
+  container,
+}: {
+  db: Db;
+  logger: Logger;
+  container: Kernel['container'];
+}): AuditService {
+  const plan = (): Plan =>
+    container.has(licenseTokens.service) ? container.resolve(licenseTokens.service).plan() : 'FREE';
   return databaseAuditRecorder(db, logger, plan);
 }
 
@@ -70,7 +79,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const services = createServices(kernel);
     // Every role, a worker too: it has no API, and this is where its job and ingest metrics show.
     if (clusterMetrics) shareMetricsWithPrimary(services.metrics);
-    else if (values.METRICS_PORT !== undefined) metricsListener = await startMetricsListener(services.metrics, { port: values.METRICS_PORT, host: values.METRICS_HOST, logger: kernel.logger });
+    else if (values.METRICS_PORT !== undefined)
+      metricsListener = await startMetricsListener(services.metrics, {
+        port: values.METRICS_PORT,
+        host: values.METRICS_HOST,
+        logger: kernel.logger,
+      });
     // Replicas started together race to create the default admin; the ones that lose find it made.
     await services.identity.ensureDefaultAdmin().catch((error: unknown) => {
       if (!DocqaError.is(error) || error.code !== 'conflict') throw error;
@@ -86,7 +100,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       kernel,
       services,
       routes: role === 'worker' ? systemRoutes : [...routes, ...extraRoutes],
-      extras: role === 'worker' ? [] : [(expressApp) => mountApiReference(expressApp, () => (document ??= openApiDocument()), values.ENABLE_API_DOCS), (expressApp) => mountWebUi(expressApp, kernel.logger)],
+      extras:
+        role === 'worker'
+          ? []
+          : [
+              (expressApp) =>
+                mountApiReference(expressApp, () => (document ??= openApiDocument()), values.ENABLE_API_DOCS),
+              (expressApp) => mountWebUi(expressApp, kernel.logger),
+            ],
     });
     const server = http.createServer(serverTimeouts, app);
     await new Promise<void>((resolve, reject) => {
@@ -99,13 +120,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const address = server.address() as AddressInfo;
     const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const url = `http://${shownHost}:${address.port}`;
-    kernel.logger.info({ url, role }, `DocQA is listening on ${url}${role === 'worker' ? ' (role worker: /api/health and /api/version only)' : ''}`);
+    kernel.logger.info(
+      { url, role },
+      `DocQA is listening on ${url}${role === 'worker' ? ' (role worker: /api/health and /api/version only)' : ''}`,
+    );
     let stopping: Promise<void> | null = null;
-    const stop = () => (stopping ??= drainAndStop(server, kernel, values.SHUTDOWN_TIMEOUT_SECONDS * 1000).then(async () => {
-      await workers?.close();
-      await models?.close();
-      await metricsListener?.close();
-    }));
+    const stop = () =>
+      (stopping ??= drainAndStop(server, kernel, values.SHUTDOWN_TIMEOUT_SECONDS * 1000).then(async () => {
+        await workers?.close();
+        await models?.close();
+        await metricsListener?.close();
+      }));
     return { kernel, services, server, url, metricsUrl: metricsListener?.url ?? null, stop };
   } catch (error) {
     await metricsListener?.close();

@@ -31,7 +31,13 @@ export interface AppServices {
 
 export function createServices(kernel: Kernel): AppServices {
   const identity = new IdentityService(kernel);
-  const mfa = new MfaService(kernel.db, identity.users, identity.tokens, kernel.config.values.MFA_ENCRYPTION_KEY, identity.signIns);
+  const mfa = new MfaService(
+    kernel.db,
+    identity.users,
+    identity.tokens,
+    kernel.config.values.MFA_ENCRYPTION_KEY,
+    identity.signIns,
+  );
   const groups = kernel.resolve(groupsTokens.service);
   const sources = new SourceService(kernel);
   const documents = new DocumentService(kernel, groups, sources);
@@ -41,5 +47,18 @@ export function createServices(kernel: Kernel): AppServices {
   const search = new SearchService(kernel, groups);
   const metrics = kernel.resolve(metricsTokens.service);
   const chat = new ChatService(kernel, search, rules, metrics.llm);
-  return { identity, mfa, groups, documents, index, sources, syncs, rules, search, chat, metrics, oidc: new OidcService(kernel, identity) };
+  return {
+    identity,
+    mfa,
+    groups,
+    documents,
+    index,
+    sources,
+    syncs,
+    rules,
+    search,
+    chat,
+    metrics,
+    oidc: new OidcService(kernel, identity),
+  };
 }

@@ -4,7 +4,12 @@ import type { AppServices } from './services.js';
 import { ingestQueue, type IngestJobData } from './documents/document-service.js';
 import { IngestPipeline } from './documents/ingest.js';
 import { rebuildQueue } from './documents/index-service.js';
-import { lexicalReindexQueue, queueLexicalReindexIfStale, reindexLexical, type LexicalReindexData } from './search/lexical-reindex.js';
+import {
+  lexicalReindexQueue,
+  queueLexicalReindexIfStale,
+  reindexLexical,
+  type LexicalReindexData,
+} from './search/lexical-reindex.js';
 import { languageDetector } from './search/lexical-index.js';
 import { SourceSync } from './sources/sync.js';
 import { syncQueue, syncQueueOptions, type SyncJobData } from '@docqa/core/sync';
@@ -46,7 +51,10 @@ export async function startWorkers(kernel: Kernel, services: AppServices): Promi
   const sync = new SourceSync(kernel, services.sources, services.documents);
   const ingestSlots = Math.max(4, kernel.config.values.INDEX_EXTRACTION_WORKERS) + 1;
 
-  await jobs.work<IngestJobData>(ingestQueue, (job) => ingest.run(job), { concurrency: ingestSlots, groupConcurrency: ingestSlots - 1 });
+  await jobs.work<IngestJobData>(ingestQueue, (job) => ingest.run(job), {
+    concurrency: ingestSlots,
+    groupConcurrency: ingestSlots - 1,
+  });
   await jobs.work<{ requestedBy: string }>(rebuildQueue, (job) => services.index.rebuild(job, ingest));
   const detector = languageDetector(kernel.config.values.INDEX_LANGUAGES);
   await jobs.work<LexicalReindexData>(lexicalReindexQueue, (job) => reindexLexical(kernel.db, detector, job));

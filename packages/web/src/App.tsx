@@ -82,7 +82,11 @@ export function App() {
     const params = matchPath(route.path, pathname);
     if (!params) continue;
     const allowed = hasRole(user, route.role);
-    return <Layout>{allowed ? route.render(params) : <Message title="Not allowed">This page needs the {route.role} role.</Message>}</Layout>;
+    return (
+      <Layout>
+        {allowed ? route.render(params) : <Message title="Not allowed">This page needs the {route.role} role.</Message>}
+      </Layout>
+    );
   }
   return (
     <Layout>

@@ -7,7 +7,12 @@ import type { Branding, Role, User } from './api/types';
 const defaultBranding: Branding = {
   name: 'DocQA',
   colors: { primary: '#1f6feb', accent: '#8250df', background: '#ffffff', text: '#1f2328' },
-  texts: { welcome: 'Ask a question about your documents.', chat_placeholder: 'Ask a question…', footer: '', support_email: '' },
+  texts: {
+    welcome: 'Ask a question about your documents.',
+    chat_placeholder: 'Ask a question…',
+    footer: '',
+    support_email: '',
+  },
   logo_url: null,
   updated_at: null,
 };
@@ -92,5 +97,9 @@ export function AppProvider({ children }: { children: ReactNode }) {
     session.clear();
     navigate('/login', { replace: true });
   }, []);
-  return <AppContext.Provider value={{ user, branding, reloadUser, reloadBranding, signOut }}>{children}</AppContext.Provider>;
+  return (
+    <AppContext.Provider value={{ user, branding, reloadUser, reloadBranding, signOut }}>
+      {children}
+    </AppContext.Provider>
+  );
 }

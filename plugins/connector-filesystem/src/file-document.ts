@@ -59,7 +59,12 @@ export async function hashFile(root: string, relativePath: string, signal: Abort
 }
 
 /** The document DocQA indexes for one file; its bytes are read only when the pipeline opens it. */
-export function fileDocument(root: string, relativePath: string, state: FileState, movedFrom?: string): ConnectorDocument {
+export function fileDocument(
+  root: string,
+  relativePath: string,
+  state: FileState,
+  movedFrom?: string,
+): ConnectorDocument {
   return {
     externalId: relativePath,
     path: relativePath,
@@ -78,12 +83,19 @@ export function fileDocument(root: string, relativePath: string, state: FileStat
 }
 
 /** Opens the file on the first read, so that a stream nobody reads holds no file handle. */
-async function* streamFile(root: string, relativePath: string, signal: AbortSignal | undefined): AsyncGenerator<Uint8Array> {
+async function* streamFile(
+  root: string,
+  relativePath: string,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<Uint8Array> {
   const handle = await openFileInsideRoot(root, relativePath);
   if (handle === null) throw fileGone(root, relativePath);
   yield* readChunks(handle, signal);
 }
 
 function fileGone(root: string, relativePath: string): DocqaError {
-  return new DocqaError('not_found', `File '${relativePath}' no longer exists in directory '${root}' (or is no longer a regular file there)`);
+  return new DocqaError(
+    'not_found',
+    `File '${relativePath}' no longer exists in directory '${root}' (or is no longer a regular file there)`,
+  );
 }

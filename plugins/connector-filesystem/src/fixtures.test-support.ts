@@ -16,9 +16,20 @@ export interface LogLine {
 /** A logger that keeps what it is told, so tests can check what was skipped and why. */
 export function recordingLogger(lines: LogLine[] = []): Logger & { lines: LogLine[] } {
   const record = (level: LogLine['level']) => (fields: object | string, message?: string) => {
-    lines.push(typeof fields === 'string' ? { level, fields: {}, message: fields } : { level, fields: fields as Record<string, unknown>, message });
+    lines.push(
+      typeof fields === 'string'
+        ? { level, fields: {}, message: fields }
+        : { level, fields: fields as Record<string, unknown>, message },
+    );
   };
-  const logger = { lines, debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error'), child: () => logger };
+  const logger = {
+    lines,
+    debug: record('debug'),
+    info: record('info'),
+    warn: record('warn'),
+    error: record('error'),
+    child: () => logger,
+  };
   return logger;
 }
 
@@ -50,7 +61,10 @@ export class Sandbox {
     fs.rmSync(path.join(this.docs, relativePath), { recursive: true, force: true });
   }
 
-  async provider(options: Record<string, unknown> = {}, shutdown: AbortSignal = new AbortController().signal): Promise<ConnectorProvider<DirectorySourceConfig>> {
+  async provider(
+    options: Record<string, unknown> = {},
+    shutdown: AbortSignal = new AbortController().signal,
+  ): Promise<ConnectorProvider<DirectorySourceConfig>> {
     const provider = await connectorFilesystem.init({
       options: pluginOptionsSchema.parse({ allowedPaths: [this.allowed], stateDir: this.stateDir, ...options }),
       instanceId: 'connector-filesystem',
@@ -63,9 +77,16 @@ export class Sandbox {
   }
 
   /** Runs one whole sync of `docs/` (or the given config) and returns its events. */
-  async sync(cursor: string | null, config: Partial<DirectorySourceConfig> = {}, options: Record<string, unknown> = {}, signal: AbortSignal = new AbortController().signal): Promise<ConnectorEvent[]> {
+  async sync(
+    cursor: string | null,
+    config: Partial<DirectorySourceConfig> = {},
+    options: Record<string, unknown> = {},
+    signal: AbortSignal = new AbortController().signal,
+  ): Promise<ConnectorEvent[]> {
     const provider = await this.provider(options);
-    const source = await provider.open(provider.sourceConfigSchema.parse({ path: this.docs, ...config }), { sourceId: 'source-1' });
+    const source = await provider.open(provider.sourceConfigSchema.parse({ path: this.docs, ...config }), {
+      sourceId: 'source-1',
+    });
     const events: ConnectorEvent[] = [];
     for await (const event of source.sync(cursor, signal)) events.push(event);
     return events;
@@ -81,7 +102,9 @@ export class Sandbox {
 }
 
 export function upsertedIds(events: ConnectorEvent[]): string[] {
-  return upserted(events).map((document) => document.externalId).sort();
+  return upserted(events)
+    .map((document) => document.externalId)
+    .sort();
 }
 
 export function upserted(events: ConnectorEvent[]): ConnectorDocument[] {
@@ -94,7 +117,8 @@ export function deletedIds(events: ConnectorEvent[]): string[] {
 
 export function cursorOf(events: ConnectorEvent[]): string {
   const last = events.at(-1);
-  if (last?.type !== 'checkpoint') throw new Error(`the sync did not end with a checkpoint but with ${JSON.stringify(last)}`);
+  if (last?.type !== 'checkpoint')
+    throw new Error(`the sync did not end with a checkpoint but with ${JSON.stringify(last)}`);
   return last.cursor;
 }
 

@@ -62,9 +62,17 @@ describe('connector-filesystem', function () {
       expect(options.safeParse({}).success, 'no allowedPaths').to.equal(false);
       expect(options.safeParse({ allowedPaths: [] }).success, 'empty allowedPaths').to.equal(false);
       expect(options.safeParse({ allowedPaths: ['docs'] }).success, 'relative allowed path').to.equal(false);
-      expect(options.safeParse({ allowedPaths: ['/app/docs'], followSymlinks: true }).success, 'followSymlinks: true').to.equal(false);
-      expect(options.safeParse({ allowedPaths: ['/app/docs'], maxFileBytes: 0 }).success, 'maxFileBytes 0').to.equal(false);
-      expect(options.safeParse({ allowedPaths: ['/app/docs'], allowedPath: ['/x'] }).success, 'misspelt option').to.equal(false);
+      expect(
+        options.safeParse({ allowedPaths: ['/app/docs'], followSymlinks: true }).success,
+        'followSymlinks: true',
+      ).to.equal(false);
+      expect(options.safeParse({ allowedPaths: ['/app/docs'], maxFileBytes: 0 }).success, 'maxFileBytes 0').to.equal(
+        false,
+      );
+      expect(
+        options.safeParse({ allowedPaths: ['/app/docs'], allowedPath: ['/x'] }).success,
+        'misspelt option',
+      ).to.equal(false);
       const parsed = options.parse({ allowedPaths: ['/app/docs'] });
       expect(parsed).to.include({ followSymlinks: false });
       expect(path.isAbsolute(parsed.stateDir)).to.equal(true);
@@ -73,10 +81,16 @@ describe('connector-filesystem', function () {
 
     it('validates source config strictly and fills in the default globs', async function () {
       const { sourceConfigSchema } = await sandbox.provider();
-      expect(sourceConfigSchema.parse({ path: '/srv/docs' })).to.deep.equal({ path: '/srv/docs', include: ['**/*'], exclude: ['**/.*', '**/.*/**'] });
+      expect(sourceConfigSchema.parse({ path: '/srv/docs' })).to.deep.equal({
+        path: '/srv/docs',
+        include: ['**/*'],
+        exclude: ['**/.*', '**/.*/**'],
+      });
       expect(sourceConfigSchema.safeParse({ path: 'docs' }).success, 'relative path').to.equal(false);
       expect(sourceConfigSchema.safeParse({ path: '/srv/docs/../etc' }).success, '.. segment').to.equal(false);
-      expect(sourceConfigSchema.safeParse({ path: '/srv/docs', includes: ['*'] }).success, 'misspelt key').to.equal(false);
+      expect(sourceConfigSchema.safeParse({ path: '/srv/docs', includes: ['*'] }).success, 'misspelt key').to.equal(
+        false,
+      );
       expect(sourceConfigSchema.safeParse({ path: '/srv/docs', include: [''] }).success, 'empty glob').to.equal(false);
     });
   });
@@ -85,7 +99,9 @@ describe('connector-filesystem', function () {
     async function openError(directory: string, options: Record<string, unknown> = {}): Promise<DocqaError> {
       const provider = await sandbox.provider(options);
       // The raw config, not parsed: open() must hold the border even for config that skipped the schema.
-      const error = await rejection(provider.open({ path: directory, include: ['**/*'], exclude: [] }, { sourceId: 'source-1' }));
+      const error = await rejection(
+        provider.open({ path: directory, include: ['**/*'], exclude: [] }, { sourceId: 'source-1' }),
+      );
       expect(DocqaError.is(error, 'validation_failed'), String(error)).to.equal(true);
       return error as DocqaError;
     }
@@ -99,7 +115,10 @@ describe('connector-filesystem', function () {
 
     it('refuses a directory outside the allowed roots, naming it and the allowed roots', async function () {
       const error = await openError(sandbox.outside);
-      expect(error.message).to.contain(sandbox.outside).and.contain(sandbox.allowed).and.contain('outside the allowed directories');
+      expect(error.message)
+        .to.contain(sandbox.outside)
+        .and.contain(sandbox.allowed)
+        .and.contain('outside the allowed directories');
       // A sibling whose name merely starts like the allowed root is outside too.
       fs.mkdirSync(`${sandbox.allowed}-evil`);
       expect((await openError(`${sandbox.allowed}-evil`)).message).to.contain('outside');
@@ -121,7 +140,9 @@ describe('connector-filesystem', function () {
       fs.symlinkSync(sandbox.docs, linkInside);
       sandbox.write('a.txt', 'A');
       const provider = await sandbox.provider();
-      const source = await provider.open(provider.sourceConfigSchema.parse({ path: linkInside }), { sourceId: 'source-1' });
+      const source = await provider.open(provider.sourceConfigSchema.parse({ path: linkInside }), {
+        sourceId: 'source-1',
+      });
       const events = [];
       for await (const event of source.sync(null, new AbortController().signal)) events.push(event);
       expect(upsertedIds(events)).to.deep.equal(['a.txt']);
@@ -132,7 +153,9 @@ describe('connector-filesystem', function () {
       fs.symlinkSync(sandbox.allowed, linkedAllowed);
       const provider = await sandbox.provider({ allowedPaths: [linkedAllowed] });
       await provider.open(provider.sourceConfigSchema.parse({ path: sandbox.docs }), { sourceId: 'source-1' });
-      await provider.open(provider.sourceConfigSchema.parse({ path: path.join(linkedAllowed, 'docs') }), { sourceId: 'source-1' });
+      await provider.open(provider.sourceConfigSchema.parse({ path: path.join(linkedAllowed, 'docs') }), {
+        sourceId: 'source-1',
+      });
     });
 
     it('refuses a path that does not exist or is a file', async function () {
@@ -171,7 +194,16 @@ describe('connector-filesystem', function () {
 
   describe('include and exclude globs', function () {
     beforeEach(function () {
-      for (const file of ['README.md', 'guide/setup.md', 'guide/setup.pdf', 'drafts/idea.md', '.env', 'guide/.hidden.md', '.git/config', 'guide/.cache/x.md']) {
+      for (const file of [
+        'README.md',
+        'guide/setup.md',
+        'guide/setup.pdf',
+        'drafts/idea.md',
+        '.env',
+        'guide/.hidden.md',
+        '.git/config',
+        'guide/.cache/x.md',
+      ]) {
         sandbox.write(file, `content of ${file}`);
       }
     });
@@ -204,7 +236,9 @@ describe('connector-filesystem', function () {
       const first = await sandbox.sync(null);
       const second = await sandbox.sync(cursorOf(first), { exclude: ['**/.*', '**/.*/**', '**/*.pdf'] });
       expect(upsertedIds(second)).to.deep.equal([]);
-      expect(second.filter((event) => event.type === 'delete')).to.deep.equal([{ type: 'delete', externalId: 'guide/setup.pdf' }]);
+      expect(second.filter((event) => event.type === 'delete')).to.deep.equal([
+        { type: 'delete', externalId: 'guide/setup.pdf' },
+      ]);
     });
   });
 });

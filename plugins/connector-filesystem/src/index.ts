@@ -11,7 +11,12 @@ import { stateFilePath } from './state-file.js';
 import { directoryStorage } from './storage.js';
 import { syncDirectory } from './sync.js';
 
-export { directorySourceConfigSchema, pluginOptionsSchema, type DirectorySourceConfig, type PluginOptions } from './config.js';
+export {
+  directorySourceConfigSchema,
+  pluginOptionsSchema,
+  type DirectorySourceConfig,
+  type PluginOptions,
+} from './config.js';
 
 export default definePlugin({
   apiVersion: 1,
@@ -62,7 +67,12 @@ export default definePlugin({
       },
       async openStorage(config) {
         await resolveSourceRoot(config.path, options.allowedPaths);
-        return directoryStorage({ configuredPath: config.path, allowedPaths: options.allowedPaths, config, maxFileBytes: options.maxFileBytes });
+        return directoryStorage({
+          configuredPath: config.path,
+          allowedPaths: options.allowedPaths,
+          config,
+          maxFileBytes: options.maxFileBytes,
+        });
       },
     };
     return provider;

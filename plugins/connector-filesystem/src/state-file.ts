@@ -46,14 +46,19 @@ export function formatCursor(generation: number, stateHash: string): string {
 export function parseCursor(cursor: string): SyncCursor {
   const match = cursorPattern.exec(cursor);
   if (!match) {
-    throw new DocqaError('validation_failed', `Sync cursor '${cursor}' is not '<generation>:<sha256>'; it must come from a checkpoint of the filesystem connector`);
+    throw new DocqaError(
+      'validation_failed',
+      `Sync cursor '${cursor}' is not '<generation>:<sha256>'; it must come from a checkpoint of the filesystem connector`,
+    );
   }
   return { generation: Number(match[1]), stateHash: match[2]! };
 }
 
 /** One file per source; ids that are not plain names are hashed so they never form a path. */
 export function stateFilePath(stateDir: string, sourceId: string): string {
-  const name = /^[A-Za-z0-9_-]{1,100}$/.test(sourceId) ? sourceId : crypto.createHash('sha256').update(sourceId).digest('hex');
+  const name = /^[A-Za-z0-9_-]{1,100}$/.test(sourceId)
+    ? sourceId
+    : crypto.createHash('sha256').update(sourceId).digest('hex');
   return path.join(stateDir, `${name}.json`);
 }
 
@@ -63,7 +68,8 @@ export async function readStoredState(file: string, logger: Logger): Promise<Sto
   try {
     bytes = await fs.readFile(file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logger.warn({ file, error: (error as Error).message }, 'sync state unreadable; doing a full sync');
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      logger.warn({ file, error: (error as Error).message }, 'sync state unreadable; doing a full sync');
     return null;
   }
   try {
@@ -76,13 +82,20 @@ export async function readStoredState(file: string, logger: Logger): Promise<Sto
 
 function decodeState(value: unknown): Omit<StoredState, 'fileHash'> {
   const state = value as { version?: unknown; generation?: unknown; root?: unknown; files?: unknown };
-  if (state?.version !== 1 || !Number.isSafeInteger(state.generation) || typeof state.root !== 'string' || typeof state.files !== 'object' || state.files === null) {
+  if (
+    state?.version !== 1 ||
+    !Number.isSafeInteger(state.generation) ||
+    typeof state.root !== 'string' ||
+    typeof state.files !== 'object' ||
+    state.files === null
+  ) {
     throw new Error('not a version 1 state');
   }
   const files = new Map<string, FileState>();
   for (const [relativePath, entry] of Object.entries(state.files)) {
     const [size, mtimeMs, hash] = Array.isArray(entry) ? (entry as unknown[]) : [];
-    if (typeof size !== 'number' || typeof mtimeMs !== 'number' || typeof hash !== 'string') throw new Error(`bad entry for '${relativePath}'`);
+    if (typeof size !== 'number' || typeof mtimeMs !== 'number' || typeof hash !== 'string')
+      throw new Error(`bad entry for '${relativePath}'`);
     files.set(relativePath, { size, mtimeMs, hash });
   }
   return { generation: state.generation as number, root: state.root, files };
@@ -94,7 +107,10 @@ function decodeState(value: unknown): Omit<StoredState, 'fileHash'> {
  * one, never half of one. Written in batches rather than one JSON.stringify of the whole state.
  * Returns the SHA-256 of the bytes written.
  */
-export async function writeStateAtomically(file: string, state: { generation: number; root: string; files: ReadonlyMap<string, FileState> }): Promise<string> {
+export async function writeStateAtomically(
+  file: string,
+  state: { generation: number; root: string; files: ReadonlyMap<string, FileState> },
+): Promise<string> {
   const temporary = `${file}.${process.pid}.${crypto.randomUUID()}.tmp`;
   let handle: fs.FileHandle | undefined;
   try {
@@ -109,16 +125,23 @@ export async function writeStateAtomically(file: string, state: { generation: nu
   } catch (error) {
     await handle?.close().catch(() => undefined);
     await fs.rm(temporary, { force: true });
-    throw new DocqaError('unavailable', `Cannot write the filesystem connector's sync state '${file}': ${(error as Error).message}`, { cause: error });
+    throw new DocqaError(
+      'unavailable',
+      `Cannot write the filesystem connector's sync state '${file}': ${(error as Error).message}`,
+      { cause: error },
+    );
   }
 }
 
-async function writeStateTo(handle: fs.FileHandle, state: { generation: number; root: string; files: ReadonlyMap<string, FileState> }): Promise<string> {
+async function writeStateTo(
+  handle: fs.FileHandle,
+  state: { generation: number; root: string; files: ReadonlyMap<string, FileState> },
+): Promise<string> {
   const hash = crypto.createHash('sha256');
   const write = async (text: string) => {
     const bytes = Buffer.from(text, 'utf8');
     hash.update(bytes);
-    for (let offset = 0; offset < bytes.length; ) offset += (await handle.write(bytes, offset)).bytesWritten;
+    for (let offset = 0; offset < bytes.length;) offset += (await handle.write(bytes, offset)).bytesWritten;
   };
   await write(`{"version":1,"generation":${state.generation},"root":${JSON.stringify(state.root)},"files":{`);
   let batch: string[] = [];

@@ -26,9 +26,14 @@ describe('connector-filesystem storage', function () {
     sandbox.dispose();
   });
 
-  async function storage(config: Partial<DirectorySourceConfig> = {}, options: Record<string, unknown> = {}): Promise<ConnectorStorage> {
+  async function storage(
+    config: Partial<DirectorySourceConfig> = {},
+    options: Record<string, unknown> = {},
+  ): Promise<ConnectorStorage> {
     const provider = await sandbox.provider(options);
-    return provider.openStorage!(provider.sourceConfigSchema.parse({ path: sandbox.docs, ...config }), { sourceId: 'source-1' });
+    return provider.openStorage!(provider.sourceConfigSchema.parse({ path: sandbox.docs, ...config }), {
+      sourceId: 'source-1',
+    });
   }
 
   async function refusal(promise: Promise<unknown>, code: string): Promise<DocqaError> {
@@ -128,7 +133,10 @@ describe('connector-filesystem storage', function () {
     const writing = store.write('slow.txt', slowContent());
     await started;
     await new Promise((resolve) => setTimeout(resolve, 20)); // the first chunk is on disk by now
-    expect(entriesBelow(sandbox.docs).some((name) => name.startsWith('.docqa-write-')), 'a temporary file exists mid-write').to.equal(true);
+    expect(
+      entriesBelow(sandbox.docs).some((name) => name.startsWith('.docqa-write-')),
+      'a temporary file exists mid-write',
+    ).to.equal(true);
     const during = await sandbox.sync(null, { exclude: [] });
     expect(upsertedIds(during)).to.deep.equal(['guide.md']);
     release();

@@ -19,7 +19,6 @@ import { pathFilters, writeInProgress, type PathFilters } from './walk.js';
  * a replace is a delete plus a write, which the API can already express.
  */
 
-
 export interface DirectoryStorageSettings {
   /** The source's configured path, resolved (and checked) again on every call. */
   configuredPath: string;
@@ -30,16 +29,19 @@ export interface DirectoryStorageSettings {
 
 /** A relative path as the API sends it, checked on its text before anything touches the disk. */
 export function checkRelativePath(value: string, field: string): string {
-  const refuse = (reason: string) => new DocqaError('validation_failed', `Path '${value}' ${reason}.`, { errors: [{ field, message: reason }] });
+  const refuse = (reason: string) =>
+    new DocqaError('validation_failed', `Path '${value}' ${reason}.`, { errors: [{ field, message: reason }] });
   if (typeof value !== 'string' || value.length === 0) throw refuse('is empty');
   if (value.length > 4096) throw refuse('is longer than 4096 characters');
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(value)) throw refuse('contains control characters');
   if (value.includes('\\')) throw refuse('contains "\\"; separate directories with "/"');
-  if (value.startsWith('/') || path.isAbsolute(value)) throw refuse('must be relative to the connector\'s directory, not absolute');
+  if (value.startsWith('/') || path.isAbsolute(value))
+    throw refuse("must be relative to the connector's directory, not absolute");
   const segments = value.split('/');
   if (segments.includes('..')) throw refuse('must not contain ".." segments');
-  if (segments.some((segment) => segment === '' || segment === '.')) throw refuse('must not contain empty or "." segments');
+  if (segments.some((segment) => segment === '' || segment === '.'))
+    throw refuse('must not contain empty or "." segments');
   if (segments.some((segment) => Buffer.byteLength(segment) > 255)) throw refuse('has a name longer than 255 bytes');
   if (writeInProgress.test(segments.at(-1)!)) throw refuse('names a temporary file of DocQA');
   return value;
@@ -54,14 +56,26 @@ export function directoryStorage(settings: DirectoryStorageSettings): ConnectorS
    * that nothing is there yet; with `create`, makes the missing directories. Answers the real path
    * of its directory ('' when that does not exist yet and `create` is false) and the target's path.
    */
-  async function prepareTarget(sourceRoot: string, relativePath: string, field: string, create: boolean): Promise<{ directory: string; target: string }> {
+  async function prepareTarget(
+    sourceRoot: string,
+    relativePath: string,
+    field: string,
+    create: boolean,
+  ): Promise<{ directory: string; target: string }> {
     checkRelativePath(relativePath, field);
     refuseExcluded(filters, relativePath, field);
     const segments = relativePath.split('/');
     const directory = await realDirectory(sourceRoot, segments.slice(0, -1), field, create);
-    const target = path.join(directory ?? absolutePathOf(sourceRoot, segments.slice(0, -1).join('/')), segments.at(-1)!);
+    const target = path.join(
+      directory ?? absolutePathOf(sourceRoot, segments.slice(0, -1).join('/')),
+      segments.at(-1)!,
+    );
     if (directory !== null && (await lstatOrNull(target)) !== null) {
-      throw new DocqaError('conflict', `'${relativePath}' already exists in the connector's directory; delete it first or choose another path.`, { errors: [{ field, message: 'already exists' }] });
+      throw new DocqaError(
+        'conflict',
+        `'${relativePath}' already exists in the connector's directory; delete it first or choose another path.`,
+        { errors: [{ field, message: 'already exists' }] },
+      );
     }
     return { directory: directory ?? '', target };
   }
@@ -76,9 +90,11 @@ export function directoryStorage(settings: DirectoryStorageSettings): ConnectorS
       const { directory, target } = await prepareTarget(sourceRoot, relativePath, 'path', true);
       const temporary = path.join(directory, `.docqa-write-${crypto.randomUUID()}.tmp`);
       // O_EXCL and O_NOFOLLOW: never write through a link planted at the temporary name.
-      const handle = await fs.open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644).catch((error: unknown) => {
-        throw ioError(`Cannot create '${relativePath}'`, error);
-      });
+      const handle = await fs
+        .open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644)
+        .catch((error: unknown) => {
+          throw ioError(`Cannot create '${relativePath}'`, error);
+        });
       try {
         let size = 0;
         try {
@@ -86,9 +102,13 @@ export function directoryStorage(settings: DirectoryStorageSettings): ConnectorS
             options.signal?.throwIfAborted();
             size += chunk.byteLength;
             if (settings.maxFileBytes !== undefined && size > settings.maxFileBytes) {
-              throw new DocqaError('file_too_large', `'${relativePath}' is larger than the ${settings.maxFileBytes} bytes this connector takes (maxFileBytes).`, { extra: { limit: settings.maxFileBytes } });
+              throw new DocqaError(
+                'file_too_large',
+                `'${relativePath}' is larger than the ${settings.maxFileBytes} bytes this connector takes (maxFileBytes).`,
+                { extra: { limit: settings.maxFileBytes } },
+              );
             }
-            for (let offset = 0; offset < chunk.byteLength; ) offset += (await handle.write(chunk, offset)).bytesWritten;
+            for (let offset = 0; offset < chunk.byteLength;) offset += (await handle.write(chunk, offset)).bytesWritten;
           }
           options.signal?.throwIfAborted();
           await handle.sync();
@@ -107,7 +127,9 @@ export function directoryStorage(settings: DirectoryStorageSettings): ConnectorS
       checkRelativePath(from, 'from');
       const source = await realPathInsideRoot(sourceRoot, from);
       if (source === null || !(await lstatOrNull(source))?.isFile()) {
-        throw new DocqaError('not_found', `'${from}' is not a file in the connector's directory (any more).`, { errors: [{ field: 'from', message: 'is not a file' }] });
+        throw new DocqaError('not_found', `'${from}' is not a file in the connector's directory (any more).`, {
+          errors: [{ field: 'from', message: 'is not a file' }],
+        });
       }
       if (from === to) return storedFile(to, await fs.lstat(source));
       const { target } = await prepareTarget(sourceRoot, to, 'to', true);
@@ -140,9 +162,15 @@ function storedFile(relativePath: string, stats: Stats): StoredConnectorFile {
 /** A sync would not announce a file the globs exclude, nor one in an excluded directory. */
 function refuseExcluded(filters: PathFilters, relativePath: string, field: string): void {
   const segments = relativePath.split('/');
-  const excludedDirectory = segments.slice(0, -1).some((_, index) => filters.excludesDirectory(segments.slice(0, index + 1).join('/')));
+  const excludedDirectory = segments
+    .slice(0, -1)
+    .some((_, index) => filters.excludesDirectory(segments.slice(0, index + 1).join('/')));
   if (excludedDirectory || !filters.includesFile(relativePath)) {
-    throw new DocqaError('validation_failed', `'${relativePath}' is excluded by this connector's include and exclude globs, so its scans would never see it.`, { errors: [{ field, message: 'is excluded by the connector\'s globs' }] });
+    throw new DocqaError(
+      'validation_failed',
+      `'${relativePath}' is excluded by this connector's include and exclude globs, so its scans would never see it.`,
+      { errors: [{ field, message: "is excluded by the connector's globs" }] },
+    );
   }
 }
 
@@ -161,19 +189,27 @@ async function realDirectory(root: string, segments: string[], field: string, cr
       try {
         await fs.mkdir(current, { mode: 0o755 });
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw ioError(`Cannot create directory '${segments.slice(0, index + 1).join('/')}'`, error);
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
+          throw ioError(`Cannot create directory '${segments.slice(0, index + 1).join('/')}'`, error);
       }
       stats = await lstatOrNull(current);
     }
     if (stats === null || stats.isSymbolicLink() || !stats.isDirectory()) {
       const what = stats?.isSymbolicLink() ? 'is a symbolic link (links are never followed)' : 'is not a directory';
-      throw new DocqaError('validation_failed', `'${segments.slice(0, index + 1).join('/')}' ${what}.`, { errors: [{ field, message: `passes through a path that ${what}` }] });
+      throw new DocqaError('validation_failed', `'${segments.slice(0, index + 1).join('/')}' ${what}.`, {
+        errors: [{ field, message: `passes through a path that ${what}` }],
+      });
     }
   }
   // Checked once more on the real path: a level swapped for a link between the checks above and now.
   const relative = segments.join('/');
   const real = relative === '' ? root : await realPathInsideRoot(root, relative);
-  if (real === null) throw new DocqaError('validation_failed', `'${relative}' now resolves outside its place in the connector's directory.`, { errors: [{ field, message: 'leads outside the connector\'s directory' }] });
+  if (real === null)
+    throw new DocqaError(
+      'validation_failed',
+      `'${relative}' now resolves outside its place in the connector's directory.`,
+      { errors: [{ field, message: "leads outside the connector's directory" }] },
+    );
   return real;
 }
 
@@ -182,15 +218,26 @@ async function realDirectory(root: string, segments: string[], field: string, cr
  * atomically, where rename() would replace it. Filesystems without hard links (some network and
  * FUSE mounts) get a check then a rename, which only a concurrent writer of the same name can race.
  */
-async function placeWithoutReplacing(existing: string, target: string, relativePath: string, field: string): Promise<void> {
-  const conflict = () => new DocqaError('conflict', `'${relativePath}' already exists in the connector's directory; delete it first or choose another path.`, { errors: [{ field, message: 'already exists' }] });
+async function placeWithoutReplacing(
+  existing: string,
+  target: string,
+  relativePath: string,
+  field: string,
+): Promise<void> {
+  const conflict = () =>
+    new DocqaError(
+      'conflict',
+      `'${relativePath}' already exists in the connector's directory; delete it first or choose another path.`,
+      { errors: [{ field, message: 'already exists' }] },
+    );
   try {
     await fs.link(existing, target);
     return;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? '';
     if (code === 'EEXIST') throw conflict();
-    if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK'].includes(code)) throw ioError(`Cannot create '${relativePath}'`, error);
+    if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK'].includes(code))
+      throw ioError(`Cannot create '${relativePath}'`, error);
   }
   if ((await lstatOrNull(target)) !== null) throw conflict();
   try {
@@ -210,5 +257,7 @@ async function lstatOrNull(file: string): Promise<Stats | null> {
 }
 
 function ioError(what: string, error: unknown): DocqaError {
-  return new DocqaError('unavailable', `${what} in the connector's directory: ${(error as Error).message}`, { cause: error });
+  return new DocqaError('unavailable', `${what} in the connector's directory: ${(error as Error).message}`, {
+    cause: error,
+  });
 }

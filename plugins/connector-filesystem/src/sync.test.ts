@@ -18,7 +18,12 @@ describe('connector-filesystem sync', function () {
   });
 
   const sha256 = (content: string | Buffer) => crypto.createHash('sha256').update(content).digest('hex');
-  const readState = () => JSON.parse(fs.readFileSync(sandbox.stateFile(), 'utf8')) as { generation: number; root: string; files: Record<string, [number, number, string]> };
+  const readState = () =>
+    JSON.parse(fs.readFileSync(sandbox.stateFile(), 'utf8')) as {
+      generation: number;
+      root: string;
+      files: Record<string, [number, number, string]>;
+    };
 
   describe('change detection', function () {
     it('announces a touched file whose content is unchanged not at all, but remembers its new mtime', async function () {
@@ -28,7 +33,10 @@ describe('connector-filesystem sync', function () {
       fs.utimesSync(path.join(sandbox.docs, 'a.txt'), later, later);
 
       const touched = await sandbox.sync(cursorOf(first));
-      expect(touched.filter((event) => event.type !== 'checkpoint'), 'events after a touch').to.deep.equal([]);
+      expect(
+        touched.filter((event) => event.type !== 'checkpoint'),
+        'events after a touch',
+      ).to.deep.equal([]);
       expect(readState().files['a.txt']![1]).to.equal(fs.statSync(path.join(sandbox.docs, 'a.txt')).mtimeMs);
       expect(cursorOf(touched), 'a new state, so a new cursor').to.not.equal(cursorOf(first));
 
@@ -42,8 +50,14 @@ describe('connector-filesystem sync', function () {
       const first = await sandbox.sync(null);
       sandbox.write('a.txt', 'alpha, revised');
       const [document] = upserted(await sandbox.sync(cursorOf(first)));
-      expect(document).to.include({ externalId: 'a.txt', size: 'alpha, revised'.length, contentHash: sha256('alpha, revised') });
-      expect(document!.modifiedAt!.getTime()).to.equal(Math.floor(fs.statSync(path.join(sandbox.docs, 'a.txt')).mtimeMs));
+      expect(document).to.include({
+        externalId: 'a.txt',
+        size: 'alpha, revised'.length,
+        contentHash: sha256('alpha, revised'),
+      });
+      expect(document!.modifiedAt!.getTime()).to.equal(
+        Math.floor(fs.statSync(path.join(sandbox.docs, 'a.txt')).mtimeMs),
+      );
     });
 
     it('reports progress every 200 files examined', async function () {
@@ -60,7 +74,10 @@ describe('connector-filesystem sync', function () {
       sandbox.write('big.txt', 'x'.repeat(100));
       const first = await sandbox.sync(null, {}, { maxFileBytes: 50 });
       expect(upsertedIds(first)).to.deep.equal(['small.txt']);
-      expect(sandbox.logger.lines.find((line) => line.fields.path === 'big.txt')).to.deep.include({ level: 'warn', message: 'file skipped: larger than maxFileBytes' });
+      expect(sandbox.logger.lines.find((line) => line.fields.path === 'big.txt')).to.deep.include({
+        level: 'warn',
+        message: 'file skipped: larger than maxFileBytes',
+      });
 
       sandbox.write('small.txt', 'x'.repeat(60));
       const second = await sandbox.sync(cursorOf(first), {}, { maxFileBytes: 50 });
@@ -70,11 +87,15 @@ describe('connector-filesystem sync', function () {
     it('skips a file that vanishes between listing and reading', async function () {
       for (let i = 0; i < 300; i += 1) sandbox.write(`f${String(i).padStart(3, '0')}.txt`, `file ${i}`);
       const provider = await sandbox.provider();
-      const source = await provider.open(provider.sourceConfigSchema.parse({ path: sandbox.docs }), { sourceId: 'source-1' });
+      const source = await provider.open(provider.sourceConfigSchema.parse({ path: sandbox.docs }), {
+        sourceId: 'source-1',
+      });
       const events: ConnectorEvent[] = [];
       for await (const event of source.sync(null, new AbortController().signal)) {
         // Once the first file is announced, the directory is being listed: delete everything else.
-        if (events.length === 0) for (let i = 0; i < 300; i += 1) fs.rmSync(path.join(sandbox.docs, `f${String(i).padStart(3, '0')}.txt`), { force: true });
+        if (events.length === 0)
+          for (let i = 0; i < 300; i += 1)
+            fs.rmSync(path.join(sandbox.docs, `f${String(i).padStart(3, '0')}.txt`), { force: true });
         events.push(event);
       }
       expect(upserted(events).length, 'files announced before they vanished').to.be.below(300);
@@ -93,23 +114,31 @@ describe('connector-filesystem sync', function () {
       const events = (await sandbox.sync(cursorOf(first))).filter((event) => event.type !== 'checkpoint');
       expect(events.map((event) => event.type)).to.deep.equal(['upsert', 'delete']);
       const [upsert, deletion] = events;
-      expect(upsert?.type === 'upsert' && upsert.document).to.include({ externalId: 'archive/report-2024.pdf', movedFrom: 'inbox/report.pdf', contentHash: sha256('quarterly report') });
+      expect(upsert?.type === 'upsert' && upsert.document).to.include({
+        externalId: 'archive/report-2024.pdf',
+        movedFrom: 'inbox/report.pdf',
+        contentHash: sha256('quarterly report'),
+      });
       expect(deletion).to.deep.equal({ type: 'delete', externalId: 'inbox/report.pdf' });
     });
 
-    it('does not call a copy a move, nor an existing file that took a deleted file\'s content', async function () {
+    it("does not call a copy a move, nor an existing file that took a deleted file's content", async function () {
       sandbox.write('a.txt', 'same content');
       sandbox.write('b.txt', 'other content');
       const first = await sandbox.sync(null);
       sandbox.write('copy-of-a.txt', 'same content');
       const copied = await sandbox.sync(cursorOf(first));
-      expect(upserted(copied).map((document) => [document.externalId, document.movedFrom])).to.deep.equal([['copy-of-a.txt', undefined]]);
+      expect(upserted(copied).map((document) => [document.externalId, document.movedFrom])).to.deep.equal([
+        ['copy-of-a.txt', undefined],
+      ]);
       expect(deletedIds(copied)).to.deep.equal([]);
 
       sandbox.remove('a.txt');
       sandbox.write('b.txt', 'same content');
       const rewritten = await sandbox.sync(cursorOf(copied));
-      expect(upserted(rewritten).map((document) => [document.externalId, document.movedFrom])).to.deep.equal([['b.txt', undefined]]);
+      expect(upserted(rewritten).map((document) => [document.externalId, document.movedFrom])).to.deep.equal([
+        ['b.txt', undefined],
+      ]);
       expect(deletedIds(rewritten)).to.deep.equal(['a.txt']);
     });
   });
@@ -160,7 +189,9 @@ describe('connector-filesystem sync', function () {
       const first = await sandbox.sync(null);
       fs.writeFileSync(sandbox.stateFile(), '{"version":1,"generation":');
       expect(upsertedIds(await sandbox.sync(cursorOf(first)))).to.deep.equal(['a.txt']);
-      expect(sandbox.logger.lines.some((line) => line.message === 'sync state malformed; doing a full sync')).to.equal(true);
+      expect(sandbox.logger.lines.some((line) => line.message === 'sync state malformed; doing a full sync')).to.equal(
+        true,
+      );
     });
 
     it('rejects a cursor it did not make', async function () {
@@ -172,11 +203,14 @@ describe('connector-filesystem sync', function () {
 
   describe('cancellation and scale', function () {
     it('stops mid-walk with the signal reason, without a checkpoint and without touching the state', async function () {
-      for (let i = 0; i < 20; i += 1) for (let j = 0; j < 30; j += 1) sandbox.write(`d${i}/f${j}.txt`, `file ${i}/${j}`);
+      for (let i = 0; i < 20; i += 1)
+        for (let j = 0; j < 30; j += 1) sandbox.write(`d${i}/f${j}.txt`, `file ${i}/${j}`);
       const controller = new AbortController();
       const reason = new Error('cancelled by the test');
       const provider = await sandbox.provider();
-      const source = await provider.open(provider.sourceConfigSchema.parse({ path: sandbox.docs }), { sourceId: 'source-1' });
+      const source = await provider.open(provider.sourceConfigSchema.parse({ path: sandbox.docs }), {
+        sourceId: 'source-1',
+      });
       const seen: ConnectorEvent[] = [];
       const error = await rejection(
         (async () => {
@@ -202,7 +236,9 @@ describe('connector-filesystem sync', function () {
       const count = async (cursor: string | null) => {
         const totals = { upserts: 0, deletes: 0, progress: 0, cursor: '' };
         const provider = await sandbox.provider();
-        const source = await provider.open(provider.sourceConfigSchema.parse({ path: sandbox.docs }), { sourceId: 'source-1' });
+        const source = await provider.open(provider.sourceConfigSchema.parse({ path: sandbox.docs }), {
+          sourceId: 'source-1',
+        });
         for await (const event of source.sync(cursor, new AbortController().signal)) {
           if (event.type === 'upsert') totals.upserts += 1;
           else if (event.type === 'delete') totals.deletes += 1;
@@ -215,7 +251,11 @@ describe('connector-filesystem sync', function () {
       expect(first).to.include({ upserts: 5_000, deletes: 0, progress: 25 });
       const state = readState();
       expect(Object.keys(state.files)).to.have.length(5_000);
-      expect(state.files['folder-7/note-42.txt']).to.deep.equal(['note 7-42'.length, state.files['folder-7/note-42.txt']![1], sha256('note 7-42')]);
+      expect(state.files['folder-7/note-42.txt']).to.deep.equal([
+        'note 7-42'.length,
+        state.files['folder-7/note-42.txt']![1],
+        sha256('note 7-42'),
+      ]);
 
       const second = await count(first.cursor);
       expect(second).to.deep.equal({ upserts: 0, deletes: 0, progress: 25, cursor: first.cursor });

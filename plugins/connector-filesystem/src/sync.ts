@@ -4,7 +4,14 @@ import type { ConnectorEvent, Logger } from '@docqa/plugin-api';
 import { absolutePathOf } from './allowed-root.js';
 import type { DirectorySourceConfig } from './config.js';
 import { fileDocument, hashFile } from './file-document.js';
-import { formatCursor, parseCursor, readStoredState, writeStateAtomically, type FileState, type StoredState } from './state-file.js';
+import {
+  formatCursor,
+  parseCursor,
+  readStoredState,
+  writeStateAtomically,
+  type FileState,
+  type StoredState,
+} from './state-file.js';
 import { pathFilters, walkFiles } from './walk.js';
 
 /** Everything one sync needs: the source (already checked by open()) and the plugin's options. */
@@ -41,15 +48,27 @@ interface PossibleMove {
  * `git checkout` or a restore would cost a job each for nothing. The state records the new mtime,
  * so the file is not hashed again next time.
  */
-export async function* syncDirectory(settings: DirectorySyncSettings, cursor: string | null, signal: AbortSignal): AsyncGenerator<ConnectorEvent> {
+export async function* syncDirectory(
+  settings: DirectorySyncSettings,
+  cursor: string | null,
+  signal: AbortSignal,
+): AsyncGenerator<ConnectorEvent> {
   signal.throwIfAborted();
   const { root, logger } = settings;
   // Parsed first: a malformed cursor is an error, not a reason to resync everything quietly.
   const requested = cursor === null ? null : parseCursor(cursor);
   const stored = await readStoredState(settings.stateFile, logger);
   const sameRoot = stored !== null && stored.root === root;
-  const incremental = requested !== null && sameRoot && requested.generation === stored.generation && requested.stateHash === stored.fileHash;
-  if (requested !== null && !incremental) logger.info({ sourceId: settings.sourceId, cursor }, 'sync cursor is stale (state lost or replaced); doing a full sync');
+  const incremental =
+    requested !== null &&
+    sameRoot &&
+    requested.generation === stored.generation &&
+    requested.stateHash === stored.fileHash;
+  if (requested !== null && !incremental)
+    logger.info(
+      { sourceId: settings.sourceId, cursor },
+      'sync cursor is stale (state lost or replaced); doing a full sync',
+    );
 
   // Files the previous sync knew; each one seen is removed, so what remains at the end is gone.
   const previous = stored?.files ?? new Map<string, FileState>();
@@ -60,7 +79,12 @@ export async function* syncDirectory(settings: DirectorySyncSettings, cursor: st
   let examined = 0;
   let upserts = 0;
 
-  for await (const file of walkFiles(root, pathFilters(settings.config.include, settings.config.exclude), signal, logger)) {
+  for await (const file of walkFiles(
+    root,
+    pathFilters(settings.config.include, settings.config.exclude),
+    signal,
+    logger,
+  )) {
     signal.throwIfAborted();
     examined += 1;
     if (examined % progressEveryFiles === 0) yield { type: 'progress', done: examined };
@@ -115,7 +139,10 @@ export async function* syncDirectory(settings: DirectorySyncSettings, cursor: st
 
   signal.throwIfAborted();
   const nextCursor = stateChanged ? await saveState(settings, stored, next) : cursor!;
-  logger.info({ sourceId: settings.sourceId, root, examined, upserts, deletes, incremental, cursor: nextCursor }, 'directory synced');
+  logger.info(
+    { sourceId: settings.sourceId, root, examined, upserts, deletes, incremental, cursor: nextCursor },
+    'directory synced',
+  );
   // Last, after the state it names is on disk: the kernel stores it once everything before is durable.
   yield { type: 'checkpoint', cursor: nextCursor };
 }
@@ -124,7 +151,12 @@ export async function* syncDirectory(settings: DirectorySyncSettings, cursor: st
  * The file's size, mtime and hash now, or null when it is to be skipped. Hashes only when size or
  * mtime differ from `known` (or nothing is known).
  */
-async function currentState(settings: DirectorySyncSettings, relativePath: string, known: FileState | undefined, signal: AbortSignal): Promise<FileState | null> {
+async function currentState(
+  settings: DirectorySyncSettings,
+  relativePath: string,
+  known: FileState | undefined,
+  signal: AbortSignal,
+): Promise<FileState | null> {
   const { root, logger } = settings;
   let stats: Stats;
   try {
@@ -134,7 +166,10 @@ async function currentState(settings: DirectorySyncSettings, relativePath: strin
   }
   if (!stats.isFile()) return null; // replaced by a link or a directory since it was listed
   if (settings.maxFileBytes !== undefined && stats.size > settings.maxFileBytes) {
-    logger.warn({ sourceId: settings.sourceId, path: relativePath, size: stats.size, maxFileBytes: settings.maxFileBytes }, 'file skipped: larger than maxFileBytes');
+    logger.warn(
+      { sourceId: settings.sourceId, path: relativePath, size: stats.size, maxFileBytes: settings.maxFileBytes },
+      'file skipped: larger than maxFileBytes',
+    );
     return null;
   }
   if (known && known.size === stats.size && known.mtimeMs === stats.mtimeMs) return known;
@@ -143,12 +178,19 @@ async function currentState(settings: DirectorySyncSettings, relativePath: strin
     return hash === null ? null : { size: stats.size, mtimeMs: stats.mtimeMs, hash };
   } catch (error) {
     if (signal.aborted) throw signal.reason;
-    logger.warn({ sourceId: settings.sourceId, path: relativePath, error: (error as Error).message }, 'file skipped: cannot be read');
+    logger.warn(
+      { sourceId: settings.sourceId, path: relativePath, error: (error as Error).message },
+      'file skipped: cannot be read',
+    );
     return null;
   }
 }
 
-async function saveState(settings: DirectorySyncSettings, stored: StoredState | null, files: Map<string, FileState>): Promise<string> {
+async function saveState(
+  settings: DirectorySyncSettings,
+  stored: StoredState | null,
+  files: Map<string, FileState>,
+): Promise<string> {
   const generation = (stored?.generation ?? 0) + 1;
   const stateHash = await writeStateAtomically(settings.stateFile, { generation, root: settings.root, files });
   return formatCursor(generation, stateHash);

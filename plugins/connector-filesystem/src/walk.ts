@@ -43,7 +43,12 @@ export interface WalkedFile {
  * target is harmless would mean resolving it, and a link can be changed between that check and the
  * read. Sockets, FIFOs and devices are skipped too (reading a FIFO would block the sync).
  */
-export async function* walkFiles(root: string, filters: PathFilters, signal: AbortSignal, logger: Logger): AsyncGenerator<WalkedFile> {
+export async function* walkFiles(
+  root: string,
+  filters: PathFilters,
+  signal: AbortSignal,
+  logger: Logger,
+): AsyncGenerator<WalkedFile> {
   const directoriesToVisit: string[] = [''];
   while (directoriesToVisit.length > 0) {
     signal.throwIfAborted();
@@ -76,7 +81,9 @@ async function openDirectory(root: string, directory: string, logger: Logger): P
     return await fs.opendir(absolutePathOf(root, directory), { bufferSize: 64 });
   } catch (error) {
     if (directory === '') {
-      throw new DocqaError('unavailable', `Cannot read directory '${root}': ${(error as Error).message}`, { cause: error });
+      throw new DocqaError('unavailable', `Cannot read directory '${root}': ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     // A subdirectory deleted or made unreadable mid-sync: its files count as gone, the rest goes on.
     logger.warn({ root, path: directory, error: (error as Error).message }, 'directory skipped: cannot be read');

@@ -22,7 +22,11 @@ function emailsInLog(logs: string[]): Array<{ to: string; subject: string; text:
 describeEmailConformance('email-console', {
   async start() {
     const logs: string[] = [];
-    const kernel = await startTestKernel({ plugins: [{ plugin: emailConsolePlugin }], env: { LOG_LEVEL: 'INFO' }, logs });
+    const kernel = await startTestKernel({
+      plugins: [{ plugin: emailConsolePlugin }],
+      env: { LOG_LEVEL: 'INFO' },
+      logs,
+    });
     return {
       provider: kernel.resolve(providerTokens.email),
       received: async () => emailsInLog(logs),
@@ -33,11 +37,15 @@ describeEmailConformance('email-console', {
 
 describe('email-console', function () {
   it('refuses options, since it has none', async () => {
-    const error = await startTestKernel({ plugins: [{ plugin: emailConsolePlugin, options: { host: 'mail.example.com' } }] }).then(
+    const error = await startTestKernel({
+      plugins: [{ plugin: emailConsolePlugin, options: { host: 'mail.example.com' } }],
+    }).then(
       () => null,
       (failure: unknown) => failure,
     );
     expect(error).to.have.property('code', 'plugin_invalid');
-    expect((error as Error).message).to.include("plugin instance 'email-console'").and.include('host');
+    expect((error as Error).message)
+      .to.include("plugin instance 'email-console'")
+      .and.include('host');
   });
 });

@@ -23,7 +23,8 @@ export const smtpEmailOptionsSchema = z
     rejectUnauthorized: z.boolean().default(true),
   })
   .refine((options) => !(options.startTls && options.tls), {
-    message: 'tls and startTls exclude each other: use tls for implicit TLS (port 465), startTls to upgrade a clear connection (port 587)',
+    message:
+      'tls and startTls exclude each other: use tls for implicit TLS (port 465), startTls to upgrade a clear connection (port 587)',
     path: ['tls'],
   })
   .refine((options) => options.password === undefined || options.username !== undefined, {

@@ -21,7 +21,9 @@ let certificate: Promise<TestCertificate> | undefined;
 const testCertificate = () => (certificate ??= makeTestCertificate());
 
 /** Starts the plugin the way the kernel does, without a kernel: parsed options, a quiet logger. */
-async function startProvider(options: SmtpEmailOptionsInput): Promise<{ provider: EmailProvider; stop(): Promise<void> }> {
+async function startProvider(
+  options: SmtpEmailOptionsInput,
+): Promise<{ provider: EmailProvider; stop(): Promise<void> }> {
   const stopHooks: Array<() => unknown> = [];
   const provider = await emailSmtpPlugin.init({
     options: emailSmtpPlugin.configSchema.parse(options),
@@ -40,7 +42,11 @@ async function startProvider(options: SmtpEmailOptionsInput): Promise<{ provider
 const quietLogger: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => quietLogger };
 
 /** Provider options that match a test server of this security. */
-function optionsFor(server: ReceivingServer, security: ServerSecurity, extra: Partial<SmtpEmailOptionsInput> = {}): SmtpEmailOptionsInput {
+function optionsFor(
+  server: ReceivingServer,
+  security: ServerSecurity,
+  extra: Partial<SmtpEmailOptionsInput> = {},
+): SmtpEmailOptionsInput {
   return {
     host: '127.0.0.1',
     port: server.port,
@@ -85,10 +91,20 @@ describe('email-smtp', function () {
     const servers: ReceivingServer[] = [];
     const stops: Array<() => Promise<void>> = [];
 
-    async function serverAndProvider(security: ServerSecurity, extra: Partial<SmtpEmailOptionsInput> = {}, withCredentials = true) {
-      const server = await startReceivingServer({ security, certificate: await testCertificate(), ...(withCredentials ? { credentials } : {}) });
+    async function serverAndProvider(
+      security: ServerSecurity,
+      extra: Partial<SmtpEmailOptionsInput> = {},
+      withCredentials = true,
+    ) {
+      const server = await startReceivingServer({
+        security,
+        certificate: await testCertificate(),
+        ...(withCredentials ? { credentials } : {}),
+      });
       servers.push(server);
-      const { provider, stop } = await startProvider(optionsFor(server, security, { ...(withCredentials ? credentials : {}), ...extra }));
+      const { provider, stop } = await startProvider(
+        optionsFor(server, security, { ...(withCredentials ? credentials : {}), ...extra }),
+      );
       stops.push(stop);
       return { server, provider };
     }
@@ -118,7 +134,9 @@ describe('email-smtp', function () {
       const { server, provider } = await serverAndProvider('starttls');
       await provider.send({ to: 'user@example.com', subject: 'Over STARTTLS', text: 'Body' });
       // This server refuses AUTH in clear text, so a message from the user proves the upgrade came first.
-      expect(server.messages.map(({ secure, user }) => ({ secure, user }))).to.deep.equal([{ secure: true, user: credentials.username }]);
+      expect(server.messages.map(({ secure, user }) => ({ secure, user }))).to.deep.equal([
+        { secure: true, user: credentials.username },
+      ]);
     });
 
     it('refuses to go on in clear text when startTls is set and the server offers no STARTTLS', async () => {
@@ -135,7 +153,9 @@ describe('email-smtp', function () {
     it('speaks TLS from the first byte when tls is set', async () => {
       const { server, provider } = await serverAndProvider('tls');
       await provider.send({ to: 'user@example.com', subject: 'Over TLS', text: 'Body' });
-      expect(server.messages.map(({ secure, user }) => ({ secure, user }))).to.deep.equal([{ secure: true, user: credentials.username }]);
+      expect(server.messages.map(({ secure, user }) => ({ secure, user }))).to.deep.equal([
+        { secure: true, user: credentials.username },
+      ]);
     });
 
     it('verifies the server certificate unless rejectUnauthorized is false', async () => {
@@ -148,7 +168,12 @@ describe('email-smtp', function () {
 
     it('sends the HTML alternative along with the text', async () => {
       const { server, provider } = await serverAndProvider('plain');
-      await provider.send({ to: 'user@example.com', subject: 'Both', text: 'Plain words', html: '<p>Plain <b>words</b></p>' });
+      await provider.send({
+        to: 'user@example.com',
+        subject: 'Both',
+        text: 'Plain words',
+        html: '<p>Plain <b>words</b></p>',
+      });
       const [message] = server.messages;
       expect(message?.headers.get('content-type')).to.match(/^multipart\/alternative/);
       expect(message?.text).to.equal('Plain words');
@@ -184,7 +209,12 @@ describe('email-smtp', function () {
   describe('an unreachable server', function () {
     it('is not contacted at start-up, and a closed port fails the send as unavailable at once', async () => {
       const port = await closedPort();
-      const { provider, stop } = await startProvider({ host: '127.0.0.1', port, from: sender, connectionTimeoutSeconds: 3 });
+      const { provider, stop } = await startProvider({
+        host: '127.0.0.1',
+        port,
+        from: sender,
+        connectionTimeoutSeconds: 3,
+      });
       try {
         const started = Date.now();
         const error = await failureOf(provider.send({ to: 'user@example.com', subject: 'Nobody there', text: 'Body' }));
@@ -198,7 +228,12 @@ describe('email-smtp', function () {
 
     it('gives up on a server that never greets after connectionTimeoutSeconds', async () => {
       const silent = await startSilentServer();
-      const { provider, stop } = await startProvider({ host: '127.0.0.1', port: silent.port, from: sender, connectionTimeoutSeconds: 1 });
+      const { provider, stop } = await startProvider({
+        host: '127.0.0.1',
+        port: silent.port,
+        from: sender,
+        connectionTimeoutSeconds: 1,
+      });
       try {
         const started = Date.now();
         const error = await failureOf(provider.send({ to: 'user@example.com', subject: 'Hung server', text: 'Body' }));
@@ -229,7 +264,9 @@ describe('email-smtp', function () {
     });
 
     it('refuses tls with startTls, a password without a username and the reverse, bad ports, senders and unknown options', () => {
-      expect(problems({ ...base, tls: true, startTls: true })).to.have.lengthOf(1).and.satisfy((list: string[]) => list[0]?.startsWith('tls: tls and startTls exclude each other'));
+      expect(problems({ ...base, tls: true, startTls: true }))
+        .to.have.lengthOf(1)
+        .and.satisfy((list: string[]) => list[0]?.startsWith('tls: tls and startTls exclude each other'));
       expect(problems({ ...base, password: 'p' })).to.deep.equal(['username: a password needs a username']);
       expect(problems({ ...base, username: 'u' })[0]).to.match(/^password: a username needs a password/);
       expect(problems({ ...base, port: 0 })[0]).to.match(/^port:/);
@@ -240,8 +277,20 @@ describe('email-smtp', function () {
     });
 
     it('maps the SMTP_* variables to options, leaving unset ones to the defaults', () => {
-      const variables: Record<string, unknown> = { SMTP_HOST: 'mail.example.com', SMTP_PORT: 465, SMTP_FROM: sender, SMTP_TLS: true, SMTP_STARTTLS: false };
-      expect(smtpOptionsFromVariables((name) => variables[name])).to.deep.equal({ host: 'mail.example.com', port: 465, from: sender, startTls: false, tls: true });
+      const variables: Record<string, unknown> = {
+        SMTP_HOST: 'mail.example.com',
+        SMTP_PORT: 465,
+        SMTP_FROM: sender,
+        SMTP_TLS: true,
+        SMTP_STARTTLS: false,
+      };
+      expect(smtpOptionsFromVariables((name) => variables[name])).to.deep.equal({
+        host: 'mail.example.com',
+        port: 465,
+        from: sender,
+        startTls: false,
+        tls: true,
+      });
     });
   });
 
@@ -250,25 +299,36 @@ describe('email-smtp', function () {
 
     it('refuses to start with tls and startTls both set, naming the instance', async () => {
       const error = await startTestKernel({
-        plugins: [{ plugin: emailSmtpPlugin, options: { host: '127.0.0.1', port: 2525, from: sender, tls: true, startTls: true } }],
+        plugins: [
+          {
+            plugin: emailSmtpPlugin,
+            options: { host: '127.0.0.1', port: 2525, from: sender, tls: true, startTls: true },
+          },
+        ],
       }).then(
         () => null,
         (failure: unknown) => failure,
       );
       expect(error).to.have.property('code', 'plugin_invalid');
-      expect((error as Error).message).to.include("plugin instance 'email-smtp'").and.include('tls and startTls exclude each other');
+      expect((error as Error).message)
+        .to.include("plugin instance 'email-smtp'")
+        .and.include('tls and startTls exclude each other');
     });
 
     it('sends through the provider the kernel registers, and logs nothing of the password', async () => {
       const server = await startReceivingServer({ security: 'plain', credentials });
       const logs: string[] = [];
       const kernel = await startTestKernel({
-        plugins: [{ plugin: emailSmtpPlugin, options: { host: '127.0.0.1', port: server.port, from: sender, ...credentials } }],
+        plugins: [
+          { plugin: emailSmtpPlugin, options: { host: '127.0.0.1', port: server.port, from: sender, ...credentials } },
+        ],
         env: { LOG_LEVEL: 'DEBUG' },
         logs,
       });
       try {
-        await kernel.resolve(providerTokens.email).send({ to: 'user@example.com', subject: 'Through the kernel', text: 'Body' });
+        await kernel
+          .resolve(providerTokens.email)
+          .send({ to: 'user@example.com', subject: 'Through the kernel', text: 'Body' });
         expect(server.messages.map((message) => message.subject)).to.deep.equal(['Through the kernel']);
         expect(logs.some((line) => line.includes('SMTP email provider ready'))).to.equal(true);
       } finally {

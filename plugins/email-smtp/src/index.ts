@@ -19,7 +19,13 @@ export default definePlugin({
     const security = options.tls ? 'implicit TLS' : options.startTls ? 'STARTTLS required' : 'STARTTLS when offered';
     // Options are logged by name, never as an object: the password must not reach the log.
     logger.info(
-      { host: options.host, port: options.port, from: options.from, security, authenticated: options.username !== undefined },
+      {
+        host: options.host,
+        port: options.port,
+        from: options.from,
+        security,
+        authenticated: options.username !== undefined,
+      },
       'SMTP email provider ready; the server is first contacted at the first send',
     );
     return createSmtpEmailProvider(transport, options);

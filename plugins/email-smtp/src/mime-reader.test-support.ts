@@ -26,7 +26,9 @@ export function readMessage(raw: Buffer): ReadMessage {
       .split(`--${boundary}`)
       .slice(1, -1)
       .map((part) => readMessage(Buffer.from(part.replace(/^\r\n/, '').replace(/\r\n$/, ''), 'latin1')));
-    const textPart = parts.find((part) => (part.headers.get('content-type') ?? '').toLowerCase().startsWith('text/plain'));
+    const textPart = parts.find((part) =>
+      (part.headers.get('content-type') ?? '').toLowerCase().startsWith('text/plain'),
+    );
     if (!textPart) throw new Error('multipart message without a text/plain part');
     return { headers, text: textPart.text };
   }
@@ -43,7 +45,8 @@ function readHeaders(block: string): Map<string, string> {
     const colon = line.indexOf(':');
     if (colon <= 0) continue;
     const name = line.slice(0, colon).trim().toLowerCase();
-    if (!headers.has(name)) headers.set(name, decodeEncodedWords(Buffer.from(line.slice(colon + 1).trim(), 'latin1').toString('utf8')));
+    if (!headers.has(name))
+      headers.set(name, decodeEncodedWords(Buffer.from(line.slice(colon + 1).trim(), 'latin1').toString('utf8')));
   }
   return headers;
 }
@@ -69,7 +72,9 @@ function decodeEncodedWords(value: string): string {
       decoded += adjacent.slice(last, match.index);
     }
     if (charset.toLowerCase() !== 'utf-8') throw new Error(`unexpected charset in ${word}`);
-    pendingBytes.push(encoding.toUpperCase() === 'B' ? Buffer.from(payload, 'base64') : decodeHexEscapes(payload.replace(/_/g, ' ')));
+    pendingBytes.push(
+      encoding.toUpperCase() === 'B' ? Buffer.from(payload, 'base64') : decodeHexEscapes(payload.replace(/_/g, ' ')),
+    );
     last = match.index + word.length;
   }
   flush();

@@ -38,7 +38,15 @@ export interface TestCertificate {
 export async function makeTestCertificate(): Promise<TestCertificate> {
   const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
     keySize: 2048,
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }],
+    extensions: [
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+        ],
+      },
+    ],
   });
   return { key: pems.private, cert: pems.cert };
 }

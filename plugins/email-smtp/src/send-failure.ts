@@ -24,15 +24,22 @@ const reasonByCode: Record<string, string> = {
  * command back — and the original error is not kept as `cause`, since error serialisers walk into
  * it and it holds the connection's state.
  */
-export function sendFailure(error: unknown, server: { host: string; port: number; username?: string; password?: string }): DocqaError {
+export function sendFailure(
+  error: unknown,
+  server: { host: string; port: number; username?: string; password?: string },
+): DocqaError {
   const mailerError = (typeof error === 'object' && error !== null ? error : {}) as MailerError;
   const code = typeof mailerError.code === 'string' ? mailerError.code : undefined;
   const detail = redactPassword(String(mailerError.message ?? error), server);
   const reason = code && reasonByCode[code] ? `${reasonByCode[code]}: ${detail}` : detail;
   const cause = Object.assign(new Error(detail), code ? { code } : {});
-  return new DocqaError('unavailable', `The mail server at ${server.host}:${server.port} refused or could not be reached: ${reason}`, {
-    cause,
-  });
+  return new DocqaError(
+    'unavailable',
+    `The mail server at ${server.host}:${server.port} refused or could not be reached: ${reason}`,
+    {
+      cause,
+    },
+  );
 }
 
 function redactPassword(text: string, server: { username?: string; password?: string }): string {

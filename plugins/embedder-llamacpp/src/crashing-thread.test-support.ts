@@ -14,6 +14,10 @@ port.on('message', (message: ToEmbeddingThread) => {
   else if (message.type === 'stop') port.close();
   else if (message.type === 'embed') {
     if (message.texts.includes('crash')) process.exit(3);
-    send({ type: 'embedded', id: message.id, vectors: message.texts.map((text) => Float32Array.of(text.length, 0, 0, 0)) });
+    send({
+      type: 'embedded',
+      id: message.id,
+      vectors: message.texts.map((text) => Float32Array.of(text.length, 0, 0, 0)),
+    });
   }
 });

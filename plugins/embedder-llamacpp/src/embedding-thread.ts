@@ -31,7 +31,13 @@ function threadLogger(bindings: Record<string, unknown> = {}): Logger {
       const [data, text] = typeof fields === 'string' ? [{}, fields] : [fields, message ?? ''];
       send({ type: 'log', level, fields: { ...bindings, ...data }, message: text });
     };
-  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), child: (more) => threadLogger({ ...bindings, ...more }) };
+  return {
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    child: (more) => threadLogger({ ...bindings, ...more }),
+  };
 }
 
 interface Request {
@@ -83,7 +89,10 @@ async function embedWhileRequested(embedder: TextEmbedder): Promise<void> {
     request.vectors.push(vector);
     if (request.vectors.length === request.texts.length) {
       requests.delete(id);
-      send({ type: 'embedded', id, vectors: request.vectors }, request.vectors.map((each) => each.buffer as ArrayBuffer));
+      send(
+        { type: 'embedded', id, vectors: request.vectors },
+        request.vectors.map((each) => each.buffer as ArrayBuffer),
+      );
     }
   }
 }
@@ -92,12 +101,22 @@ async function start(message: Extract<ToEmbeddingThread, { type: 'start' }>): Pr
   try {
     loaded = await loadEmbeddingModel(message.options, threadLogger());
     embedder = createTextEmbedder(loaded, { model: message.spaceModel, dimensions: loaded.model.embeddingVectorSize });
-    send({ type: 'ready', dimensions: embedder.space.dimensions, maxInputTokens: embedder.maxInputTokens, contextSize: loaded.contextSize, gpu: loaded.llama.gpu });
+    send({
+      type: 'ready',
+      dimensions: embedder.space.dimensions,
+      maxInputTokens: embedder.maxInputTokens,
+      contextSize: loaded.contextSize,
+      gpu: loaded.llama.gpu,
+    });
     drain();
   } catch (error) {
     await loaded?.dispose().catch(() => undefined);
     loaded = null;
-    send({ type: 'failed', id: null, error: toThreadError(error instanceof DocqaError ? error : new DocqaError('unavailable', String(error))) });
+    send({
+      type: 'failed',
+      id: null,
+      error: toThreadError(error instanceof DocqaError ? error : new DocqaError('unavailable', String(error))),
+    });
     port.close();
   }
 }

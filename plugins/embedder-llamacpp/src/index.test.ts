@@ -9,7 +9,10 @@ import embedderLlamaCppPlugin, { type LlamaCppEmbedderOptionsInput } from './ind
 const quietLogger: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => quietLogger };
 
 /** Starts the plugin the way the kernel does, without a kernel: parsed options, a quiet logger. */
-async function startProvider(options: LlamaCppEmbedderOptionsInput, logger = quietLogger): Promise<{ provider: EmbeddingProvider; stop(): Promise<void> }> {
+async function startProvider(
+  options: LlamaCppEmbedderOptionsInput,
+  logger = quietLogger,
+): Promise<{ provider: EmbeddingProvider; stop(): Promise<void> }> {
   const stopHooks: Array<() => unknown> = [];
   const provider = await embedderLlamaCppPlugin.init({
     options: embedderLlamaCppPlugin.configSchema.parse(options),
@@ -59,7 +62,7 @@ describe('embedder-llamacpp', function () {
     await rm(directory, { recursive: true, force: true });
   });
 
-  it('names its space after the file and the model\'s embedding length, or after modelName', async () => {
+  it("names its space after the file and the model's embedding length, or after modelName", async () => {
     const byFile = await startProvider({ modelPath, threads: 1 });
     const named = await startProvider({ modelPath, threads: 1, modelName: 'bge-small-en-v1.5' });
     try {
@@ -77,7 +80,11 @@ describe('embedder-llamacpp', function () {
       // 64 minus [CLS], [SEP] and the one token node-llama-cpp keeps free.
       expect(provider.maxInputTokens).to.equal(61);
       const words = Array.from({ length: 61 }, (_, index) => ['alpha', 'beta', 'gamma'][index % 3]).join(' ');
-      const [exact, longer, different] = await provider.embed([words, `${words} and a lot more words after the limit`, `${words.slice(6)}`]);
+      const [exact, longer, different] = await provider.embed([
+        words,
+        `${words} and a lot more words after the limit`,
+        `${words.slice(6)}`,
+      ]);
       expect(Array.from(longer ?? [])).to.deep.equal(Array.from(exact ?? []));
       expect(Array.from(different ?? [])).to.not.deep.equal(Array.from(exact ?? []));
     } finally {
@@ -90,7 +97,9 @@ describe('embedder-llamacpp', function () {
       const result = embedderLlamaCppPlugin.configSchema.safeParse(options);
       return result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     };
-    expect(problems({ modelPath: 'models/bge.gguf' })).to.deep.equal(['modelPath: modelPath must be an absolute path to a .gguf file']);
+    expect(problems({ modelPath: 'models/bge.gguf' })).to.deep.equal([
+      'modelPath: modelPath must be an absolute path to a .gguf file',
+    ]);
     expect(problems({ modelPath: '/models/bge.bin' })).to.deep.equal(['modelPath: modelPath must name a .gguf file']);
     expect(problems({ modelPath, threads: 0 })).to.have.lengthOf(1);
     expect(problems({ modelPath, gpu: 'cuda' })).to.have.lengthOf(1);
@@ -99,11 +108,17 @@ describe('embedder-llamacpp', function () {
 
   it('still starts with the old batchSize option, warning that it has no effect', async () => {
     const warnings: string[] = [];
-    const logger: Logger = { ...quietLogger, warn: (_fields, message) => void warnings.push(String(message)), child: () => logger };
+    const logger: Logger = {
+      ...quietLogger,
+      warn: (_fields, message) => void warnings.push(String(message)),
+      child: () => logger,
+    };
     const { provider, stop } = await startProvider({ modelPath, threads: 1, batchSize: 32 }, logger);
     try {
       expect(await provider.embed(['still embeds'])).to.have.lengthOf(1);
-      expect(warnings).to.deep.equal(['the option batchSize has no effect any more: the embedding thread looks at the abort signal after every text']);
+      expect(warnings).to.deep.equal([
+        'the option batchSize has no effect any more: the embedding thread looks at the abort signal after every text',
+      ]);
     } finally {
       await stop();
     }
@@ -112,7 +127,10 @@ describe('embedder-llamacpp', function () {
   it('fails init with a message naming the path of a file that is not a model', async () => {
     const notAModel = join(directory, 'not-a-model.gguf');
     await writeFile(notAModel, 'this is not GGUF');
-    const error = await startProvider({ modelPath: notAModel, threads: 1 }).then(() => null, (failure: unknown) => failure);
+    const error = await startProvider({ modelPath: notAModel, threads: 1 }).then(
+      () => null,
+      (failure: unknown) => failure,
+    );
     expect(error).to.be.instanceOf(DocqaError);
     expect((error as DocqaError).message).to.include(notAModel);
   });
@@ -128,11 +146,17 @@ describe('embedder-llamacpp', function () {
     );
     expect(error, 'start-up must fail').to.be.instanceOf(Error);
     expect(error).to.have.property('code', 'plugin_failed');
-    expect((error as Error).message).to.include("plugin instance 'local-embedder' (embedder-llamacpp)").and.include(missing).and.include('no such file');
+    expect((error as Error).message)
+      .to.include("plugin instance 'local-embedder' (embedder-llamacpp)")
+      .and.include(missing)
+      .and.include('no such file');
   });
 
   it('starts in a kernel and is registered as the embedder', async () => {
-    const kernel = await startTestKernel({ plugins: [{ plugin: embedderLlamaCppPlugin, options: { modelPath, threads: 1 } }], logs: [] });
+    const kernel = await startTestKernel({
+      plugins: [{ plugin: embedderLlamaCppPlugin, options: { modelPath, threads: 1 } }],
+      logs: [],
+    });
     try {
       const [vector] = await kernel.resolve(providerTokens.embedder).embed(['through the kernel']);
       expect(vector).to.have.lengthOf(32);

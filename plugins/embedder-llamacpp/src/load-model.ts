@@ -17,12 +17,16 @@ export interface LoadedEmbeddingModel {
  * Loads llama.cpp, the model and one embedding context, once. A failure at any step releases what
  * the earlier steps took and names the model file, so an operator knows which path to fix.
  */
-export async function loadEmbeddingModel(options: LlamaCppEmbedderOptions, logger: Logger): Promise<LoadedEmbeddingModel> {
+export async function loadEmbeddingModel(
+  options: LlamaCppEmbedderOptions,
+  logger: Logger,
+): Promise<LoadedEmbeddingModel> {
   const path = options.modelPath;
   await checkReadableFile(path);
   const disposers: Array<() => Promise<void>> = [];
   const dispose = async () => {
-    for (const release of disposers.splice(0).reverse()) await release().catch((error: unknown) => logger.warn({ err: error }, 'releasing the embedding model failed'));
+    for (const release of disposers.splice(0).reverse())
+      await release().catch((error: unknown) => logger.warn({ err: error }, 'releasing the embedding model failed'));
   };
   try {
     const llama = await step(path, 'load llama.cpp', () =>
@@ -32,14 +36,19 @@ export async function loadEmbeddingModel(options: LlamaCppEmbedderOptions, logge
       getLlama({ gpu: options.gpu, build: 'never', logLevel: LlamaLogLevel.error, logger: forwardTo(logger) }),
     );
     disposers.push(() => llama.dispose());
-    const model = await step(path, 'load the model', () => llama.loadModel({ modelPath: path, ...(options.gpu === false ? { gpuLayers: 0 } : {}) }));
+    const model = await step(path, 'load the model', () =>
+      llama.loadModel({ modelPath: path, ...(options.gpu === false ? { gpuLayers: 0 } : {}) }),
+    );
     disposers.push(() => model.dispose());
     if (model.embeddingVectorSize <= 0) throw new Error('the model answers no embedding vectors');
 
     const trained = model.trainContextSize;
     const contextSize = Math.min(options.contextSize ?? trained, trained);
     if (options.contextSize !== undefined && options.contextSize > trained) {
-      logger.warn({ contextSize: options.contextSize, trained }, 'contextSize is beyond what the model was trained for; using the model\'s');
+      logger.warn(
+        { contextSize: options.contextSize, trained },
+        "contextSize is beyond what the model was trained for; using the model's",
+      );
     }
     const context = await step(path, 'create an embedding context', () =>
       // An encoder model must see a whole input in one batch, so the batch is the context.
@@ -50,7 +59,9 @@ export async function loadEmbeddingModel(options: LlamaCppEmbedderOptions, logge
   } catch (error) {
     await dispose();
     if (error instanceof DocqaError) throw error;
-    throw new DocqaError('unavailable', `cannot use the embedding model '${path}': ${messageOf(error)}`, { cause: error });
+    throw new DocqaError('unavailable', `cannot use the embedding model '${path}': ${messageOf(error)}`, {
+      cause: error,
+    });
   }
 }
 
@@ -61,7 +72,11 @@ async function checkReadableFile(path: string): Promise<void> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : messageOf(error);
-    throw new DocqaError(code === 'ENOENT' ? 'not_found' : 'unavailable', `cannot read the embedding model file '${path}' (${reason}); set the option modelPath to a readable .gguf file`, { cause: error });
+    throw new DocqaError(
+      code === 'ENOENT' ? 'not_found' : 'unavailable',
+      `cannot read the embedding model file '${path}' (${reason}); set the option modelPath to a readable .gguf file`,
+      { cause: error },
+    );
   }
 }
 
@@ -69,7 +84,9 @@ async function step<T>(path: string, what: string, run: () => Promise<T>): Promi
   try {
     return await run();
   } catch (error) {
-    throw new DocqaError('unavailable', `cannot ${what} for the embedding model '${path}': ${messageOf(error)}`, { cause: error });
+    throw new DocqaError('unavailable', `cannot ${what} for the embedding model '${path}': ${messageOf(error)}`, {
+      cause: error,
+    });
   }
 }
 

@@ -18,10 +18,15 @@ export function createTextEmbedder(loaded: LoadedEmbeddingModel, space: Embeddin
   const addedTokens = context.calculateInputLength([]);
   const maxInputTokens = contextSize - 1 - addedTokens;
   if (maxInputTokens < 1) {
-    throw new DocqaError('unavailable', `the context of ${contextSize} tokens leaves no room for text; raise the option contextSize`);
+    throw new DocqaError(
+      'unavailable',
+      `the context of ${contextSize} tokens leaves no room for text; raise the option contextSize`,
+    );
   }
   // What an empty text is embedded as: the special tokens alone, like a BERT tokenizer does.
-  const emptyInput: Token[] = [model.tokens.bos ?? model.tokens.sep ?? model.tokens.eos].filter((token): token is Token => token !== null);
+  const emptyInput: Token[] = [model.tokens.bos ?? model.tokens.sep ?? model.tokens.eos].filter(
+    (token): token is Token => token !== null,
+  );
 
   return {
     space,
@@ -33,7 +38,10 @@ export function createTextEmbedder(loaded: LoadedEmbeddingModel, space: Embeddin
       if (input.length === 0) return new Float32Array(space.dimensions);
       const { vector } = await context.getEmbeddingFor(input);
       if (vector.length !== space.dimensions) {
-        throw new DocqaError('internal', `the embedding model answered ${vector.length} numbers instead of ${space.dimensions}`);
+        throw new DocqaError(
+          'internal',
+          `the embedding model answered ${vector.length} numbers instead of ${space.dimensions}`,
+        );
       }
       return Float32Array.from(vector);
     },

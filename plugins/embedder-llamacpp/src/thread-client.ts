@@ -56,9 +56,12 @@ class ThreadConnection {
         reject(error);
         for (const request of [...this.#pending.values()]) request.reject(error);
       };
-      this.#worker.on('error', (error) => end(new DocqaError('unavailable', `the embedding thread failed: ${error.message}`, { cause: error })));
+      this.#worker.on('error', (error) =>
+        end(new DocqaError('unavailable', `the embedding thread failed: ${error.message}`, { cause: error })),
+      );
       this.#worker.on('exit', (code) => {
-        if (!this.#stopping) end(new DocqaError('unavailable', `the embedding thread ended unexpectedly (exit code ${code})`));
+        if (!this.#stopping)
+          end(new DocqaError('unavailable', `the embedding thread ended unexpectedly (exit code ${code})`));
       });
     });
     this.#send({ type: 'start', options, spaceModel });
@@ -122,7 +125,12 @@ export interface EmbeddingThread {
  * it the texts. A thread that ended on its own (a crash) is started again at the next call; the
  * calls it had not answered fail with `unavailable`, so an ingest job retries.
  */
-export async function startEmbeddingThread(options: LlamaCppEmbedderOptions, spaceModel: string, logger: Logger, module = embeddingThreadModule): Promise<EmbeddingThread> {
+export async function startEmbeddingThread(
+  options: LlamaCppEmbedderOptions,
+  spaceModel: string,
+  logger: Logger,
+  module = embeddingThreadModule,
+): Promise<EmbeddingThread> {
   let connection = new ThreadConnection(module, options, spaceModel, logger);
   let ready: Ready;
   try {

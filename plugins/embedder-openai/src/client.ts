@@ -14,7 +14,12 @@ export function createEmbeddingsClient(options: OpenAiEmbedderOptions): OpenAI {
     project: null,
   };
   if (options.azure) {
-    return new AzureOpenAI({ ...common, endpoint: options.azure.endpoint, deployment: options.azure.deployment, apiVersion: options.azure.apiVersion });
+    return new AzureOpenAI({
+      ...common,
+      endpoint: options.azure.endpoint,
+      deployment: options.azure.deployment,
+      apiVersion: options.azure.apiVersion,
+    });
   }
   return new OpenAI({ ...common, baseURL: options.baseUrl ?? 'https://api.openai.com/v1' });
 }

@@ -32,7 +32,11 @@ export const serverMaxInputWords = 8191;
  * the same text always gets the same vector. Like OpenAI, it refuses empty strings and over-long
  * inputs, and its 401 echoes the key it got (the plugin must not pass that on).
  */
-export async function startEmbeddingsServer(options: { apiKey: string; dimensions: number; azureDeployment?: string }): Promise<EmbeddingsServer> {
+export async function startEmbeddingsServer(options: {
+  apiKey: string;
+  dimensions: number;
+  azureDeployment?: string;
+}): Promise<EmbeddingsServer> {
   let failures: { status: number; count: number } | null = null;
   const state: EmbeddingsServer = {
     origin: '',
@@ -56,8 +60,11 @@ export async function startEmbeddingsServer(options: { apiKey: string; dimension
     if (state.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, state.delayMs));
     if (response.destroyed) return; // the client gave up
 
-    const azure = options.azureDeployment !== undefined && url.pathname === `/openai/deployments/${options.azureDeployment}/embeddings`;
-    if (request.method !== 'POST' || (!azure && url.pathname !== '/v1/embeddings')) return answerError(response, 404, `no route ${request.method} ${url.pathname}`);
+    const azure =
+      options.azureDeployment !== undefined &&
+      url.pathname === `/openai/deployments/${options.azureDeployment}/embeddings`;
+    if (request.method !== 'POST' || (!azure && url.pathname !== '/v1/embeddings'))
+      return answerError(response, 404, `no route ${request.method} ${url.pathname}`);
     if (azure && !url.searchParams.get('api-version')) return answerError(response, 400, 'api-version is required');
     const key = azure ? request.headers['api-key'] : request.headers.authorization?.replace(/^Bearer /, '');
     if (key !== options.apiKey) return answerError(response, 401, `Incorrect API key provided: ${String(key)}.`);
@@ -66,19 +73,27 @@ export async function startEmbeddingsServer(options: { apiKey: string; dimension
       return answerError(response, failures.status, 'The server had an error while processing your request.');
     }
     const inputs = typeof body.input === 'string' ? [body.input] : body.input;
-    if (!Array.isArray(inputs) || inputs.some((input) => typeof input !== 'string')) return answerError(response, 400, "'input' must be a string or an array of strings");
-    if (inputs.some((input) => input === '')) return answerError(response, 400, "'$.input' is invalid: empty strings are not allowed");
+    if (!Array.isArray(inputs) || inputs.some((input) => typeof input !== 'string'))
+      return answerError(response, 400, "'input' must be a string or an array of strings");
+    if (inputs.some((input) => input === ''))
+      return answerError(response, 400, "'$.input' is invalid: empty strings are not allowed");
     if (inputs.some((input: string) => input.split(/\s+/).length > serverMaxInputWords)) {
       return answerError(response, 400, `This model's maximum context length is ${serverMaxInputWords} tokens.`);
     }
     const dimensions = body.dimensions ?? state.dimensions;
     const data = inputs.map((input: string, index: number) => {
       const vector = vectorFor(`${body.model}\u0000${input}`, dimensions);
-      const embedding = body.encoding_format === 'base64' ? Buffer.from(vector.buffer).toString('base64') : Array.from(vector);
+      const embedding =
+        body.encoding_format === 'base64' ? Buffer.from(vector.buffer).toString('base64') : Array.from(vector);
       return { object: 'embedding', index, embedding };
     });
     // Answered in reverse: a client must order by `index`, not by position.
-    answer(response, 200, { object: 'list', data: data.reverse(), model: body.model, usage: { prompt_tokens: 1, total_tokens: 1 } });
+    answer(response, 200, {
+      object: 'list',
+      data: data.reverse(),
+      model: body.model,
+      usage: { prompt_tokens: 1, total_tokens: 1 },
+    });
   }
 
   const server = createServer((request, response) => {
@@ -106,7 +121,13 @@ function answer(response: ServerResponse, status: number, body: unknown): void {
 }
 
 function answerError(response: ServerResponse, status: number, message: string): void {
-  answer(response, status, { error: { message, type: status === 401 ? 'invalid_request_error' : 'server_error', code: status === 401 ? 'invalid_api_key' : null } });
+  answer(response, status, {
+    error: {
+      message,
+      type: status === 401 ? 'invalid_request_error' : 'server_error',
+      code: status === 401 ? 'invalid_api_key' : null,
+    },
+  });
 }
 
 async function readBody(request: IncomingMessage): Promise<string> {

@@ -23,7 +23,10 @@ async function startProvider(options: OpenAiEmbedderOptionsInput): Promise<Embed
   });
 }
 
-const optionsFor = (server: EmbeddingsServer, extra: Partial<OpenAiEmbedderOptionsInput> = {}): OpenAiEmbedderOptionsInput => ({
+const optionsFor = (
+  server: EmbeddingsServer,
+  extra: Partial<OpenAiEmbedderOptionsInput> = {},
+): OpenAiEmbedderOptionsInput => ({
   baseUrl: `${server.origin}/v1`,
   apiKey,
   model,
@@ -62,14 +65,20 @@ describe('embedder-openai', function () {
     const provider = await startProvider(optionsFor(server, { batchSize: 2 }));
     const texts = ['one', 'two', 'three', 'four', 'five'];
     const vectors = await provider.embed(texts);
-    expect(server.requests.map((request) => request.body.input)).to.deep.equal([['one', 'two'], ['three', 'four'], ['five']]);
+    expect(server.requests.map((request) => request.body.input)).to.deep.equal([
+      ['one', 'two'],
+      ['three', 'four'],
+      ['five'],
+    ]);
     for (const request of server.requests) {
       expect(request.path).to.equal('/v1/embeddings');
       expect(request.headers.authorization).to.equal(`Bearer ${apiKey}`);
       expect(request.body).to.include({ model, encoding_format: 'float' });
       expect(request.body).to.not.have.property('dimensions');
     }
-    expect(vectors.map((vector) => Array.from(vector))).to.deep.equal(texts.map((text) => Array.from(vectorFor(`${model}\u0000${text}`, dimensions))));
+    expect(vectors.map((vector) => Array.from(vector))).to.deep.equal(
+      texts.map((text) => Array.from(vectorFor(`${model}\u0000${text}`, dimensions))),
+    );
   });
 
   it('asks for the declared dimensions when requestDimensions is set', async () => {
@@ -85,7 +94,10 @@ describe('embedder-openai', function () {
     const provider = await startProvider(optionsFor(server));
     const error = await failureOf(provider.embed(['a text']));
     expect(error).to.be.instanceOf(DocqaError).and.have.property('code', 'unavailable');
-    expect((error as Error).message).to.include('16 dimensions').and.include(`dimensions says ${dimensions}`).and.include(model);
+    expect((error as Error).message)
+      .to.include('16 dimensions')
+      .and.include(`dimensions says ${dimensions}`)
+      .and.include(model);
   });
 
   it('maps a refused key to unavailable without leaking the key, even when the server echoes it', async () => {
@@ -120,7 +132,7 @@ describe('embedder-openai', function () {
     expect(Date.now() - started).to.be.below(2_500);
   });
 
-  it('stops a request under way when its signal is aborted, with the signal\'s reason', async () => {
+  it("stops a request under way when its signal is aborted, with the signal's reason", async () => {
     server.delayMs = 5_000;
     const provider = await startProvider(optionsFor(server));
     const controller = new AbortController();
@@ -134,7 +146,13 @@ describe('embedder-openai', function () {
 
   it('maps an unreachable server to unavailable naming the address', async () => {
     const port = await closedPort();
-    const provider = await startProvider({ baseUrl: `http://127.0.0.1:${port}/v1`, apiKey, model, dimensions, maxRetries: 0 });
+    const provider = await startProvider({
+      baseUrl: `http://127.0.0.1:${port}/v1`,
+      apiKey,
+      model,
+      dimensions,
+      maxRetries: 0,
+    });
     const error = await failureOf(provider.embed(['a text']));
     expect(error).to.be.instanceOf(DocqaError).and.have.property('code', 'unavailable');
     expect((error as Error).message).to.include(`cannot reach the embedding API at http://127.0.0.1:${port}/v1`);
@@ -162,7 +180,9 @@ describe('embedder-openai', function () {
       return result.success ? [] : result.error.issues.map((issue) => issue.path.join('.'));
     };
     const azure = { endpoint: 'https://example.openai.azure.com/', deployment: 'd', apiVersion: '2024-10-21' };
-    expect(problems({ baseUrl: 'https://api.example.com/v1', apiKey, model, dimensions, azure })).to.deep.equal(['baseUrl']);
+    expect(problems({ baseUrl: 'https://api.example.com/v1', apiKey, model, dimensions, azure })).to.deep.equal([
+      'baseUrl',
+    ]);
     expect(problems({ apiKey, model, dimensions: 0 })).to.deep.equal(['dimensions']);
     expect(problems({ apiKey, model, dimensions: 1.5 })).to.deep.equal(['dimensions']);
     expect(problems({ apiKey: '', model, dimensions })).to.deep.equal(['apiKey']);

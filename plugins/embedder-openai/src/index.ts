@@ -17,7 +17,12 @@ export default definePlugin({
     const client = createEmbeddingsClient(options);
     // Logged by name, never as an object: the key must not reach the log.
     logger.info(
-      { endpoint: describeEndpoint(options), model: options.model, dimensions: options.dimensions, batchSize: options.batchSize },
+      {
+        endpoint: describeEndpoint(options),
+        model: options.model,
+        dimensions: options.dimensions,
+        batchSize: options.batchSize,
+      },
       'embedding API configured; it is first contacted at the first embedding',
     );
     return createOpenAiEmbeddingProvider(client, options);

@@ -38,13 +38,22 @@ export function createOpenAiEmbeddingProvider(client: OpenAI, options: OpenAiEmb
   function vectorsInOrder(response: OpenAI.Embeddings.CreateEmbeddingResponse, expected: number): Float32Array[] {
     const data = Array.isArray(response?.data) ? response.data : [];
     if (data.length !== expected) {
-      throw new DocqaError('unavailable', `the embedding API at ${endpoint} answered ${data.length} vectors for ${expected} texts`);
+      throw new DocqaError(
+        'unavailable',
+        `the embedding API at ${endpoint} answered ${data.length} vectors for ${expected} texts`,
+      );
     }
     // The API numbers its answers; do not rely on their order.
     const vectors = new Array<Float32Array>(expected);
     for (const item of data) {
       const embedding: unknown = item.embedding;
-      if (!Number.isInteger(item.index) || item.index < 0 || item.index >= expected || vectors[item.index] || !Array.isArray(embedding)) {
+      if (
+        !Number.isInteger(item.index) ||
+        item.index < 0 ||
+        item.index >= expected ||
+        vectors[item.index] ||
+        !Array.isArray(embedding)
+      ) {
         throw new DocqaError('unavailable', `the embedding API at ${endpoint} answered a malformed embedding list`);
       }
       if (embedding.length !== options.dimensions) {

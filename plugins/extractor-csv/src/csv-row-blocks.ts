@@ -18,7 +18,10 @@ export class CsvRowBlocks {
       return;
     }
     if (hadParseError || cells.length !== this.headers.length) this.warnings += 1;
-    const text = formatTableRow(this.headers, cells.map((cell) => cell.trim()));
+    const text = formatTableRow(
+      this.headers,
+      cells.map((cell) => cell.trim()),
+    );
     if (text) this.blocks.push({ kind: 'table_row', text });
   }
 }

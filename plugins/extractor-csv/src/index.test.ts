@@ -14,8 +14,18 @@ describeExtractorConformance('extractor-csv', {
     const tsv = join(dir, 'scores.tsv');
     await writeFile(tsv, 'Team\tScore\nred\t3\nblue\t5\n');
     return [
-      { path: csv, filename: 'people.csv', mediaType: 'text/csv', expect: ['Name: Zoë; City: 東京; Note: ünïcødé, quoted', 'Name: Ada; City: London'] },
-      { path: tsv, filename: 'scores.tsv', mediaType: 'text/tab-separated-values', expect: ['Team: red; Score: 3', 'Team: blue; Score: 5'] },
+      {
+        path: csv,
+        filename: 'people.csv',
+        mediaType: 'text/csv',
+        expect: ['Name: Zoë; City: 東京; Note: ünïcødé, quoted', 'Name: Ada; City: London'],
+      },
+      {
+        path: tsv,
+        filename: 'scores.tsv',
+        mediaType: 'text/tab-separated-values',
+        expect: ['Team: red; Score: 3', 'Team: blue; Score: 5'],
+      },
     ];
   },
   async corrupt(dir) {
@@ -32,11 +42,18 @@ describe('extractor-csv', function () {
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
-  async function extractCsv(content: string | Buffer, filename = 'data.csv', tables = true): Promise<ExtractedDocument> {
+  async function extractCsv(
+    content: string | Buffer,
+    filename = 'data.csv',
+    tables = true,
+  ): Promise<ExtractedDocument> {
     const path = join(dir, filename);
     await writeFile(path, content);
     const options = { ocr: false, ocrLanguages: [], tables };
-    return csvExtractorProvider.extract({ path, filename, mediaType: 'text/csv', options }, new AbortController().signal);
+    return csvExtractorProvider.extract(
+      { path, filename, mediaType: 'text/csv', options },
+      new AbortController().signal,
+    );
   }
 
   it('is gated to the PRO plan', () => {
@@ -44,7 +61,10 @@ describe('extractor-csv', function () {
   });
 
   it('labels each data row with the header, skips empty cells and blank lines, and takes the title from the file name', async () => {
-    const document = await extractCsv('id,name,,email\n1,Ada,x,\n\n , ,,\n2,"Bob ""B"" Smith",,bob@example.com\n', 'team.members.csv');
+    const document = await extractCsv(
+      'id,name,,email\n1,Ada,x,\n\n , ,,\n2,"Bob ""B"" Smith",,bob@example.com\n',
+      'team.members.csv',
+    );
     expect(document).to.deep.equal({
       title: 'team.members',
       blocks: [
@@ -61,7 +81,9 @@ describe('extractor-csv', function () {
   });
 
   it('detects a semicolon delimiter and reads a single-column file without warnings', async () => {
-    expect((await extractCsv('Name;Preis\nTee;3,50\n')).blocks).to.deep.equal([{ kind: 'table_row', text: 'Name: Tee; Preis: 3,50' }]);
+    expect((await extractCsv('Name;Preis\nTee;3,50\n')).blocks).to.deep.equal([
+      { kind: 'table_row', text: 'Name: Tee; Preis: 3,50' },
+    ]);
     expect(await extractCsv('word\nalpha\nbeta\n', 'words.csv')).to.deep.equal({
       title: 'words',
       blocks: [
@@ -115,11 +137,15 @@ describe('extractor-csv', function () {
     } finally {
       await kernel.dispose();
     }
-    const error = await startTestKernel({ plugins: [{ plugin: csvExtractorPlugin, options: { delimiter: ';' } }] }).then(
+    const error = await startTestKernel({
+      plugins: [{ plugin: csvExtractorPlugin, options: { delimiter: ';' } }],
+    }).then(
       () => null,
       (failure: unknown) => failure,
     );
     expect(error).to.have.property('code', 'plugin_invalid');
-    expect((error as Error).message).to.include("plugin instance 'extractor-csv'").and.include('delimiter');
+    expect((error as Error).message)
+      .to.include("plugin instance 'extractor-csv'")
+      .and.include('delimiter');
   });
 });

@@ -74,7 +74,10 @@ async function refuseNonDocx(input: ExtractorInput): Promise<void> {
     );
   }
   if (container === 'compound-file') {
-    throw unreadable(input.filename, new Error('it is an older binary Word (.doc) file; save it as .docx and upload it again'));
+    throw unreadable(
+      input.filename,
+      new Error('it is an older binary Word (.doc) file; save it as .docx and upload it again'),
+    );
   }
   if (container === 'other') throw unreadable(input.filename, new Error('it is not a zip archive'));
 }

@@ -67,7 +67,9 @@ class BlockWalker {
     const text = normalizeSpace(this.pending);
     if (text !== '') {
       this.blocks.push(
-        this.headingLevel === undefined ? { kind: 'paragraph', text } : { kind: 'heading', text, level: this.headingLevel },
+        this.headingLevel === undefined
+          ? { kind: 'paragraph', text }
+          : { kind: 'heading', text, level: this.headingLevel },
       );
     }
     this.pending = '';

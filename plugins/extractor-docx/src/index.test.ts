@@ -68,7 +68,9 @@ function handbook(): Document {
       {
         children: [
           new Paragraph({ text: 'Employee handbook', heading: HeadingLevel.HEADING_1 }),
-          new Paragraph({ children: [new TextRun('Welcome & '), new TextRun({ text: 'read <this> first', bold: true })] }),
+          new Paragraph({
+            children: [new TextRun('Welcome & '), new TextRun({ text: 'read <this> first', bold: true })],
+          }),
           new Paragraph({ text: 'Leave', heading: HeadingLevel.HEADING_2 }),
           new Paragraph({ text: 'Ask your manager first', bullet: { level: 0 } }),
           new Paragraph({ text: 'Public holidays', heading: HeadingLevel.HEADING_5 }),
@@ -87,7 +89,11 @@ describe('extractor-docx', function () {
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'docqa-docx-'));
-    provider = (await docxExtractorPlugin.init({ options: {}, instanceId: 'extractor-docx', deps: {} } as never)) as ExtractorProvider;
+    provider = (await docxExtractorPlugin.init({
+      options: {},
+      instanceId: 'extractor-docx',
+      deps: {},
+    } as never)) as ExtractorProvider;
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
@@ -102,7 +108,10 @@ describe('extractor-docx', function () {
   }
 
   async function failure(promise: Promise<ExtractedDocument>): Promise<DocqaError> {
-    const error = await promise.then(() => null, (failed: unknown) => failed);
+    const error = await promise.then(
+      () => null,
+      (failed: unknown) => failed,
+    );
     expect(DocqaError.is(error, 'unsupported_media_type'), String(error)).to.equal(true);
     return error as DocqaError;
   }
@@ -173,14 +182,19 @@ describe('extractor-docx', function () {
 
   it('runs the same extraction from its worker module', async () => {
     const path = await write('worker.docx', await Packer.toBuffer(handbook()));
-    const worker = (await import(provider.workerModule)) as { extract(input: ExtractorInput): Promise<ExtractedDocument> };
+    const worker = (await import(provider.workerModule)) as {
+      extract(input: ExtractorInput): Promise<ExtractedDocument>;
+    };
     const fromWorker = await worker.extract(input(path, 'worker.docx'));
     expect(fromWorker).to.deep.equal(await provider.extract(input(path, 'worker.docx'), signal));
   });
 
   describe('zip bomb limits', () => {
     async function refusal(extraction: Promise<ExtractedDocument>): Promise<DocqaError> {
-      const error = await extraction.then(() => null, (failed: unknown) => failed);
+      const error = await extraction.then(
+        () => null,
+        (failed: unknown) => failed,
+      );
       expect(DocqaError.is(error, 'file_too_large'), String(error)).to.equal(true);
       return error as DocqaError;
     }
@@ -248,7 +262,10 @@ describe('extractor-docx', function () {
     const path = await write('aborted.docx', await Packer.toBuffer(handbook()));
     const controller = new AbortController();
     controller.abort(new Error('shutting down'));
-    const error = await provider.extract(input(path, 'aborted.docx'), controller.signal).then(() => null, (failed: unknown) => failed);
+    const error = await provider.extract(input(path, 'aborted.docx'), controller.signal).then(
+      () => null,
+      (failed: unknown) => failed,
+    );
     expect(error).to.have.property('message', 'shutting down');
   });
 });

@@ -10,9 +10,35 @@ const droppedElements = 'script, style, noscript, template, nav, footer, aside, 
 
 /** Elements that end the running paragraph before and after them, as a browser starts a new line. */
 const blockElements = new Set([
-  'address', 'article', 'blockquote', 'body', 'caption', 'center', 'dd', 'details', 'dialog', 'div', 'dl', 'dt',
-  'fieldset', 'figcaption', 'figure', 'form', 'header', 'hgroup', 'hr', 'html', 'legend', 'li', 'main', 'menu',
-  'ol', 'p', 'section', 'summary', 'ul',
+  'address',
+  'article',
+  'blockquote',
+  'body',
+  'caption',
+  'center',
+  'dd',
+  'details',
+  'dialog',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'form',
+  'header',
+  'hgroup',
+  'hr',
+  'html',
+  'legend',
+  'li',
+  'main',
+  'menu',
+  'ol',
+  'p',
+  'section',
+  'summary',
+  'ul',
 ]);
 
 const metadataNames = new Set(['description', 'author', 'keywords']);
@@ -53,7 +79,10 @@ export function htmlToDocument(html: string, options: { tables: boolean }): Extr
     } else if (tag === 'pre') {
       endParagraph();
       // Preformatted text keeps its line breaks and indentation: it is usually code.
-      const text = $(node).text().replace(/[ \t]+$/gm, '').replace(/^\n+|\n+$/g, '');
+      const text = $(node)
+        .text()
+        .replace(/[ \t]+$/gm, '')
+        .replace(/^\n+|\n+$/g, '');
       if (text.trim()) blocks.push({ kind: 'paragraph', text });
     } else if (tag === 'br') {
       running.push(' ');
@@ -75,6 +104,8 @@ export function htmlToDocument(html: string, options: { tables: boolean }): Extr
     if (metadataNames.has(name) && content && !(name in metadata)) metadata[name] = content;
   });
 
-  const title = collapseWhitespace($('title').first().text()) || blocks.find((block) => block.kind === 'heading' && block.level === 1)?.text;
+  const title =
+    collapseWhitespace($('title').first().text()) ||
+    blocks.find((block) => block.kind === 'heading' && block.level === 1)?.text;
   return { ...(title ? { title } : {}), blocks, metadata };
 }

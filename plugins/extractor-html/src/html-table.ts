@@ -14,10 +14,25 @@ export function tableRowTexts($: CheerioAPI, table: Cheerio<TableElement>, label
     .find('tr')
     .filter((_, row) => $(row).closest('table').get(0) === tableNode)
     .toArray()
-    .map((row) => $(row).children('th, td').toArray().map((cell) => ({ header: cell.tagName === 'th', text: collapseWhitespace($(cell).text()) })));
+    .map((row) =>
+      $(row)
+        .children('th, td')
+        .toArray()
+        .map((cell) => ({ header: cell.tagName === 'th', text: collapseWhitespace($(cell).text()) })),
+    );
   const texts = (cells: Array<{ text: string }>) => cells.map((cell) => cell.text);
-  if (!labelled) return rows.map((cells) => texts(cells).filter((text) => text !== '').join(' | ')).filter((text) => text !== '');
-  const headerIndex = Math.max(0, rows.findIndex((cells) => cells.length > 0 && cells.every((cell) => cell.header)));
+  if (!labelled)
+    return rows
+      .map((cells) =>
+        texts(cells)
+          .filter((text) => text !== '')
+          .join(' | '),
+      )
+      .filter((text) => text !== '');
+  const headerIndex = Math.max(
+    0,
+    rows.findIndex((cells) => cells.length > 0 && cells.every((cell) => cell.header)),
+  );
   const headers = texts(rows[headerIndex] ?? []);
   return rows
     .filter((_, index) => index !== headerIndex)

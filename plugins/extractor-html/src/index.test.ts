@@ -36,7 +36,13 @@ describeExtractorConformance('extractor-html', {
         expect: ['Our team', "We work in Zoë's office & in 東京, ünïcødé.", 'Members', 'Name: Ada; City: London'],
         headings: ['Our team', 'Members'],
       },
-      { path: fragment, filename: 'fragment.htm', mediaType: 'text/html', expect: ['Loose text with markup', 'Later'], headings: ['Later'] },
+      {
+        path: fragment,
+        filename: 'fragment.htm',
+        mediaType: 'text/html',
+        expect: ['Loose text with markup', 'Later'],
+        headings: ['Later'],
+      },
     ];
   },
   async corrupt(dir) {
@@ -57,7 +63,10 @@ describe('extractor-html', function () {
     const path = join(dir, 'page.html');
     await writeFile(path, html);
     const options = { ocr: false, ocrLanguages: [], tables };
-    return htmlExtractorProvider.extract({ path, filename: 'page.html', mediaType: 'text/html', options }, new AbortController().signal);
+    return htmlExtractorProvider.extract(
+      { path, filename: 'page.html', mediaType: 'text/html', options },
+      new AbortController().signal,
+    );
   }
 
   it('is gated to the PRO plan and reads tables', () => {
@@ -70,7 +79,8 @@ describe('extractor-html', function () {
     expect(document.title).to.equal('Team page');
     expect(document.metadata).to.deep.equal({ description: 'Who works where', author: 'Zoë' });
     const text = document.blocks.map((block) => block.text).join('\n');
-    for (const dropped of ['script text', 'color: red', 'Home | About', 'footer text']) expect(text).to.not.include(dropped);
+    for (const dropped of ['script text', 'color: red', 'Home | About', 'footer text'])
+      expect(text).to.not.include(dropped);
   });
 
   it('falls back to the first h1 for the title', async () => {
@@ -102,13 +112,17 @@ describe('extractor-html', function () {
   });
 
   it('labels table rows with the <th> row or, without one, the first row, and skips empty cells and nested tables', async () => {
-    const withTh = '<table><thead><tr><th>Name</th><th>Age</th><th>Note</th></tr></thead><tbody><tr><td>Ada</td><td>36</td><td></td></tr><tr><td>Bob</td><td></td><td>new</td></tr></tbody></table>';
+    const withTh =
+      '<table><thead><tr><th>Name</th><th>Age</th><th>Note</th></tr></thead><tbody><tr><td>Ada</td><td>36</td><td></td></tr><tr><td>Bob</td><td></td><td>new</td></tr></tbody></table>';
     expect((await extractHtml(withTh)).blocks).to.deep.equal([
       { kind: 'table_row', text: 'Name: Ada; Age: 36' },
       { kind: 'table_row', text: 'Name: Bob; Note: new' },
     ]);
-    const firstRowHeaders = '<table><tr><td>Key</td><td>Value</td></tr><tr><td>a</td><td><table><tr><td>inner</td></tr></table></td></tr></table>';
-    expect((await extractHtml(firstRowHeaders)).blocks).to.deep.equal([{ kind: 'table_row', text: 'Key: a; Value: inner' }]);
+    const firstRowHeaders =
+      '<table><tr><td>Key</td><td>Value</td></tr><tr><td>a</td><td><table><tr><td>inner</td></tr></table></td></tr></table>';
+    expect((await extractHtml(firstRowHeaders)).blocks).to.deep.equal([
+      { kind: 'table_row', text: 'Key: a; Value: inner' },
+    ]);
   });
 
   it('makes each table row one paragraph when tables are off', async () => {
@@ -120,7 +134,9 @@ describe('extractor-html', function () {
   });
 
   it('reads UTF-16 with a byte-order mark', async () => {
-    const document = await extractHtml(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<p>Zoë 東京</p>', 'utf16le')]));
+    const document = await extractHtml(
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<p>Zoë 東京</p>', 'utf16le')]),
+    );
     expect(document.blocks).to.deep.equal([{ kind: 'paragraph', text: 'Zoë 東京' }]);
   });
 
@@ -132,11 +148,15 @@ describe('extractor-html', function () {
     } finally {
       await kernel.dispose();
     }
-    const error = await startTestKernel({ plugins: [{ plugin: htmlExtractorPlugin, options: { keepScripts: true } }] }).then(
+    const error = await startTestKernel({
+      plugins: [{ plugin: htmlExtractorPlugin, options: { keepScripts: true } }],
+    }).then(
       () => null,
       (failure: unknown) => failure,
     );
     expect(error).to.have.property('code', 'plugin_invalid');
-    expect((error as Error).message).to.include("plugin instance 'extractor-html'").and.include('keepScripts');
+    expect((error as Error).message)
+      .to.include("plugin instance 'extractor-html'")
+      .and.include('keepScripts');
   });
 });

@@ -12,9 +12,13 @@ export async function readHtmlFile(path: string, filename: string, signal?: Abor
     signal?.throwIfAborted();
     throw error;
   });
-  const encoding = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : 'utf-8';
+  const encoding =
+    bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : 'utf-8';
   if (encoding === 'utf-8' && bytes.includes(0)) {
-    throw new DocqaError('unsupported_media_type', `'${filename}' is not HTML: it contains NUL bytes, so it is probably a binary file.`);
+    throw new DocqaError(
+      'unsupported_media_type',
+      `'${filename}' is not HTML: it contains NUL bytes, so it is probably a binary file.`,
+    );
   }
   return new TextDecoder(encoding).decode(bytes);
 }

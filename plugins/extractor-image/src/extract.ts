@@ -2,7 +2,14 @@
 import { DocqaError } from '@docqa/plugin-api';
 import type { ExtractedBlock, ExtractedDocument, ExtractorInput } from '@docqa/plugin-api';
 import { countImagePages, renderPage, upscaleFactor, upscalePage, type PageImage } from './normalise-image.js';
-import { defaultOcrLanguages, meanConfidence, recognisePng, traineddataFile, type OcrJob, type PageText } from '@docqa/ocr';
+import {
+  defaultOcrLanguages,
+  meanConfidence,
+  recognisePng,
+  traineddataFile,
+  type OcrJob,
+  type PageText,
+} from '@docqa/ocr';
 
 /**
  * Reads the text of a PNG, JPEG or TIFF image with OCR (tesseract.js, offline), one page at a time:
@@ -12,9 +19,14 @@ import { defaultOcrLanguages, meanConfidence, recognisePng, traineddataFile, typ
 export async function extract(input: ExtractorInput, signal?: AbortSignal): Promise<ExtractedDocument> {
   signal?.throwIfAborted();
   if (!input.options.ocr) {
-    throw new DocqaError('unsupported_media_type', `${input.filename} is an image; set INDEXING_OCR_ENABLED=true to read text from images`);
+    throw new DocqaError(
+      'unsupported_media_type',
+      `${input.filename} is an image; set INDEXING_OCR_ENABLED=true to read text from images`,
+    );
   }
-  const languages = [...new Set(input.options.ocrLanguages.length > 0 ? input.options.ocrLanguages : defaultOcrLanguages)];
+  const languages = [
+    ...new Set(input.options.ocrLanguages.length > 0 ? input.options.ocrLanguages : defaultOcrLanguages),
+  ];
   // Checked before any pixel is decoded, so a missing language fails fast with the package to install.
   for (const code of languages) await traineddataFile(code);
   const pageCount = await countImagePages(input.path, input.filename);
@@ -27,7 +39,11 @@ export async function extract(input: ExtractorInput, signal?: AbortSignal): Prom
     // The break before each page after the first carries the number of the page it opens, as in PDFs.
     if (page > 1) blocks.push({ kind: 'page_break', text: '', page });
     // Pages are decoded one at a time: a 100-page fax holds one page in memory, not a hundred.
-    const text = await readPage(await renderPage(input.path, input.filename, pageIndex), { filename: input.filename, languages, signal });
+    const text = await readPage(await renderPage(input.path, input.filename, pageIndex), {
+      filename: input.filename,
+      languages,
+      signal,
+    });
     for (const paragraph of text.paragraphs) blocks.push({ kind: 'paragraph', text: paragraph, page });
     confidences.push(...text.wordConfidences);
   }
@@ -46,7 +62,10 @@ async function readPage(image: PageImage, job: OcrJob): Promise<PageText> {
   const factor = upscaleFactor(first.lineHeight, image);
   if (factor === 1) return first;
   const second = await recognise(await upscalePage(image, factor), job);
-  return meanConfidence(second.wordConfidences) >= meanConfidence(first.wordConfidences) || first.paragraphs.length === 0 ? second : first;
+  return meanConfidence(second.wordConfidences) >= meanConfidence(first.wordConfidences) ||
+    first.paragraphs.length === 0
+    ? second
+    : first;
 }
 
 function recognise(image: PageImage, job: OcrJob): Promise<PageText> {

@@ -32,7 +32,9 @@ const jpeg = (svg: Buffer) => sharp(svg).flatten({ background: '#ffffff' }).jpeg
 
 async function twoPageTiff(first: Buffer, second: Buffer): Promise<Buffer> {
   // A joined "animated" image is written as one TIFF directory (page) per frame.
-  return sharp([await png(first), await png(second)], { join: { animated: true } }).tiff().toBuffer();
+  return sharp([await png(first), await png(second)], { join: { animated: true } })
+    .tiff()
+    .toBuffer();
 }
 
 const documentText = (document: ExtractedDocument) => document.blocks.map((block) => block.text).join('\n');
@@ -62,7 +64,9 @@ describe('extractor-image', function () {
     const guard = await writeOfflineGuard(guardDir);
     preloadUrl = guard.preloadUrl;
     uninstallGuard = guard.installOfflineGuard((target) => refused.push(target));
-    const rendered = await sharp(await png(textSvg(['x']))).greyscale().stats();
+    const rendered = await sharp(await png(textSvg(['x'])))
+      .greyscale()
+      .stats();
     expect(rendered.channels[0]!.min, 'SVG text rendered nothing: install a font (fonts-dejavu-core)').to.be.below(100);
   });
   after(async () => {
@@ -77,15 +81,31 @@ describe('extractor-image', function () {
     async samples(dir) {
       const files = {
         // A transparent background, as screenshots and exported diagrams have: flattened onto white.
-        png: [join(dir, 'leaf.png'), await png(textSvg(['Photosynthesis converts light', 'in the café garden'], { transparent: true }))],
+        png: [
+          join(dir, 'leaf.png'),
+          await png(textSvg(['Photosynthesis converts light', 'in the café garden'], { transparent: true })),
+        ],
         jpeg: [join(dir, 'scan.jpg'), await jpeg(textSvg(['Chlorophyll absorbs sunlight']))],
-        tiff: [join(dir, 'fax.tiff'), await twoPageTiff(textSvg(['First page about roots']), textSvg(['Second page about leaves']))],
+        tiff: [
+          join(dir, 'fax.tiff'),
+          await twoPageTiff(textSvg(['First page about roots']), textSvg(['Second page about leaves'])),
+        ],
       } as const;
       for (const [path, bytes] of Object.values(files)) await writeFile(path, bytes);
       return [
-        { path: files.png[0], filename: 'leaf.png', mediaType: 'image/png', expect: ['Photosynthesis', 'light', 'café'] },
+        {
+          path: files.png[0],
+          filename: 'leaf.png',
+          mediaType: 'image/png',
+          expect: ['Photosynthesis', 'light', 'café'],
+        },
         { path: files.jpeg[0], filename: 'scan.jpg', mediaType: 'image/jpeg', expect: ['Chlorophyll', 'sunlight'] },
-        { path: files.tiff[0], filename: 'fax.tiff', mediaType: 'image/tiff', expect: ['First page', 'roots', 'Second page', 'leaves'] },
+        {
+          path: files.tiff[0],
+          filename: 'fax.tiff',
+          mediaType: 'image/tiff',
+          expect: ['First page', 'roots', 'Second page', 'leaves'],
+        },
       ];
     },
     async corrupt(dir) {
@@ -107,12 +127,22 @@ describe('extractor-image', function () {
     async function inputFor(filename: string, bytes: Buffer, ocrLanguages?: string[]): Promise<ExtractorInput> {
       const path = join(dir, filename);
       await writeFile(path, bytes);
-      const input = { path, filename, mediaType: 'image/png', options: { ocr: false, ocrLanguages: [], tables: false } };
+      const input = {
+        path,
+        filename,
+        mediaType: 'image/png',
+        options: { ocr: false, ocrLanguages: [], tables: false },
+      };
       return ocrLanguages ? withOcr(input, ocrLanguages) : input;
     }
 
-    const failure = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error);
-    const extractText = async (input: ExtractorInput) => imageExtractorProvider.extract(input, new AbortController().signal);
+    const failure = (promise: Promise<unknown>) =>
+      promise.then(
+        () => null,
+        (error: unknown) => error,
+      );
+    const extractText = async (input: ExtractorInput) =>
+      imageExtractorProvider.extract(input, new AbortController().signal);
 
     it('declares the image types and OCR', () => {
       expect(imageExtractorPlugin.id).to.equal('extractor-image');
@@ -125,22 +155,30 @@ describe('extractor-image', function () {
       const error = await failure(extractText(await inputFor('photo.png', await png(textSvg(['hello'])))));
       expect(DocqaError.is(error, 'unsupported_media_type'), String(error)).to.equal(true);
       expect((error as DocqaError).status).to.equal(415);
-      expect((error as Error).message).to.equal('photo.png is an image; set INDEXING_OCR_ENABLED=true to read text from images');
+      expect((error as Error).message).to.equal(
+        'photo.png is an image; set INDEXING_OCR_ENABLED=true to read text from images',
+      );
     });
 
     it('refuses a file that is no image, and an image of a type it does not read, naming the file', async () => {
       const error = await failure(extractText(await inputFor('notes.png', Buffer.from('just some text'), ['eng'])));
       expect(DocqaError.is(error, 'unsupported_media_type'), String(error)).to.equal(true);
       expect((error as Error).message).to.match(/^notes\.png is not a readable image: /);
-      const webp = await sharp(textSvg(['hi'])).webp().toBuffer();
+      const webp = await sharp(textSvg(['hi']))
+        .webp()
+        .toBuffer();
       const webpError = await failure(extractText(await inputFor('disguised.png', webp, ['eng'])));
       expect((webpError as Error).message).to.equal('disguised.png is a webp image; only PNG, JPEG and TIFF are read');
     });
 
     it('names the npm package of an OCR language that is not installed', async () => {
-      const error = await failure(extractText(await inputFor('greek.png', await png(textSvg(['hello'])), ['eng', 'xyz'])));
+      const error = await failure(
+        extractText(await inputFor('greek.png', await png(textSvg(['hello'])), ['eng', 'xyz'])),
+      );
       expect(DocqaError.is(error, 'validation_failed'), String(error)).to.equal(true);
-      expect((error as Error).message).to.equal('OCR language "xyz" is not installed (npm package @tesseract.js-data/xyz)');
+      expect((error as Error).message).to.equal(
+        'OCR language "xyz" is not installed (npm package @tesseract.js-data/xyz)',
+      );
     });
 
     it('numbers the pages of a TIFF, breaks between them and reports OCR and its confidence', async () => {
@@ -158,17 +196,31 @@ describe('extractor-image', function () {
 
     it('turns a photo upright by its EXIF orientation', async () => {
       // Pixels stored lying on their side, with EXIF orientation 6 ("turn 90° clockwise to view").
-      const sideways = await sharp(await png(textSvg(['Stomata open at dawn']))).rotate(-90).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+      const sideways = await sharp(await png(textSvg(['Stomata open at dawn'])))
+        .rotate(-90)
+        .jpeg()
+        .withMetadata({ orientation: 6 })
+        .toBuffer();
       expectWords(await extractText(await inputFor('phone.jpg', sideways, ['eng'])), ['stomata', 'open', 'dawn']);
     });
 
     it('upscales small text before reading it', async () => {
       // At 8 px tesseract reads "Kylem carries water upward Pakcen moves sugar dow" without the upscale.
-      const tiny = await png(textSvg(['Xylem carries water upward', 'Phloem moves sugar down'], { fontSize: 8, width: 160 }));
-      expectWords(await extractText(await inputFor('tiny.png', tiny, ['eng'])), ['xylem', 'carries water', 'phloem', 'moves sugar']);
+      const tiny = await png(
+        textSvg(['Xylem carries water upward', 'Phloem moves sugar down'], { fontSize: 8, width: 160 }),
+      );
+      expectWords(await extractText(await inputFor('tiny.png', tiny, ['eng'])), [
+        'xylem',
+        'carries water',
+        'phloem',
+        'moves sugar',
+      ]);
       expect(upscaleFactor(10, { width: 100, height: 100 }), 'to the target height, at most 4 times').to.equal(4);
       expect(upscaleFactor(20, { width: 100, height: 100 })).to.equal(2);
-      expect(upscaleFactor(20, { width: 4000, height: 3000 }), 'within the pixel budget').to.be.closeTo(Math.sqrt(maxOcrPixels / 12e6), 1e-9);
+      expect(upscaleFactor(20, { width: 4000, height: 3000 }), 'within the pixel budget').to.be.closeTo(
+        Math.sqrt(maxOcrPixels / 12e6),
+        1e-9,
+      );
       expect(upscaleFactor(20, { width: 5000, height: 4500 }), 'not worth a second pass').to.equal(1);
       expect(upscaleFactor(30, { width: 100, height: 100 }), 'tall enough').to.equal(1);
       expect(upscaleFactor(0, { width: 100, height: 100 }), 'no text found').to.equal(1);
@@ -183,7 +235,11 @@ describe('extractor-image', function () {
         ['--import', 'tsx', '--conditions', 'docqa-source', '--import', preloadUrl, script],
         { cwd: repositoryRoot, timeout: 30_000 },
       );
-      const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as { guardedMain: boolean; guardedThread: boolean; text: string };
+      const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+        guardedMain: boolean;
+        guardedThread: boolean;
+        text: string;
+      };
       expect(result.guardedMain, 'the guard refuses connections in the main thread').to.equal(true);
       expect(result.guardedThread, 'the guard refuses connections in worker threads').to.equal(true);
       // Only the two self-checks may have been refused: OCR itself must not have tried to connect anywhere.
@@ -212,14 +268,21 @@ describe('extractor-image', function () {
 /** The offline test's child: checks the guard holds in both kinds of thread, then OCRs with a new tesseract worker. */
 async function writeOfflineChild(dir: string, image: string): Promise<string> {
   const extractUrl = new URL('./extract.ts', import.meta.url).href;
-  const input = { path: image, filename: 'offline.png', mediaType: 'image/png', options: { ocr: true, ocrLanguages: ['eng'], tables: false } };
+  const input = {
+    path: image,
+    filename: 'offline.png',
+    mediaType: 'image/png',
+    options: { ocr: true, ocrLanguages: ['eng'], tables: false },
+  };
   // 203.0.113.7 is a documentation address (TEST-NET-3): were the guard missing, nothing would answer.
   const tryConnect = `(() => { try { require('node:net').connect(443, '203.0.113.7').on('error', () => {}); return false; } catch { return true; } })()`;
   // A thread from a file, like tesseract's: Node runs --import preloads in those (not in eval threads).
   const threadCheck = join(dir, 'thread-check.cjs');
   await writeFile(threadCheck, `require('node:worker_threads').parentPort.postMessage(${tryConnect});`);
   const script = join(dir, 'offline-child.mts');
-  await writeFile(script, `
+  await writeFile(
+    script,
+    `
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { extract } from ${JSON.stringify(extractUrl)};
@@ -233,6 +296,7 @@ const guardedThread = await new Promise((resolve) => {
 const document = await extract(${JSON.stringify(input)});
 console.log(JSON.stringify({ guardedMain, guardedThread, text: document.blocks.map((block) => block.text).join(' ') }));
 process.exit(0);
-`);
+`,
+  );
   return script;
 }

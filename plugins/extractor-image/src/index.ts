@@ -10,7 +10,8 @@ export default definePlugin({
   apiVersion: 1,
   kind: 'extractor',
   id: 'extractor-image',
-  description: 'Reads text from PNG, JPEG and TIFF images with OCR (tesseract.js, offline), when INDEXING_OCR_ENABLED is on.',
+  description:
+    'Reads text from PNG, JPEG and TIFF images with OCR (tesseract.js, offline), when INDEXING_OCR_ENABLED is on.',
   configSchema: imageExtractorOptionsSchema,
   deps: {},
   init() {

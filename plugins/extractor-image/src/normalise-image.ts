@@ -41,7 +41,10 @@ export async function countImagePages(path: string, filename: string): Promise<n
     throw notReadableImage(filename, error);
   }
   if (!readableFormats.has(metadata.format ?? '')) {
-    throw new DocqaError('unsupported_media_type', `${filename} is a ${metadata.format ?? 'unknown'} image; only PNG, JPEG and TIFF are read`);
+    throw new DocqaError(
+      'unsupported_media_type',
+      `${filename} is a ${metadata.format ?? 'unknown'} image; only PNG, JPEG and TIFF are read`,
+    );
   }
   return metadata.pages ?? 1;
 }
@@ -85,6 +88,9 @@ async function toPageImage(pipeline: Sharp): Promise<PageImage> {
   // Fast compression: the PNG lives for one recognition, and tesseract decodes it again at once.
   // 300 dpi, because tesseract takes the file's resolution for its size heuristics (and warns about,
   // then guesses for, the 72 or nonsense many files carry); after normalising, text is 300-dpi sized.
-  const { data, info } = await pipeline.withDensity(300).png({ compressionLevel: 1 }).toBuffer({ resolveWithObject: true });
+  const { data, info } = await pipeline
+    .withDensity(300)
+    .png({ compressionLevel: 1 })
+    .toBuffer({ resolveWithObject: true });
   return { png: data, width: info.width, height: info.height };
 }

@@ -68,9 +68,16 @@ installOfflineGuard((target) => writeSync(2, '${refusedMarker} ' + target + '\\n
 export type InstallOfflineGuard = (report: (target: string) => void) => () => void;
 
 /** Writes the guard into dir: a module to install it in this thread, and a preload for `node --import`. */
-export async function writeOfflineGuard(dir: string): Promise<{ installOfflineGuard: InstallOfflineGuard; preloadUrl: string }> {
+export async function writeOfflineGuard(
+  dir: string,
+): Promise<{ installOfflineGuard: InstallOfflineGuard; preloadUrl: string }> {
   await writeFile(join(dir, 'offline-guard.mjs'), guardModuleSource);
   await writeFile(join(dir, 'offline-guard-preload.mjs'), preloadSource);
-  const guard = (await import(pathToFileURL(join(dir, 'offline-guard.mjs')).href)) as { installOfflineGuard: InstallOfflineGuard };
-  return { installOfflineGuard: guard.installOfflineGuard, preloadUrl: pathToFileURL(join(dir, 'offline-guard-preload.mjs')).href };
+  const guard = (await import(pathToFileURL(join(dir, 'offline-guard.mjs')).href)) as {
+    installOfflineGuard: InstallOfflineGuard;
+  };
+  return {
+    installOfflineGuard: guard.installOfflineGuard,
+    preloadUrl: pathToFileURL(join(dir, 'offline-guard-preload.mjs')).href,
+  };
 }

@@ -44,10 +44,24 @@ describeExtractorConformance('extractor-md', {
         path,
         filename: 'guide.md',
         mediaType: 'text/markdown',
-        expect: ['Install guide', 'Intro with bold, italics, code and a link.', 'Tokyo 東京 office', 'Ünïcødé', '# not a heading', 'npm install', 'Name: Zoë; City: 東京'],
+        expect: [
+          'Install guide',
+          'Intro with bold, italics, code and a link.',
+          'Tokyo 東京 office',
+          'Ünïcødé',
+          '# not a heading',
+          'npm install',
+          'Name: Zoë; City: 東京',
+        ],
         headings: ['Install guide', 'Tokyo 東京 office'],
       },
-      { path: plain, filename: 'plain.markdown', mediaType: 'text/markdown', expect: ['Only a heading', 'and text'], headings: ['Only a heading'] },
+      {
+        path: plain,
+        filename: 'plain.markdown',
+        mediaType: 'text/markdown',
+        expect: ['Only a heading', 'and text'],
+        headings: ['Only a heading'],
+      },
     ];
   },
   async corrupt(dir) {
@@ -68,11 +82,16 @@ describe('extractor-md', function () {
     const path = join(dir, 'doc.md');
     await writeFile(path, markdown);
     const options = { ocr: false, ocrLanguages: [], tables };
-    return mdExtractorProvider.extract({ path, filename: 'doc.md', mediaType: 'text/markdown', options }, new AbortController().signal);
+    return mdExtractorProvider.extract(
+      { path, filename: 'doc.md', mediaType: 'text/markdown', options },
+      new AbortController().signal,
+    );
   }
 
   it('reads ATX headings of every level, with closing hashes, and ignores # without a space', async () => {
-    const document = await extractMarkdown('# One\n## Two ##\n###### Six\n####### seven is text\n#hashtag\n   ### Indented three\n    # four spaces is code\n');
+    const document = await extractMarkdown(
+      '# One\n## Two ##\n###### Six\n####### seven is text\n#hashtag\n   ### Indented three\n    # four spaces is code\n',
+    );
     expect(document.blocks).to.deep.equal([
       { kind: 'heading', text: 'One', level: 1 },
       { kind: 'heading', text: 'Two', level: 2 },
@@ -94,7 +113,9 @@ describe('extractor-md', function () {
   });
 
   it('keeps fenced code verbatim as one paragraph, and headings inside a fence are not headings', async () => {
-    const document = await extractMarkdown('~~~~python\n# comment\n\n    indented = True\n```\nstill code\n~~~~\n# After\n');
+    const document = await extractMarkdown(
+      '~~~~python\n# comment\n\n    indented = True\n```\nstill code\n~~~~\n# After\n',
+    );
     expect(document.blocks).to.deep.equal([
       { kind: 'paragraph', text: '# comment\n\n    indented = True\n```\nstill code' },
       { kind: 'heading', text: 'After', level: 1 },
@@ -115,7 +136,8 @@ describe('extractor-md', function () {
   });
 
   it('turns pipe tables into table rows when tables are on, and into one paragraph otherwise', async () => {
-    const table = 'Before\n\n| Name | Role | Note |\n|------|:----:|------|\n| Ada | lead | |\n| Bob \\| Jr | dev | `x` |\nafter\n';
+    const table =
+      'Before\n\n| Name | Role | Note |\n|------|:----:|------|\n| Ada | lead | |\n| Bob \\| Jr | dev | `x` |\nafter\n';
     expect((await extractMarkdown(table)).blocks).to.deep.equal([
       { kind: 'paragraph', text: 'Before' },
       { kind: 'table_row', text: 'Name: Ada; Role: lead' },
@@ -130,7 +152,9 @@ describe('extractor-md', function () {
   });
 
   it('moves simple front matter to metadata, not text, and takes the title from it', async () => {
-    const document = await extractMarkdown("---\ntitle: 'Front title'\ndate: 2024-05-01\nempty:\nlist: [a, b]\n---\n# Heading title\n");
+    const document = await extractMarkdown(
+      "---\ntitle: 'Front title'\ndate: 2024-05-01\nempty:\nlist: [a, b]\n---\n# Heading title\n",
+    );
     expect(document).to.deep.equal({
       title: 'Front title',
       blocks: [{ kind: 'heading', text: 'Heading title', level: 1 }],
@@ -150,9 +174,14 @@ describe('extractor-md', function () {
   });
 
   it('reduces inline markup to its text, leaving escaped characters and snake_case alone', async () => {
-    const document = await extractMarkdown('![logo](a.png) see <https://x.example> and [docs][ref], ~~old~~ __new__, \\*not italic\\*, my_snake_case_name, 2 * 3 * 4\n> quoted line\n');
+    const document = await extractMarkdown(
+      '![logo](a.png) see <https://x.example> and [docs][ref], ~~old~~ __new__, \\*not italic\\*, my_snake_case_name, 2 * 3 * 4\n> quoted line\n',
+    );
     expect(document.blocks).to.deep.equal([
-      { kind: 'paragraph', text: 'logo see https://x.example and docs, old new, *not italic*, my_snake_case_name, 2 * 3 * 4 quoted line' },
+      {
+        kind: 'paragraph',
+        text: 'logo see https://x.example and docs, old new, *not italic*, my_snake_case_name, 2 * 3 * 4 quoted line',
+      },
     ]);
   });
 
@@ -169,6 +198,8 @@ describe('extractor-md', function () {
       (failure: unknown) => failure,
     );
     expect(error).to.have.property('code', 'plugin_invalid');
-    expect((error as Error).message).to.include("plugin instance 'extractor-md'").and.include('flavour');
+    expect((error as Error).message)
+      .to.include("plugin instance 'extractor-md'")
+      .and.include('flavour');
   });
 });

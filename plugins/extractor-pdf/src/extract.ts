@@ -43,7 +43,9 @@ export async function extract(
   const limits = pdfExtractorOptionsSchema.parse(options ?? {});
   const deadline = performance.now() + limits.maxExtractionSeconds * 1000;
   // tesseract.js starts its worker at the first scanned page, so text-only PDFs never pay for it.
-  const job: OcrJob | undefined = input.options.ocr ? { filename: input.filename, languages: await ocrLanguages(input.options.ocrLanguages), signal } : undefined;
+  const job: OcrJob | undefined = input.options.ocr
+    ? { filename: input.filename, languages: await ocrLanguages(input.options.ocrLanguages), signal }
+    : undefined;
   const pdf = await openPdf(input);
   try {
     const { title, metadata } = infoToMetadata((await pdf.getMetadata()).info);
@@ -80,7 +82,10 @@ function ocrMetadata(pages: readonly PageContent[]): Record<string, string> {
   if (read.length === 0) return {};
   const confidences = read.flatMap((page) => page.wordConfidences);
   const metadata: Record<string, string> = { ocr: 'true', ocr_pages: String(read.length) };
-  if (confidences.length > 0) metadata.ocr_confidence = String(Math.round(confidences.reduce((sum, value) => sum + value, 0) / confidences.length));
+  if (confidences.length > 0)
+    metadata.ocr_confidence = String(
+      Math.round(confidences.reduce((sum, value) => sum + value, 0) / confidences.length),
+    );
   return metadata;
 }
 
@@ -96,9 +101,13 @@ async function openPdf(input: ExtractorInput): Promise<PdfDocument> {
     return await getDocumentProxy(data, { verbosity: 0 });
   } catch (error) {
     if (error instanceof Error && error.name === 'PasswordException') {
-      throw new DocqaError('unsupported_media_type', `${input.filename} is encrypted; remove the password and upload it again`, {
-        cause: error,
-      });
+      throw new DocqaError(
+        'unsupported_media_type',
+        `${input.filename} is encrypted; remove the password and upload it again`,
+        {
+          cause: error,
+        },
+      );
     }
     throw notReadable(input.filename, error);
   }
@@ -130,7 +139,10 @@ async function readPages(
     }
     try {
       // Only pages without a real text layer are rendered: text pages cost OCR nothing.
-      const ocr = readImages && countCharacters(lines) < minNativeCharacters ? await readImages(page as unknown as PdfPage, pageNumber) : undefined;
+      const ocr =
+        readImages && countCharacters(lines) < minNativeCharacters
+          ? await readImages(page as unknown as PdfPage, pageNumber)
+          : undefined;
       pages.push(ocr ? { lines, ocr } : { lines });
     } finally {
       // Frees the page's decoded images and fonts before the next page is read.
@@ -184,5 +196,9 @@ function tooSlow(filename: string, pageNumber: number, pages: number, limits: Pd
 
 function notReadable(filename: string, cause: unknown, where?: string): DocqaError {
   const reason = cause instanceof Error ? cause.message : String(cause);
-  return new DocqaError('unsupported_media_type', `${filename} is not a readable PDF${where ? ` (${where})` : ''}: ${reason}`, { cause });
+  return new DocqaError(
+    'unsupported_media_type',
+    `${filename} is not a readable PDF${where ? ` (${where})` : ''}: ${reason}`,
+    { cause },
+  );
 }

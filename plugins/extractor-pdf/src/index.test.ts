@@ -28,7 +28,12 @@ async function writePdf(path: string, pages: Run[][], configure?: (document: PDF
   for (const runs of pages) {
     const page = document.addPage([600, 800]);
     for (const run of runs) {
-      page.drawText(run.text, { x: run.x ?? 50, y: run.y, size: run.size ?? 11, font: run.bold ? fonts.bold : fonts.regular });
+      page.drawText(run.text, {
+        x: run.x ?? 50,
+        y: run.y,
+        size: run.size ?? 11,
+        font: run.bold ? fonts.bold : fonts.regular,
+      });
     }
   }
   configure?.(document);
@@ -84,7 +89,13 @@ describeExtractorConformance('extractor-pdf', {
         path,
         filename: 'report.pdf',
         mediaType: pdfMediaType,
-        expect: ['Quarterly report', 'led by Zoë and the ünïcødé team.', 'Item: Green tea; Price: 4.50', 'Outlook', 'no surprises'],
+        expect: [
+          'Quarterly report',
+          'led by Zoë and the ünïcødé team.',
+          'Item: Green tea; Price: 4.50',
+          'Outlook',
+          'no surprises',
+        ],
         headings: ['Quarterly report', 'Prices', 'Outlook'],
       },
     ];
@@ -111,7 +122,10 @@ describe('extractor-pdf', function () {
   }
 
   async function failure(promise: Promise<ExtractedDocument>): Promise<DocqaError> {
-    const error = await promise.then(() => null, (failed: unknown) => failed);
+    const error = await promise.then(
+      () => null,
+      (failed: unknown) => failed,
+    );
     expect(DocqaError.is(error, 'unsupported_media_type'), String(error)).to.equal(true);
     return error as DocqaError;
   }
@@ -153,12 +167,22 @@ describe('extractor-pdf', function () {
     await writeReport(path);
     const document = await provider.extract(input(path, 'report-no-tables.pdf', false), signal);
     expect(document.blocks.filter((block) => block.kind === 'table_row')).to.deep.equal([]);
-    expect(document.blocks).to.deep.include({ kind: 'paragraph', text: 'Item Price Green tea 4.50 Black coffee 3.20', page: 1 });
+    expect(document.blocks).to.deep.include({
+      kind: 'paragraph',
+      text: 'Item Price Green tea 4.50 Black coffee 3.20',
+      page: 1,
+    });
   });
 
   it('does not take a single line with a wide gap for a table', async () => {
     const path = join(dir, 'gap.pdf');
-    await writePdf(path, [[{ text: 'Total', y: 700 }, { text: '42', x: 300, y: 700 }, { text: 'Thanks for reading.', y: 660 }]]);
+    await writePdf(path, [
+      [
+        { text: 'Total', y: 700 },
+        { text: '42', x: 300, y: 700 },
+        { text: 'Thanks for reading.', y: 660 },
+      ],
+    ]);
     const document = await provider.extract(input(path, 'gap.pdf'), signal);
     expect(document.blocks).to.deep.equal([
       { kind: 'paragraph', text: 'Total 42', page: 1 },
@@ -193,7 +217,10 @@ describe('extractor-pdf', function () {
 
   describe('page and time limits', () => {
     async function refusal(extraction: Promise<ExtractedDocument>): Promise<DocqaError> {
-      const error = await extraction.then(() => null, (failed: unknown) => failed);
+      const error = await extraction.then(
+        () => null,
+        (failed: unknown) => failed,
+      );
       expect(DocqaError.is(error, 'file_too_large'), String(error)).to.equal(true);
       return error as DocqaError;
     }

@@ -4,7 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import sharp from 'sharp';
-import { PDFDocument, PDFName, StandardFonts, concatTransformationMatrix, degrees, drawObject, popGraphicsState, pushGraphicsState, setFillingGrayscaleColor } from 'pdf-lib';
+import {
+  PDFDocument,
+  PDFName,
+  StandardFonts,
+  concatTransformationMatrix,
+  degrees,
+  drawObject,
+  popGraphicsState,
+  pushGraphicsState,
+  setFillingGrayscaleColor,
+} from 'pdf-lib';
 import type { PDFPage, PDFRef } from 'pdf-lib';
 import { DocqaError } from '@docqa/plugin-api';
 import type { ExtractedDocument, ExtractorInput } from '@docqa/plugin-api';
@@ -38,18 +48,43 @@ async function bilevelImage(document: PDFDocument, svg: Buffer, asMask: boolean)
     }
   }
   const dictionary = asMask
-    ? { Type: 'XObject', Subtype: 'Image', Width: info.width, Height: info.height, ImageMask: true, Filter: 'FlateDecode' }
-    : { Type: 'XObject', Subtype: 'Image', Width: info.width, Height: info.height, ColorSpace: 'DeviceGray', BitsPerComponent: 1, Filter: 'FlateDecode' };
+    ? {
+        Type: 'XObject',
+        Subtype: 'Image',
+        Width: info.width,
+        Height: info.height,
+        ImageMask: true,
+        Filter: 'FlateDecode',
+      }
+    : {
+        Type: 'XObject',
+        Subtype: 'Image',
+        Width: info.width,
+        Height: info.height,
+        ColorSpace: 'DeviceGray',
+        BitsPerComponent: 1,
+        Filter: 'FlateDecode',
+      };
   return document.context.register(document.context.stream(deflateSync(bits), dictionary));
 }
 
 /** Draws an image XObject over the whole page, in the fill colour black (which a stencil mask paints in). */
 function drawOverPage(page: PDFPage, name: string, ref: PDFRef): void {
   page.node.setXObject(PDFName.of(name), ref);
-  page.pushOperators(setFillingGrayscaleColor(0), pushGraphicsState(), concatTransformationMatrix(a4[0], 0, 0, a4[1], 0, 0), drawObject(name), popGraphicsState());
+  page.pushOperators(
+    setFillingGrayscaleColor(0),
+    pushGraphicsState(),
+    concatTransformationMatrix(a4[0], 0, 0, a4[1], 0, 0),
+    drawObject(name),
+    popGraphicsState(),
+  );
 }
 
-const documentText = (document: ExtractedDocument) => document.blocks.map((block) => block.text).join('\n').toLowerCase();
+const documentText = (document: ExtractedDocument) =>
+  document.blocks
+    .map((block) => block.text)
+    .join('\n')
+    .toLowerCase();
 
 /** OCR is allowed its noise: each phrase must appear, case-insensitively, somewhere in the text. */
 function expectPhrases(document: ExtractedDocument, phrases: string[]): void {
@@ -65,7 +100,9 @@ describe('extractor-pdf: OCR of scanned pages', function () {
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'docqa-pdf-ocr-'));
-    const rendered = await sharp(scanSvg(['x'])).greyscale().stats();
+    const rendered = await sharp(scanSvg(['x']))
+      .greyscale()
+      .stats();
     expect(rendered.channels[0]!.min, 'SVG text rendered nothing: install a font (fonts-dejavu-core)').to.be.below(100);
   });
   after(async () => {
@@ -84,28 +121,47 @@ describe('extractor-pdf: OCR of scanned pages', function () {
     mediaType: pdfMediaType,
     options: { ocr, ocrLanguages: ocr ? ocrLanguages : [], tables: true },
   });
-  const extract = (path: string, ocr: boolean, ocrLanguages?: string[]) => provider.extract(input(path, ocr, ocrLanguages), new AbortController().signal);
+  const extract = (path: string, ocr: boolean, ocrLanguages?: string[]) =>
+    provider.extract(input(path, ocr, ocrLanguages), new AbortController().signal);
 
   /** A scan of three pages: a JPEG, a greyscale PNG on a page turned by /Rotate, and a 1-bit image. */
   async function writeScan(): Promise<string> {
     const document = await PDFDocument.create();
-    const jpeg = await document.embedJpg(await sharp(scanSvg(['Invoice number 4711', 'Mitochondria produce energy'])).jpeg({ quality: 80 }).toBuffer());
+    const jpeg = await document.embedJpg(
+      await sharp(scanSvg(['Invoice number 4711', 'Mitochondria produce energy']))
+        .jpeg({ quality: 80 })
+        .toBuffer(),
+    );
     document.addPage(a4).drawImage(jpeg, { x: 0, y: 0, width: a4[0], height: a4[1] });
 
     // A landscape scan as scanners store it: a portrait page shown a quarter turn clockwise
     // (/Rotate 90), with the image drawn a quarter turn counter-clockwise, so it is upright on screen.
-    const png = await document.embedPng(await sharp(scanSvg(['Chloroplasts capture sunlight'], { landscape: true })).greyscale().png().toBuffer());
+    const png = await document.embedPng(
+      await sharp(scanSvg(['Chloroplasts capture sunlight'], { landscape: true }))
+        .greyscale()
+        .png()
+        .toBuffer(),
+    );
     const turned = document.addPage(a4);
     turned.setRotation(degrees(90));
     turned.drawImage(png, { x: a4[0], y: 0, width: a4[1], height: a4[0], rotate: degrees(90) });
 
-    drawOverPage(document.addPage(a4), 'Fax', await bilevelImage(document, scanSvg(['Ribosomes build proteins']), false));
+    drawOverPage(
+      document.addPage(a4),
+      'Fax',
+      await bilevelImage(document, scanSvg(['Ribosomes build proteins']), false),
+    );
     return save(document, 'scan.pdf');
   }
 
   it('reads every scanned page with OCR, however the image is stored and turned', async () => {
     const document = await extract(await writeScan(), true);
-    expectPhrases(document, ['invoice number 4711', 'mitochondria produce energy', 'chloroplasts capture sunlight', 'ribosomes build proteins']);
+    expectPhrases(document, [
+      'invoice number 4711',
+      'mitochondria produce energy',
+      'chloroplasts capture sunlight',
+      'ribosomes build proteins',
+    ]);
     expect(document.blocks.map((block) => [block.kind, block.page])).to.deep.equal([
       ['paragraph', 1],
       ['page_break', 2],
@@ -123,8 +179,17 @@ describe('extractor-pdf: OCR of scanned pages', function () {
     const font = await document.embedFont(StandardFonts.Helvetica);
     // A text page with a photo on it: text pages are never OCRed, whatever images they hold.
     const textPage = document.addPage(a4);
-    textPage.drawText('Native text about enzymes and their substrates in living cells.', { x: 40, y: 800, size: 12, font });
-    const photo = await document.embedPng(await sharp(scanSvg(['Hidden caption'], { landscape: true })).png().toBuffer());
+    textPage.drawText('Native text about enzymes and their substrates in living cells.', {
+      x: 40,
+      y: 800,
+      size: 12,
+      font,
+    });
+    const photo = await document.embedPng(
+      await sharp(scanSvg(['Hidden caption'], { landscape: true }))
+        .png()
+        .toBuffer(),
+    );
     textPage.drawImage(photo, { x: 40, y: 300, width: 500, height: 350 });
     // A scanned page drawn as a stencil mask, with a few words of real text (a stamp): read by OCR too.
     const scanned = document.addPage(a4);
@@ -133,10 +198,18 @@ describe('extractor-pdf: OCR of scanned pages', function () {
     const path = await save(document, 'mixed.pdf');
 
     const withOcr = await extract(path, true);
-    expect(withOcr.blocks[0]).to.deep.equal({ kind: 'paragraph', text: 'Native text about enzymes and their substrates in living cells.', page: 1 });
+    expect(withOcr.blocks[0]).to.deep.equal({
+      kind: 'paragraph',
+      text: 'Native text about enzymes and their substrates in living cells.',
+      page: 1,
+    });
     expectPhrases(withOcr, ['golgi apparatus packages proteins', 'page 2']);
     expect(documentText(withOcr)).to.not.include('hidden caption');
-    expect(withOcr.blocks.filter((block) => block.page === 2).map((block) => block.kind)).to.deep.equal(['page_break', 'paragraph', 'paragraph']);
+    expect(withOcr.blocks.filter((block) => block.page === 2).map((block) => block.kind)).to.deep.equal([
+      'page_break',
+      'paragraph',
+      'paragraph',
+    ]);
     expect(withOcr.metadata).to.include({ ocr: 'true', ocr_pages: '1' });
 
     // OCR off: the text layer only, exactly as before OCR existed.
@@ -153,14 +226,24 @@ describe('extractor-pdf: OCR of scanned pages', function () {
   });
 
   it('the worker module reads scans too, as the pipeline runs it', async () => {
-    const { extract: workerExtract } = (await import(provider.workerModule)) as { extract(input: ExtractorInput): Promise<ExtractedDocument> };
-    expectPhrases(await workerExtract(input(await writeScan(), true)), ['invoice number 4711', 'ribosomes build proteins']);
+    const { extract: workerExtract } = (await import(provider.workerModule)) as {
+      extract(input: ExtractorInput): Promise<ExtractedDocument>;
+    };
+    expectPhrases(await workerExtract(input(await writeScan(), true)), [
+      'invoice number 4711',
+      'ribosomes build proteins',
+    ]);
   });
 
   it('names the npm package of an OCR language that is not installed, before reading the file', async () => {
-    const error = await extract(join(dir, 'does-not-exist.pdf'), true, ['eng', 'xyz']).then(() => null, (failed: unknown) => failed);
+    const error = await extract(join(dir, 'does-not-exist.pdf'), true, ['eng', 'xyz']).then(
+      () => null,
+      (failed: unknown) => failed,
+    );
     expect(DocqaError.is(error, 'validation_failed'), String(error)).to.equal(true);
-    expect((error as Error).message).to.equal('OCR language "xyz" is not installed (npm package @tesseract.js-data/xyz)');
+    expect((error as Error).message).to.equal(
+      'OCR language "xyz" is not installed (npm package @tesseract.js-data/xyz)',
+    );
   });
 
   it('a PDF without any image or text yields no blocks and no OCR', async () => {

@@ -41,7 +41,9 @@ export function pageBlocks(
   const flush = () => {
     if (paragraph) {
       const { text, heading } = paragraph;
-      blocks.push(heading === undefined ? { kind: 'paragraph', text, page } : { kind: 'heading', text, level: heading, page });
+      blocks.push(
+        heading === undefined ? { kind: 'paragraph', text, page } : { kind: 'heading', text, level: heading, page },
+      );
     }
     paragraph = undefined;
   };
@@ -71,7 +73,11 @@ export function pageBlocks(
 /** Whether a line continues the paragraph that ended with `previous`: the same size, just below it. */
 function continues(previous: TextLine, line: TextLine): boolean {
   const gap = previous.y - line.y;
-  return headingSizeKey(previous.fontSize) === headingSizeKey(line.fontSize) && gap > 0 && gap <= paragraphGapInFontSizes * line.fontSize;
+  return (
+    headingSizeKey(previous.fontSize) === headingSizeKey(line.fontSize) &&
+    gap > 0 &&
+    gap <= paragraphGapInFontSizes * line.fontSize
+  );
 }
 
 /**
@@ -89,7 +95,8 @@ function tableAt(lines: readonly TextLine[], start: number): number {
 
 function alignedRow(header: TextLine, previous: TextLine, line: TextLine): boolean {
   const gap = previous.y - line.y;
-  if (line.cells.length !== header.cells.length || gap <= 0 || gap > tableRowGapInFontSizes * line.fontSize) return false;
+  if (line.cells.length !== header.cells.length || gap <= 0 || gap > tableRowGapInFontSizes * line.fontSize)
+    return false;
   return line.cells.every((cell, column) => underneath(cell, header.cells[column]!, line.fontSize));
 }
 
@@ -101,5 +108,12 @@ function underneath(cell: LineCell, header: LineCell, slack: number): boolean {
 function tableRows(lines: readonly TextLine[], page: number): ExtractedBlock[] {
   const [header, ...rows] = lines;
   const headers = header!.cells.map((cell) => cell.text);
-  return rows.map((row) => ({ kind: 'table_row', text: formatTableRow(headers, row.cells.map((cell) => cell.text)), page }));
+  return rows.map((row) => ({
+    kind: 'table_row',
+    text: formatTableRow(
+      headers,
+      row.cells.map((cell) => cell.text),
+    ),
+    page,
+  }));
 }

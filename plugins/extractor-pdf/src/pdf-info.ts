@@ -28,12 +28,27 @@ function cleanString(value: unknown): string | undefined {
  * UTC; undefined when it does not parse.
  */
 export function pdfDateToIso(value: string): string | undefined {
-  const match = /^(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?(?:([Zz+-])(?:(\d{2})'?(\d{2})?'?)?)?/.exec(value.trim());
+  const match = /^(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?(?:([Zz+-])(?:(\d{2})'?(\d{2})?'?)?)?/.exec(
+    value.trim(),
+  );
   if (!match) return undefined;
-  const [, year, month = '01', day = '01', hour = '00', minute = '00', second = '00', zone, zoneHours = '0', zoneMinutes = '0'] = match;
+  const [
+    ,
+    year,
+    month = '01',
+    day = '01',
+    hour = '00',
+    minute = '00',
+    second = '00',
+    zone,
+    zoneHours = '0',
+    zoneMinutes = '0',
+  ] = match;
   const sign = zone === '-' ? -1 : zone === '+' ? 1 : 0;
   const offsetMinutes = sign * (Number(zoneHours) * 60 + Number(zoneMinutes));
-  const utc = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second)) - offsetMinutes * 60_000;
+  const utc =
+    Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second)) -
+    offsetMinutes * 60_000;
   const date = new Date(utc);
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }

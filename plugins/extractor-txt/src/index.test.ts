@@ -20,13 +20,21 @@ describeExtractorConformance('extractor-txt', {
   provider: txtExtractorProvider,
   async samples(dir) {
     const plain = join(dir, 'notes.txt');
-    await writeFile(plain, 'First paragraph,\nstill the first.\n\nSecond: Zoë, 東京, ünïcødé.\r\n\r\nPage two\fafter the break\n');
+    await writeFile(
+      plain,
+      'First paragraph,\nstill the first.\n\nSecond: Zoë, 東京, ünïcødé.\r\n\r\nPage two\fafter the break\n',
+    );
     const withBom = join(dir, 'bom.log');
     await writeFile(withBom, Buffer.concat([utf8Bom, Buffer.from('A log line\nanother line\n')]));
     const utf16 = join(dir, 'wide.text');
     await writeFile(utf16, Buffer.concat([utf16LeBom, Buffer.from('UTF-16 text: Zoë 東京\n\nmore', 'utf16le')]));
     return [
-      { path: plain, filename: 'notes.txt', mediaType: 'text/plain', expect: ['First paragraph,', 'still the first.', 'Zoë, 東京, ünïcødé', 'Page two', 'after the break'] },
+      {
+        path: plain,
+        filename: 'notes.txt',
+        mediaType: 'text/plain',
+        expect: ['First paragraph,', 'still the first.', 'Zoë, 東京, ünïcødé', 'Page two', 'after the break'],
+      },
       { path: withBom, filename: 'bom.log', mediaType: 'text/plain', expect: ['A log line', 'another line'] },
       { path: utf16, filename: 'wide.text', mediaType: 'text/plain', expect: ['UTF-16 text: Zoë 東京', 'more'] },
     ];
@@ -49,7 +57,10 @@ describe('extractor-txt', function () {
     const path = join(dir, filename);
     await writeFile(path, content);
     const options = { ocr: false, ocrLanguages: [], tables: false };
-    return txtExtractorProvider.extract({ path, filename, mediaType: 'text/plain', options }, new AbortController().signal);
+    return txtExtractorProvider.extract(
+      { path, filename, mediaType: 'text/plain', options },
+      new AbortController().signal,
+    );
   }
 
   async function extractionError(filename: string, content: string | Buffer): Promise<unknown> {
@@ -79,8 +90,12 @@ describe('extractor-txt', function () {
   });
 
   it('strips a UTF-8 byte-order mark and decodes UTF-16 big-endian with one', async () => {
-    expect((await extractFile('bom.txt', Buffer.concat([utf8Bom, Buffer.from('héllo')]))).blocks[0]?.text).to.equal('héllo');
-    expect((await extractFile('be.txt', utf16Be('big ünïcødé\n\nend'))).blocks.map((block) => block.text)).to.deep.equal(['big ünïcødé', 'end']);
+    expect((await extractFile('bom.txt', Buffer.concat([utf8Bom, Buffer.from('héllo')]))).blocks[0]?.text).to.equal(
+      'héllo',
+    );
+    expect(
+      (await extractFile('be.txt', utf16Be('big ünïcødé\n\nend'))).blocks.map((block) => block.text),
+    ).to.deep.equal(['big ünïcødé', 'end']);
   });
 
   it('keeps a multi-byte character split across read chunks', async () => {
@@ -93,7 +108,9 @@ describe('extractor-txt', function () {
   it('refuses invalid UTF-8 as not text, naming the file', async () => {
     const error = await extractionError('latin1.txt', Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
     expect(error).to.have.property('code', 'unsupported_media_type');
-    expect((error as Error).message).to.include("'latin1.txt' is not text").and.include('UTF-8');
+    expect((error as Error).message)
+      .to.include("'latin1.txt' is not text")
+      .and.include('UTF-8');
   });
 
   it('refuses a file with NUL bytes as binary', async () => {
@@ -123,11 +140,15 @@ describe('extractor-txt', function () {
     } finally {
       await kernel.dispose();
     }
-    const error = await startTestKernel({ plugins: [{ plugin: txtExtractorPlugin, options: { encoding: 'latin1' } }] }).then(
+    const error = await startTestKernel({
+      plugins: [{ plugin: txtExtractorPlugin, options: { encoding: 'latin1' } }],
+    }).then(
       () => null,
       (failure: unknown) => failure,
     );
     expect(error).to.have.property('code', 'plugin_invalid');
-    expect((error as Error).message).to.include("plugin instance 'extractor-txt'").and.include('encoding');
+    expect((error as Error).message)
+      .to.include("plugin instance 'extractor-txt'")
+      .and.include('encoding');
   });
 });

@@ -11,7 +11,8 @@ export function cellText(value: unknown): string {
   if (value instanceof Date) return isoDate(value);
   if (typeof value !== 'object') return '';
   const cell = value as Record<string, unknown>;
-  if (Array.isArray(cell.richText)) return normalizeSpace(cell.richText.map((run: { text?: unknown }) => String(run.text ?? '')).join(''));
+  if (Array.isArray(cell.richText))
+    return normalizeSpace(cell.richText.map((run: { text?: unknown }) => String(run.text ?? '')).join(''));
   if ('formula' in cell || 'sharedFormula' in cell) return cellText(cell.result);
   if ('hyperlink' in cell || 'text' in cell) return cellText(cell.text);
   if (typeof cell.error === 'string') return cell.error;

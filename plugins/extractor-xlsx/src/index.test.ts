@@ -92,7 +92,10 @@ describe('extractor-xlsx', function () {
     expect(document.blocks).to.deep.equal([
       { kind: 'heading', text: 'People', level: 1 },
       { kind: 'table_row', text: 'Name: Ada; Born: 1815-12-10; Score: 1.5; Double: 3; Active: TRUE' },
-      { kind: 'table_row', text: 'Name: Zoë in 東京; Born: 2020-01-02T03:04:05.000Z; Score: 12345678901234; Active: FALSE' },
+      {
+        kind: 'table_row',
+        text: 'Name: Zoë in 東京; Born: 2020-01-02T03:04:05.000Z; Score: 12345678901234; Active: FALSE',
+      },
       { kind: 'table_row', text: 'Score: 0.25' },
       { kind: 'heading', text: 'Empty', level: 1 },
       { kind: 'heading', text: 'Notes', level: 1 },
@@ -107,7 +110,10 @@ describe('extractor-xlsx', function () {
     await writeStaffWorkbook(path);
     const document = await provider.extract(input(path, 'staff-paragraphs.xlsx', false), signal);
     expect(document.blocks.filter((block) => block.kind === 'table_row')).to.deep.equal([]);
-    expect(document.blocks[1]).to.deep.equal({ kind: 'paragraph', text: 'Name: Ada; Born: 1815-12-10; Score: 1.5; Double: 3; Active: TRUE' });
+    expect(document.blocks[1]).to.deep.equal({
+      kind: 'paragraph',
+      text: 'Name: Ada; Born: 1815-12-10; Score: 1.5; Double: 3; Active: TRUE',
+    });
   });
 
   it('names columns without a header by their number', async () => {
@@ -127,7 +133,10 @@ describe('extractor-xlsx', function () {
     const { readFile } = await import('node:fs/promises');
     const truncatedPath = join(dir, 'truncated.xlsx');
     await writeFile(truncatedPath, (await readFile(path)).subarray(0, 1500));
-    const error = await provider.extract(input(truncatedPath, 'truncated.xlsx'), signal).then(() => null, (failed: unknown) => failed);
+    const error = await provider.extract(input(truncatedPath, 'truncated.xlsx'), signal).then(
+      () => null,
+      (failed: unknown) => failed,
+    );
     expect(DocqaError.is(error, 'unsupported_media_type'), String(error)).to.equal(true);
     expect((error as Error).message).to.match(/^truncated\.xlsx is not a readable Excel workbook: /);
   });
@@ -148,7 +157,10 @@ describe('extractor-xlsx', function () {
 
   describe('zip bomb limits', () => {
     async function refusal(extraction: Promise<unknown>): Promise<DocqaError> {
-      const error = await extraction.then(() => null, (failed: unknown) => failed);
+      const error = await extraction.then(
+        () => null,
+        (failed: unknown) => failed,
+      );
       expect(DocqaError.is(error, 'file_too_large'), String(error)).to.equal(true);
       return error as DocqaError;
     }

@@ -53,7 +53,10 @@ function withoutAuthorization(headers: GitHttpRequest['headers']): Record<string
   return Object.fromEntries(Object.entries(headers ?? {}).filter(([name]) => name.toLowerCase() !== 'authorization'));
 }
 
-async function* abortableBody(body: AsyncIterableIterator<Uint8Array>, signal: AbortSignal): AsyncIterableIterator<Uint8Array> {
+async function* abortableBody(
+  body: AsyncIterableIterator<Uint8Array>,
+  signal: AbortSignal,
+): AsyncIterableIterator<Uint8Array> {
   for await (const chunk of body) {
     signal.throwIfAborted();
     yield chunk;

@@ -14,7 +14,11 @@ export const pluginOptionsSchema = z.strictObject({
    * the commit of the last sync, which is what lets the next sync diff against it. Losing it costs
    * one full re-sync (see the README), nothing more.
    */
-  stateDir: z.string().min(1).refine((value) => path.isAbsolute(value), 'must be an absolute path').default(path.join(os.tmpdir(), 'docqa-git-state')),
+  stateDir: z
+    .string()
+    .min(1)
+    .refine((value) => path.isAbsolute(value), 'must be an absolute path')
+    .default(path.join(os.tmpdir(), 'docqa-git-state')),
   /**
    * Host names, addresses and CIDR ranges a repository may be on although they are not public (a
    * Gitea on the private network...). Empty by default: an API user who may add a git source must
@@ -26,7 +30,15 @@ export const pluginOptionsSchema = z.strictObject({
 
 export type PluginOptions = z.output<typeof pluginOptionsSchema>;
 
-export const defaultIncludeGlobs = ['**/*.md', '**/*.txt', '**/*.html', '**/*.pdf', '**/*.docx', '**/*.csv', '**/*.xlsx'];
+export const defaultIncludeGlobs = [
+  '**/*.md',
+  '**/*.txt',
+  '**/*.html',
+  '**/*.pdf',
+  '**/*.docx',
+  '**/*.csv',
+  '**/*.xlsx',
+];
 
 const glob = z.string().min(1).max(500);
 
@@ -35,7 +47,10 @@ export const gitSourceConfigSchema = z.strictObject({
   url: z
     .url({ protocol: /^https?$/ })
     // Credentials in the URL would be stored in clear and shown in logs; username/token are the place.
-    .refine((value) => new URL(value).username === '' && new URL(value).password === '', 'must not contain a user name or password (use username and token)'),
+    .refine(
+      (value) => new URL(value).username === '' && new URL(value).password === '',
+      'must not contain a user name or password (use username and token)',
+    ),
   branch: z
     .string()
     .min(1)

@@ -42,7 +42,8 @@ export class GitTestServer {
 
   private handle(request: http.IncomingMessage, response: http.ServerResponse): void {
     const url = new URL(request.url ?? '/', this.origin);
-    const record = (status: number) => this.requests.push({ url: url.pathname + url.search, authorization: request.headers.authorization, status });
+    const record = (status: number) =>
+      this.requests.push({ url: url.pathname + url.search, authorization: request.headers.authorization, status });
     if (this.basicAuth) {
       const expected = `Basic ${Buffer.from(`${this.basicAuth.username}:${this.basicAuth.password}`).toString('base64')}`;
       if (request.headers.authorization !== expected) {
@@ -109,7 +110,15 @@ function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, {
     cwd,
     encoding: 'utf8',
-    env: { ...process.env, GIT_AUTHOR_NAME: 'Test', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'Test', GIT_COMMITTER_EMAIL: 't@example.com', GIT_CONFIG_NOSYSTEM: '1', HOME: os.tmpdir() },
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 'Test',
+      GIT_AUTHOR_EMAIL: 't@example.com',
+      GIT_COMMITTER_NAME: 'Test',
+      GIT_COMMITTER_EMAIL: 't@example.com',
+      GIT_CONFIG_NOSYSTEM: '1',
+      HOME: os.tmpdir(),
+    },
   }).trim();
 }
 

@@ -57,7 +57,10 @@ describeConnectorConformance('integration-git', {
       validConfig: { url: repository.url },
       invalidConfig: { url: 'ssh://git@127.0.0.1/handbook.git' },
       async mutate() {
-        repository.write('docs/new.md', '# New\n').write('docs/guide.md', '# Guide\n\nHow we work now.\n').remove('docs/faq.txt');
+        repository
+          .write('docs/new.md', '# New\n')
+          .write('docs/guide.md', '# Guide\n\nHow we work now.\n')
+          .remove('docs/faq.txt');
         repository.commit('add, change, delete');
         return { added: ['docs/new.md'], changed: ['docs/guide.md'], deleted: ['docs/faq.txt'] };
       },
@@ -87,26 +90,43 @@ describe('integration-git', function () {
     fs.rmSync(stateDir, { recursive: true, force: true });
   });
 
-  async function sync(config: Partial<GitSourceConfig> = {}, cursor: string | null = null, sourceId = 'repo'): Promise<ConnectorEvent[]> {
-    const source = await provider.open(provider.sourceConfigSchema.parse({ url: repository.url, ...config }), { sourceId });
+  async function sync(
+    config: Partial<GitSourceConfig> = {},
+    cursor: string | null = null,
+    sourceId = 'repo',
+  ): Promise<ConnectorEvent[]> {
+    const source = await provider.open(provider.sourceConfigSchema.parse({ url: repository.url, ...config }), {
+      sourceId,
+    });
     const events: ConnectorEvent[] = [];
     for await (const event of source.sync(cursor, new AbortController().signal)) events.push(event);
     return events;
   }
-  const upserts = (events: ConnectorEvent[]) => events.flatMap((e) => (e.type === 'upsert' ? [e.document.externalId] : [])).sort();
-  const deletes = (events: ConnectorEvent[]) => events.flatMap((e) => (e.type === 'delete' ? [e.externalId] : [])).sort();
-  const cursorOf = (events: ConnectorEvent[]) => (events.at(-1) as Extract<ConnectorEvent, { type: 'checkpoint' }>).cursor;
+  const upserts = (events: ConnectorEvent[]) =>
+    events.flatMap((e) => (e.type === 'upsert' ? [e.document.externalId] : [])).sort();
+  const deletes = (events: ConnectorEvent[]) =>
+    events.flatMap((e) => (e.type === 'delete' ? [e.externalId] : [])).sort();
+  const cursorOf = (events: ConnectorEvent[]) =>
+    (events.at(-1) as Extract<ConnectorEvent, { type: 'checkpoint' }>).cursor;
 
   it('clones the branch and yields the included files with blob oid, media type and commit time', async function () {
     const head = seed(repository);
     const events = await sync();
-    expect(upserts(events)).to.deep.equal(['README.md', 'docs/faq.txt', 'docs/guide.md', 'docs/page.html', 'notes/data.csv']);
+    expect(upserts(events)).to.deep.equal([
+      'README.md',
+      'docs/faq.txt',
+      'docs/guide.md',
+      'docs/page.html',
+      'notes/data.csv',
+    ]);
     expect(cursorOf(events)).to.equal(head);
     const guide = events.find((e) => e.type === 'upsert' && e.document.path === 'docs/guide.md');
     if (guide?.type !== 'upsert') throw new Error('no guide');
     expect(guide.document).to.include({ externalId: 'docs/guide.md', title: 'guide.md', mediaType: 'text/markdown' });
     expect(guide.document.contentHash).to.equal(repository.run('rev-parse', `${head}:docs/guide.md`));
-    expect(guide.document.modifiedAt?.getTime()).to.equal(Number(repository.run('show', '-s', '--format=%ct', head)) * 1000);
+    expect(guide.document.modifiedAt?.getTime()).to.equal(
+      Number(repository.run('show', '-s', '--format=%ct', head)) * 1000,
+    );
     const chunks: Buffer[] = [];
     for await (const chunk of await guide.document.open()) chunks.push(Buffer.from(chunk));
     expect(Buffer.concat(chunks).toString('utf8')).to.equal('# Guide\n\nHow we work.\n');
@@ -125,12 +145,17 @@ describe('integration-git', function () {
     repository.commit('release', 'release');
     const events = await sync({ branch: 'release' });
     expect(upserts(events)).to.include('docs/release-notes.md').and.not.include('docs/faq.txt');
-    expect(upserts(await sync({}, null, 'main-source'))).to.include('docs/faq.txt').and.not.include('docs/release-notes.md');
+    expect(upserts(await sync({}, null, 'main-source')))
+      .to.include('docs/faq.txt')
+      .and.not.include('docs/release-notes.md');
   });
 
   it('applies include and exclude globs', async function () {
     seed(repository);
-    expect(upserts(await sync({ include: ['docs/**'], exclude: ['**/*.html'] }))).to.deep.equal(['docs/faq.txt', 'docs/guide.md']);
+    expect(upserts(await sync({ include: ['docs/**'], exclude: ['**/*.html'] }))).to.deep.equal([
+      'docs/faq.txt',
+      'docs/guide.md',
+    ]);
     expect(upserts(await sync({ include: ['**/*.js'] }, null, 'js'))).to.deep.equal(['src/app.js']);
   });
 
@@ -188,7 +213,9 @@ describe('integration-git', function () {
     seed(repository);
     const controller = new AbortController();
     const reason = new Error('cancelled');
-    const source = await provider.open(provider.sourceConfigSchema.parse({ url: repository.url }), { sourceId: 'abort' });
+    const source = await provider.open(provider.sourceConfigSchema.parse({ url: repository.url }), {
+      sourceId: 'abort',
+    });
     const seen: ConnectorEvent[] = [];
     const thrown = await (async () => {
       for await (const event of source.sync(null, controller.signal)) {
@@ -220,7 +247,9 @@ describe('integration-git: authentication', function () {
 
   async function attempt(config: Partial<GitSourceConfig>, sourceId: string): Promise<unknown> {
     const provider = await initGit(stateDir);
-    const source = await provider.open(provider.sourceConfigSchema.parse({ url: repository.url, ...config }), { sourceId });
+    const source = await provider.open(provider.sourceConfigSchema.parse({ url: repository.url, ...config }), {
+      sourceId,
+    });
     const events: ConnectorEvent[] = [];
     try {
       for await (const event of source.sync(null, new AbortController().signal)) events.push(event);
@@ -239,7 +268,10 @@ describe('integration-git: authentication', function () {
   it('a wrong or missing token fails with unavailable, without the token in the message', async function () {
     const wrong = await attempt({ username: 'docqa', token: 'wrong-token-456' }, 'wrong');
     expect(DocqaError.is(wrong, 'unavailable'), String(wrong)).to.equal(true);
-    expect((wrong as Error).message).to.contain('refused the credentials').and.contain(repository.url).and.not.contain('wrong-token-456');
+    expect((wrong as Error).message)
+      .to.contain('refused the credentials')
+      .and.contain(repository.url)
+      .and.not.contain('wrong-token-456');
     expect(JSON.stringify((wrong as DocqaError).toBody())).to.not.contain('wrong-token-456');
     expect((wrong as Error).cause).to.equal(undefined);
     const none = await attempt({}, 'none');

@@ -23,11 +23,18 @@ const commitOid = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
  * full re-sync: every file is upserted, and no deletes can be emitted because nothing tells what the
  * old commit held.
  */
-export async function* syncRepository(settings: GitSyncSettings, cursor: string | null, signal: AbortSignal): AsyncGenerator<ConnectorEvent> {
+export async function* syncRepository(
+  settings: GitSyncSettings,
+  cursor: string | null,
+  signal: AbortSignal,
+): AsyncGenerator<ConnectorEvent> {
   signal.throwIfAborted();
   const { config, clone, logger, sourceId } = settings;
   if (cursor !== null && !commitOid.test(cursor)) {
-    throw new DocqaError('validation_failed', `Sync cursor '${cursor}' is not a commit id; it must come from a checkpoint of this integration`);
+    throw new DocqaError(
+      'validation_failed',
+      `Sync cursor '${cursor}' is not a commit id; it must come from a checkpoint of this integration`,
+    );
   }
   const head = await clone.update(signal);
   if (cursor === head) {
@@ -35,7 +42,11 @@ export async function* syncRepository(settings: GitSyncSettings, cursor: string 
     return;
   }
   const base = cursor !== null && (await clone.hasCommit(cursor)) ? cursor : null;
-  if (cursor !== null && base === null) logger.warn({ sourceId, cursor, head }, 'previous commit unknown to the working clone; full re-sync without deletions');
+  if (cursor !== null && base === null)
+    logger.warn(
+      { sourceId, cursor, head },
+      'previous commit unknown to the working clone; full re-sync without deletions',
+    );
 
   const included = picomatch(config.include, { dot: true });
   const excluded = config.exclude && config.exclude.length > 0 ? picomatch(config.exclude, { dot: true }) : () => false;
@@ -57,7 +68,13 @@ export async function* syncRepository(settings: GitSyncSettings, cursor: string 
   yield { type: 'checkpoint', cursor: head };
 }
 
-function toDocument(clone: WorkingClone, filePath: string, oid: string, modifiedAt: Date, metadata: Record<string, string>): ConnectorDocument {
+function toDocument(
+  clone: WorkingClone,
+  filePath: string,
+  oid: string,
+  modifiedAt: Date,
+  metadata: Record<string, string>,
+): ConnectorDocument {
   return {
     externalId: filePath,
     path: filePath,

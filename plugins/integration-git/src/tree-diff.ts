@@ -14,7 +14,13 @@ function isRegularFile(mode: number): boolean {
  * the new one: the path is the document's id. Subtrees with the same oid are skipped unread, so a
  * diff costs what changed, not the size of the repository.
  */
-export async function diffTrees(dir: string, from: string | null, to: string, wanted: (path: string) => boolean, signal: AbortSignal): Promise<FileChange[]> {
+export async function diffTrees(
+  dir: string,
+  from: string | null,
+  to: string,
+  wanted: (path: string) => boolean,
+  signal: AbortSignal,
+): Promise<FileChange[]> {
   const trees = from === null ? [git.TREE({ ref: to })] : [git.TREE({ ref: from }), git.TREE({ ref: to })];
   const changes = (await git.walk({
     fs,

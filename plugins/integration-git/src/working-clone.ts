@@ -32,13 +32,31 @@ export class WorkingClone {
     try {
       if (await this.isUsable()) {
         // depth 1 again: only the new tip is needed; the previous sync's commit is already here.
-        await git.fetch({ ...common, url: this.config.url, ref: this.config.branch, singleBranch: true, depth: 1, tags: false });
+        await git.fetch({
+          ...common,
+          url: this.config.url,
+          ref: this.config.branch,
+          singleBranch: true,
+          depth: 1,
+          tags: false,
+        });
       } else {
         await fs.promises.rm(this.dir, { recursive: true, force: true });
         await fs.promises.mkdir(this.dir, { recursive: true, mode: 0o700 });
-        await git.clone({ ...common, url: this.config.url, ref: this.config.branch, singleBranch: true, depth: 1, noCheckout: true, noTags: true });
+        await git.clone({
+          ...common,
+          url: this.config.url,
+          ref: this.config.branch,
+          singleBranch: true,
+          depth: 1,
+          noCheckout: true,
+          noTags: true,
+        });
         // Written last: a clone cut short (abort, crash) has no marker and is made again next time.
-        await fs.promises.writeFile(this.markerFile, JSON.stringify({ url: this.config.url, branch: this.config.branch }));
+        await fs.promises.writeFile(
+          this.markerFile,
+          JSON.stringify({ url: this.config.url, branch: this.config.branch }),
+        );
       }
       return await git.resolveRef({ fs, dir: this.dir, ref: remoteRef });
     } catch (error) {
@@ -68,7 +86,10 @@ export class WorkingClone {
   /** A clone made for this URL and branch (another one, after a config change, is cloned anew). */
   private async isUsable(): Promise<boolean> {
     try {
-      const marker = JSON.parse(await fs.promises.readFile(this.markerFile, 'utf8')) as { url?: string; branch?: string };
+      const marker = JSON.parse(await fs.promises.readFile(this.markerFile, 'utf8')) as {
+        url?: string;
+        branch?: string;
+      };
       return marker.url === this.config.url && marker.branch === this.config.branch;
     } catch {
       return false;
@@ -97,14 +118,27 @@ export class WorkingClone {
     if (code === 'HttpError' && (data?.statusCode === 401 || data?.statusCode === 403)) {
       // 'unavailable', not 'unauthorized': the DocQA caller is signed in; the *source* refused us, and
       // a 401 from DocQA's API would make clients sign the user out.
-      return new DocqaError('unavailable', `${repository} refused the credentials (HTTP ${data.statusCode}); check the integration's username and token`);
+      return new DocqaError(
+        'unavailable',
+        `${repository} refused the credentials (HTTP ${data.statusCode}); check the integration's username and token`,
+      );
     }
-    if (code === 'NotFoundError' || code === 'CommitNotFetchedError' || /could not find|not found/i.test(message) && !code?.startsWith('Http')) {
-      return new DocqaError('validation_failed', `${repository} has no branch '${this.config.branch}'; check the integration's branch`, {
-        errors: [{ field: 'branch', message: `no branch '${this.config.branch}' in the repository` }],
-      });
+    if (
+      code === 'NotFoundError' ||
+      code === 'CommitNotFetchedError' ||
+      (/could not find|not found/i.test(message) && !code?.startsWith('Http'))
+    ) {
+      return new DocqaError(
+        'validation_failed',
+        `${repository} has no branch '${this.config.branch}'; check the integration's branch`,
+        {
+          errors: [{ field: 'branch', message: `no branch '${this.config.branch}' in the repository` }],
+        },
+      );
     }
-    return new DocqaError('unavailable', `Cannot read ${repository}: ${message}`, { cause: this.config.token ? undefined : error });
+    return new DocqaError('unavailable', `Cannot read ${repository}: ${message}`, {
+      cause: this.config.token ? undefined : error,
+    });
   }
 
   private scrub(text: string): string {

@@ -20,18 +20,33 @@ describe('integration-s3 configuration', function () {
       force_path_style: false,
     });
     expect(s3SourceConfigSchema.parse({ ...base, endpoint: 'http://127.0.0.1:9000' }).force_path_style).to.equal(true);
-    expect(s3SourceConfigSchema.parse({ ...base, endpoint: 'https://r2.example', force_path_style: false }).force_path_style).to.equal(false);
+    expect(
+      s3SourceConfigSchema.parse({ ...base, endpoint: 'https://r2.example', force_path_style: false }).force_path_style,
+    ).to.equal(false);
   });
 
   it('refuses unknown keys, non-http endpoints, bucket names S3 forbids and bad limits', function () {
-    const refused = (config: Record<string, unknown>) => s3SourceConfigSchema.safeParse({ ...base, ...config }).success === false;
+    const refused = (config: Record<string, unknown>) =>
+      s3SourceConfigSchema.safeParse({ ...base, ...config }).success === false;
     expect(refused({ secret_acces_key: 'x' }), 'misspelt key').to.equal(true);
     expect(refused({ endpoint: 'ftp://files.example' }), 'ftp endpoint').to.equal(true);
     expect(refused({ endpoint: 'not a url' }), 'not a URL').to.equal(true);
-    for (const name of ['ab', 'Docs', 'my_bucket', '-docs', 'docs-', 'my..docs', '192.168.1.1', 'xn--docs', 'docs-s3alias', 'a'.repeat(64)]) {
+    for (const name of [
+      'ab',
+      'Docs',
+      'my_bucket',
+      '-docs',
+      'docs-',
+      'my..docs',
+      '192.168.1.1',
+      'xn--docs',
+      'docs-s3alias',
+      'a'.repeat(64),
+    ]) {
       expect(refused({ bucket: name }), `bucket '${name}'`).to.equal(true);
     }
-    for (const name of ['abc', 'my.docs-2025', 'a'.repeat(63)]) expect(refused({ bucket: name }), `bucket '${name}'`).to.equal(false);
+    for (const name of ['abc', 'my.docs-2025', 'a'.repeat(63)])
+      expect(refused({ bucket: name }), `bucket '${name}'`).to.equal(false);
     expect(refused({ page_size: 0 }), 'page_size 0').to.equal(true);
     expect(refused({ page_size: 1001 }), 'page_size 1001').to.equal(true);
     expect(refused({ max_object_bytes: 0 }), 'max_object_bytes 0').to.equal(true);

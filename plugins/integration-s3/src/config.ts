@@ -21,7 +21,11 @@ export const pluginOptionsSchema = z.strictObject({
    * some systems empty on reboot: the next sync is then a full resync (see README). Point it at
    * persistent storage, such as a folder of DocQA's data directory, in production.
    */
-  stateDir: z.string().min(1).refine((value) => path.isAbsolute(value), 'must be an absolute path').default(defaultStateDir),
+  stateDir: z
+    .string()
+    .min(1)
+    .refine((value) => path.isAbsolute(value), 'must be an absolute path')
+    .default(defaultStateDir),
   /**
    * Host names, addresses and CIDR ranges an endpoint may be on although they are not public
    * (a MinIO on the private network, on loopback...). Empty by default: an API user who may add an
@@ -34,7 +38,22 @@ export const pluginOptionsSchema = z.strictObject({
 export type PluginOptions = z.output<typeof pluginOptionsSchema>;
 
 /** The extensions DocQA's extractors read; objects with other names are skipped unless `include` says otherwise. */
-export const defaultIncludedSuffixes = ['.txt', '.md', '.html', '.htm', '.pdf', '.docx', '.csv', '.tsv', '.xlsx', '.png', '.jpg', '.jpeg', '.tif', '.tiff'];
+export const defaultIncludedSuffixes = [
+  '.txt',
+  '.md',
+  '.html',
+  '.htm',
+  '.pdf',
+  '.docx',
+  '.csv',
+  '.tsv',
+  '.xlsx',
+  '.png',
+  '.jpg',
+  '.jpeg',
+  '.tif',
+  '.tiff',
+];
 
 const mebibyte = 1024 * 1024;
 
@@ -46,11 +65,20 @@ const mebibyte = 1024 * 1024;
  */
 const bucketName = z
   .string()
-  .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be 3–63 lower-case letters, digits, dots or hyphens, beginning and ending with a letter or digit')
+  .regex(
+    /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+    'must be 3–63 lower-case letters, digits, dots or hyphens, beginning and ending with a letter or digit',
+  )
   .refine((name) => !name.includes('..'), 'must not contain two adjacent dots')
   .refine((name) => !/^\d+\.\d+\.\d+\.\d+$/.test(name), 'must not be formatted as an IP address')
-  .refine((name) => !/^(xn--|sthree-|amzn-s3-demo-)/.test(name), "must not begin with 'xn--', 'sthree-' or 'amzn-s3-demo-'")
-  .refine((name) => !/(-s3alias|--ol-s3|\.mrap|--x-s3|--table-s3)$/.test(name), 'must not end with a suffix S3 reserves (-s3alias, --ol-s3, .mrap, --x-s3, --table-s3)');
+  .refine(
+    (name) => !/^(xn--|sthree-|amzn-s3-demo-)/.test(name),
+    "must not begin with 'xn--', 'sthree-' or 'amzn-s3-demo-'",
+  )
+  .refine(
+    (name) => !/(-s3alias|--ol-s3|\.mrap|--x-s3|--table-s3)$/.test(name),
+    'must not end with a suffix S3 reserves (-s3alias, --ol-s3, .mrap, --x-s3, --table-s3)',
+  );
 
 export const s3SourceConfigSchema = z
   .strictObject({
@@ -75,7 +103,11 @@ export const s3SourceConfigSchema = z
      */
     include: z.array(z.string().min(1).max(1024)).min(1).optional(),
     /** Larger objects are skipped: they would be refused by the pipeline anyway, after a long download. */
-    max_object_bytes: z.number().int().positive().default(100 * mebibyte),
+    max_object_bytes: z
+      .number()
+      .int()
+      .positive()
+      .default(100 * mebibyte),
     /** Keys per ListObjectsV2 request (S3 answers at most 1,000). Smaller pages mean smaller, more numerous requests. */
     page_size: z.number().int().min(1).max(1000).default(1000),
   })

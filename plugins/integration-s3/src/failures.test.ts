@@ -79,9 +79,14 @@ describe('integration-s3 failures', function () {
   });
 
   it('refused credentials: unavailable, naming endpoint and bucket but not the secret', async function () {
-    const error = await syncError(store.sourceConfig(bucket, { access_key_id: 'NOT-A-KEY', secret_access_key: secret }));
+    const error = await syncError(
+      store.sourceConfig(bucket, { access_key_id: 'NOT-A-KEY', secret_access_key: secret }),
+    );
     expect(DocqaError.is(error, 'unavailable'), String(error)).to.equal(true);
-    expect(error.message).to.contain('the credentials were refused').and.contain(store.endpoint).and.contain(`'${bucket}'`);
+    expect(error.message)
+      .to.contain('the credentials were refused')
+      .and.contain(store.endpoint)
+      .and.contain(`'${bucket}'`);
     expect(error.message).to.not.contain(secret);
     expect(JSON.stringify((error as DocqaError).toBody())).to.not.contain(secret);
   });
@@ -90,17 +95,24 @@ describe('integration-s3 failures', function () {
     const error = await syncError(store.sourceConfig('no-such-bucket'));
     expect(DocqaError.is(error, 'validation_failed'), String(error)).to.equal(true);
     expect(error.message).to.contain("bucket 'no-such-bucket' does not exist").and.contain(store.endpoint);
-    expect((error as DocqaError).errors).to.deep.equal([{ field: 'bucket', message: 'bucket no-such-bucket does not exist' }]);
+    expect((error as DocqaError).errors).to.deep.equal([
+      { field: 'bucket', message: 'bucket no-such-bucket does not exist' },
+    ]);
   });
 
   it('a signature mismatch is refused credentials too, and a store echoing the secret is redacted', function () {
     const config = s3SourceConfigSchema.parse(store.sourceConfig(bucket, { secret_access_key: secret }));
-    const mismatch = Object.assign(new Error('The request signature we calculated does not match'), { name: 'SignatureDoesNotMatch', Code: 'SignatureDoesNotMatch' });
+    const mismatch = Object.assign(new Error('The request signature we calculated does not match'), {
+      name: 'SignatureDoesNotMatch',
+      Code: 'SignatureDoesNotMatch',
+    });
     const refused = describeS3Failure(mismatch, config, 'listing objects');
     expect(refused.code).to.equal('unavailable');
     expect(refused.message).to.contain('the credentials were refused');
     const echo = Object.assign(new Error(`bad request for key ${secret}`), { name: 'WeirdStoreError' });
-    expect(describeS3Failure(echo, config, 'listing objects').message).to.contain('***').and.not.contain(secret);
+    expect(describeS3Failure(echo, config, 'listing objects').message)
+      .to.contain('***')
+      .and.not.contain(secret);
   });
 
   it('an unreachable store: unavailable, naming the endpoint', async function () {

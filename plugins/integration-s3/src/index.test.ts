@@ -46,7 +46,11 @@ describeConnectorConformance('integration-s3 (s3rver)', {
         await store.put(bucket, 'handbook/holidays.md', '# Holidays\nTwenty-five days.');
         await store.put(bucket, 'reports/q1.csv', 'quarter,revenue\nq1,120\n');
         await store.remove(bucket, 'handbook/policies/leave.txt');
-        return { added: ['handbook/holidays.md'], changed: ['reports/q1.csv'], deleted: ['handbook/policies/leave.txt'] };
+        return {
+          added: ['handbook/holidays.md'],
+          changed: ['reports/q1.csv'],
+          deleted: ['handbook/policies/leave.txt'],
+        };
       },
       async dispose() {
         await store.stop();
@@ -86,7 +90,12 @@ describe('integration-s3 sync (s3rver)', function () {
     const leave = events.find((e) => e.type === 'upsert' && e.document.externalId === 'handbook/policies/leave.txt');
     if (leave?.type !== 'upsert') throw new Error('no upsert of leave.txt');
     const text = 'Ask two weeks ahead.';
-    expect(leave.document).to.include({ path: 'policies/leave.txt', title: 'leave.txt', mediaType: 'text/plain', size: text.length });
+    expect(leave.document).to.include({
+      path: 'policies/leave.txt',
+      title: 'leave.txt',
+      mediaType: 'text/plain',
+      size: text.length,
+    });
     // A single-part upload's ETag is the MD5 of its bytes.
     expect(leave.document.contentHash).to.equal(crypto.createHash('md5').update(text).digest('hex'));
     expect(leave.document.modifiedAt).to.be.instanceOf(Date);
@@ -99,7 +108,9 @@ describe('integration-s3 sync (s3rver)', function () {
     await store.put(bucket, 'LICENSE', 'Permission is hereby granted.', 'text/plain; charset=utf-8');
     await store.put(bucket, 'blob.dat', 'opaque', 'application/octet-stream');
     const events = await syncOnce(null, { include: ['LICENSE', '.dat'] });
-    const byId = new Map(events.flatMap((e) => (e.type === 'upsert' ? [[e.document.externalId, e.document] as const] : [])));
+    const byId = new Map(
+      events.flatMap((e) => (e.type === 'upsert' ? [[e.document.externalId, e.document] as const] : [])),
+    );
     expect([...byId.keys()].sort()).to.deep.equal(['LICENSE', 'blob.dat']);
     expect(byId.get('LICENSE')?.mediaType).to.equal('text/plain');
     // "octet-stream" says nothing: left to the pipeline to detect.
@@ -113,9 +124,19 @@ describe('integration-s3 sync (s3rver)', function () {
     await store.put(bucket, 'handbooks-other/x.md', 'not under the prefix handbook/');
     // Small pages, so that the filters also work across page boundaries.
     const config = { prefix: 'handbook/', page_size: 2, max_object_bytes: 1024 };
-    expect(upsertedIds(await syncOnce(null, config)).sort()).to.deep.equal(['handbook/Scan.PDF', 'handbook/archive/old.md', 'handbook/intro.md', 'handbook/policies/leave.txt']);
-    expect(upsertedIds(await syncOnce(null, { ...config, include: ['*.md'] }, 'source-2')).sort()).to.deep.equal(['handbook/archive/old.md', 'handbook/intro.md']);
-    expect(upsertedIds(await syncOnce(null, { ...config, include: ['policies/**', '**/*.{pdf,PDF}'] }, 'source-3')).sort()).to.deep.equal(['handbook/Scan.PDF', 'handbook/policies/leave.txt']);
+    expect(upsertedIds(await syncOnce(null, config)).sort()).to.deep.equal([
+      'handbook/Scan.PDF',
+      'handbook/archive/old.md',
+      'handbook/intro.md',
+      'handbook/policies/leave.txt',
+    ]);
+    expect(upsertedIds(await syncOnce(null, { ...config, include: ['*.md'] }, 'source-2')).sort()).to.deep.equal([
+      'handbook/archive/old.md',
+      'handbook/intro.md',
+    ]);
+    expect(
+      upsertedIds(await syncOnce(null, { ...config, include: ['policies/**', '**/*.{pdf,PDF}'] }, 'source-3')).sort(),
+    ).to.deep.equal(['handbook/Scan.PDF', 'handbook/policies/leave.txt']);
     // No prefix: every key counts, including the default's refusal of .exe.
     expect(upsertedIds(await syncOnce(null, {}, 'source-4'))).to.not.include('tools/setup.exe');
   });

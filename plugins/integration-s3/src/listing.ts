@@ -17,7 +17,11 @@ export interface ListedObject {
  * A generator, so that memory holds one page (at most 1,000 keys): the next page is requested only
  * once the consumer has taken every object of the current one.
  */
-export async function* listBucket(client: S3Client, config: S3SourceConfig, signal: AbortSignal): AsyncGenerator<ListedObject> {
+export async function* listBucket(
+  client: S3Client,
+  config: S3SourceConfig,
+  signal: AbortSignal,
+): AsyncGenerator<ListedObject> {
   let continuationToken: string | undefined;
   do {
     signal.throwIfAborted();

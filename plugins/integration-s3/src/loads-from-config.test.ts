@@ -19,17 +19,26 @@ describe('integration-s3 loads from docqa.config.json', function () {
 
   function writeConfig(options: Record<string, unknown>): string {
     const file = path.join(directory, 'docqa.config.json');
-    fs.writeFileSync(file, JSON.stringify({ plugins: [{ use: '@docqa/plugin-integration-s3', instance: 's3', options }] }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ plugins: [{ use: '@docqa/plugin-integration-s3', instance: 's3', options }] }),
+    );
     return file;
   }
 
   it('registers the s3 integration with its secret field', async function () {
-    const kernel = await startTestKernel({ env: { DOCQA_CONFIG_FILE: writeConfig({ stateDir: path.join(directory, 'state') }) } });
+    const kernel = await startTestKernel({
+      env: { DOCQA_CONFIG_FILE: writeConfig({ stateDir: path.join(directory, 'state') }) },
+    });
     try {
       const provider = kernel.resolveAll(providerTokens.connector).find((candidate) => candidate.type === 's3');
       expect(provider?.secretFields).to.deep.equal(['secret_access_key']);
       expect(provider?.sourceKind).to.equal('integration');
-      expect(kernel.plugins.instances).to.deep.include({ instanceId: 's3', pluginId: 'integration-s3', kind: 'connector' });
+      expect(kernel.plugins.instances).to.deep.include({
+        instanceId: 's3',
+        pluginId: 'integration-s3',
+        kind: 'connector',
+      });
     } finally {
       await kernel.dispose();
     }
@@ -44,6 +53,8 @@ describe('integration-s3 loads from docqa.config.json', function () {
       (failure: unknown) => failure,
     );
     expect(DocqaError.is(error, 'plugin_invalid'), String(error)).to.equal(true);
-    expect((error as Error).message).to.contain("plugin instance 's3'").and.contain('stateDir');
+    expect((error as Error).message)
+      .to.contain("plugin instance 's3'")
+      .and.contain('stateDir');
   });
 });

@@ -30,7 +30,12 @@ const mediaTypeByExtension: Record<string, string> = {
 
 const uninformativeContentTypes = new Set(['', 'application/octet-stream', 'binary/octet-stream']);
 
-export async function mediaTypeOf(client: S3Client, config: S3SourceConfig, key: string, signal: AbortSignal): Promise<string | undefined> {
+export async function mediaTypeOf(
+  client: S3Client,
+  config: S3SourceConfig,
+  key: string,
+  signal: AbortSignal,
+): Promise<string | undefined> {
   const extension = /\.[^./]+$/.exec(key)?.[0].toLowerCase();
   const known = extension === undefined ? undefined : mediaTypeByExtension[extension];
   if (known !== undefined) return known;
@@ -80,18 +85,30 @@ export function toConnectorDocument(
 }
 
 /** Streams the object's bytes; nothing is buffered beyond the HTTP response's own chunks. */
-async function readObject(client: S3Client, config: S3SourceConfig, key: string, signal: AbortSignal): Promise<AsyncIterable<Uint8Array>> {
+async function readObject(
+  client: S3Client,
+  config: S3SourceConfig,
+  key: string,
+  signal: AbortSignal,
+): Promise<AsyncIterable<Uint8Array>> {
   signal.throwIfAborted();
   let body;
   try {
-    const response = await client.send(new GetObjectCommand({ Bucket: config.bucket, Key: key }), { abortSignal: signal });
+    const response = await client.send(new GetObjectCommand({ Bucket: config.bucket, Key: key }), {
+      abortSignal: signal,
+    });
     body = response.Body;
   } catch (error) {
     if (signal.aborted) throw signal.reason;
     throw describeS3Failure(error, config, `reading object '${key}'`);
   }
   if (body === undefined) return emptyBody();
-  return streamBody(body as unknown as AsyncIterable<Uint8Array> & { destroy?(error?: Error): void }, config, key, signal);
+  return streamBody(
+    body as unknown as AsyncIterable<Uint8Array> & { destroy?(error?: Error): void },
+    config,
+    key,
+    signal,
+  );
 }
 
 async function* streamBody(

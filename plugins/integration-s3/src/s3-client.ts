@@ -37,8 +37,23 @@ interface SdkFailure {
   $metadata?: { httpStatusCode?: number };
 }
 
-const refusedCredentials = new Set(['InvalidAccessKeyId', 'SignatureDoesNotMatch', 'InvalidToken', 'ExpiredToken', 'AuthorizationHeaderMalformed']);
-const unreachable = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'TimeoutError']);
+const refusedCredentials = new Set([
+  'InvalidAccessKeyId',
+  'SignatureDoesNotMatch',
+  'InvalidToken',
+  'ExpiredToken',
+  'AuthorizationHeaderMalformed',
+]);
+const unreachable = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'TimeoutError',
+]);
 
 /**
  * Turns an SDK failure into a DocqaError naming the store and bucket, and what to fix. The secret
@@ -49,29 +64,55 @@ export function describeS3Failure(error: unknown, config: S3SourceConfig, action
   if (DocqaError.is(error)) return error;
   const failure = (error ?? {}) as SdkFailure;
   // Service errors carry `Code`/`name` (NoSuchBucket); network errors a Node `code` (ECONNREFUSED) and the name "Error".
-  const code = failure.Code ?? (failure.name !== undefined && failure.name !== 'Error' ? failure.name : undefined) ?? failure.code ?? 'Error';
+  const code =
+    failure.Code ??
+    (failure.name !== undefined && failure.name !== 'Error' ? failure.name : undefined) ??
+    failure.code ??
+    'Error';
   const store = describeStore(config);
   const storeMessage = redact(failure.message ?? String(error), config.secret_access_key);
 
   if (code === 'NoSuchBucket') {
-    return new DocqaError('validation_failed', `S3 bucket '${config.bucket}' does not exist at ${config.endpoint ?? `AWS S3 (${config.region})`}; check the bucket name and endpoint`, {
-      cause: error,
-      errors: [{ field: 'bucket', message: `bucket ${config.bucket} does not exist` }],
-    });
+    return new DocqaError(
+      'validation_failed',
+      `S3 bucket '${config.bucket}' does not exist at ${config.endpoint ?? `AWS S3 (${config.region})`}; check the bucket name and endpoint`,
+      {
+        cause: error,
+        errors: [{ field: 'bucket', message: `bucket ${config.bucket} does not exist` }],
+      },
+    );
   }
   if (refusedCredentials.has(code)) {
-    return new DocqaError('unavailable', `S3 ${store}: the credentials were refused (${code}); check access_key_id and secret_access_key`, { cause: error });
+    return new DocqaError(
+      'unavailable',
+      `S3 ${store}: the credentials were refused (${code}); check access_key_id and secret_access_key`,
+      { cause: error },
+    );
   }
   if (code === 'AccessDenied' || failure.$metadata?.httpStatusCode === 403) {
-    return new DocqaError('unavailable', `S3 ${store}: access denied while ${action}; the credentials need permission to list the bucket and read its objects`, { cause: error });
+    return new DocqaError(
+      'unavailable',
+      `S3 ${store}: access denied while ${action}; the credentials need permission to list the bucket and read its objects`,
+      { cause: error },
+    );
   }
   if (code === 'NoSuchKey') {
-    return new DocqaError('not_found', `S3 ${store}: ${action} failed because the object no longer exists; the next sync removes it`, { cause: error });
+    return new DocqaError(
+      'not_found',
+      `S3 ${store}: ${action} failed because the object no longer exists; the next sync removes it`,
+      { cause: error },
+    );
   }
   if (unreachable.has(code)) {
-    return new DocqaError('unavailable', `S3 ${store} is unreachable (${code}) while ${action}; check the endpoint and that the store is running`, { cause: error });
+    return new DocqaError(
+      'unavailable',
+      `S3 ${store} is unreachable (${code}) while ${action}; check the endpoint and that the store is running`,
+      { cause: error },
+    );
   }
-  return new DocqaError('unavailable', `S3 ${store} failed while ${action}: ${code}: ${storeMessage}`, { cause: error });
+  return new DocqaError('unavailable', `S3 ${store} failed while ${action}: ${code}: ${storeMessage}`, {
+    cause: error,
+  });
 }
 
 function redact(text: string, secret: string): string {

@@ -40,7 +40,13 @@ export interface TestStore {
 
 export async function startTestStore(buckets: string[]): Promise<TestStore> {
   const directory = temporaryDirectory('docqa-s3rver-');
-  const server = await startS3rverProcess({ port: 0, address: '127.0.0.1', directory, silent: true, configureBuckets: buckets.map((name) => ({ name })) });
+  const server = await startS3rverProcess({
+    port: 0,
+    address: '127.0.0.1',
+    directory,
+    silent: true,
+    configureBuckets: buckets.map((name) => ({ name })),
+  });
   const endpoint = `http://127.0.0.1:${server.port}`;
   const admin = new S3Client({
     endpoint,
@@ -54,7 +60,14 @@ export async function startTestStore(buckets: string[]): Promise<TestStore> {
     endpoint,
     admin,
     async put(bucket, key, body, contentType) {
-      await admin.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ...(contentType ? { ContentType: contentType } : {}) }));
+      await admin.send(
+        new PutObjectCommand({
+          Bucket: bucket,
+          Key: key,
+          Body: body,
+          ...(contentType ? { ContentType: contentType } : {}),
+        }),
+      );
     },
     async remove(bucket, key) {
       await admin.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
@@ -79,9 +92,13 @@ server.run().then((address) => console.log(JSON.stringify(address)), (error) => 
 
 async function startS3rverProcess(options: Record<string, unknown>): Promise<{ port: number; stop(): Promise<void> }> {
   const s3rverModule = createRequire(import.meta.url).resolve('s3rver');
-  const child = spawn(process.execPath, ['--openssl-legacy-provider', '-e', s3rverChildScript, s3rverModule, JSON.stringify(options)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--openssl-legacy-provider', '-e', s3rverChildScript, s3rverModule, JSON.stringify(options)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const firstLine = await new Promise<string>((resolve, reject) => {
     const lines = readline.createInterface({ input: child.stdout });
@@ -149,11 +166,19 @@ export async function initIntegration(
   return provider as ConnectorProvider<S3SourceConfig>;
 }
 
-export async function openSource(provider: ConnectorProvider<S3SourceConfig>, config: unknown, sourceId = 'source-1'): Promise<ConnectorSource> {
+export async function openSource(
+  provider: ConnectorProvider<S3SourceConfig>,
+  config: unknown,
+  sourceId = 'source-1',
+): Promise<ConnectorSource> {
   return provider.open(provider.sourceConfigSchema.parse(config), { sourceId });
 }
 
-export async function collect(source: ConnectorSource, cursor: string | null, signal: AbortSignal = new AbortController().signal): Promise<ConnectorEvent[]> {
+export async function collect(
+  source: ConnectorSource,
+  cursor: string | null,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<ConnectorEvent[]> {
   const events: ConnectorEvent[] = [];
   for await (const event of source.sync(cursor, signal)) events.push(event);
   return events;

@@ -43,14 +43,19 @@ const linesPerWrite = 500;
 
 /** One file per source. Ids are UUIDs; anything else is hashed rather than trusted as a file name. */
 export function stateFilePath(stateDir: string, sourceId: string): string {
-  const name = /^[A-Za-z0-9_-]{1,100}$/.test(sourceId) ? sourceId : crypto.createHash('sha256').update(sourceId).digest('hex');
+  const name = /^[A-Za-z0-9_-]{1,100}$/.test(sourceId)
+    ? sourceId
+    : crypto.createHash('sha256').update(sourceId).digest('hex');
   return path.join(stateDir, `${name}.s3-state.jsonl`);
 }
 
 export function parseCursor(cursor: string): { generation: number; hash: string } {
   const match = cursorPattern.exec(cursor);
   if (!match) {
-    throw new DocqaError('validation_failed', `Sync cursor '${cursor}' is not '<generation>:<sha256>'; it must come from a checkpoint of the S3 integration`);
+    throw new DocqaError(
+      'validation_failed',
+      `Sync cursor '${cursor}' is not '<generation>:<sha256>'; it must come from a checkpoint of the S3 integration`,
+    );
   }
   return { generation: Number(match[1]), hash: match[2]! };
 }
@@ -65,15 +70,26 @@ function formatCursor(generation: number, hash: string): string {
  */
 export async function loadState(file: string, cursor: string | null, scope: string): Promise<PreviousState> {
   const expected = cursor === null ? null : parseCursor(cursor);
-  const empty = (distrust?: string): PreviousState => ({ entries: new Map(), generation: 0, trusted: false, ...(distrust ? { distrust } : {}) });
+  const empty = (distrust?: string): PreviousState => ({
+    entries: new Map(),
+    generation: 0,
+    trusted: false,
+    ...(distrust ? { distrust } : {}),
+  });
   let hash: string;
   try {
     hash = await hashFile(file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return empty(expected ? 'the state file is missing' : undefined);
-    throw new DocqaError('unavailable', `Cannot read S3 sync state ${file}: ${(error as Error).message}`, { cause: error });
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      return empty(expected ? 'the state file is missing' : undefined);
+    throw new DocqaError('unavailable', `Cannot read S3 sync state ${file}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
-  const lines = readline.createInterface({ input: fs.createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  const lines = readline.createInterface({
+    input: fs.createReadStream(file, { encoding: 'utf8' }),
+    crlfDelay: Infinity,
+  });
   const entries = new Map<string, ObjectVersion>();
   // Typed with `as`: assigned inside the loop, which TypeScript's narrowing does not follow.
   let header = null as { format?: unknown; generation?: unknown; scope?: unknown } | null;
@@ -92,9 +108,16 @@ export async function loadState(file: string, cursor: string | null, scope: stri
   } finally {
     lines.close();
   }
-  if (header?.format !== stateFormat || typeof header.generation !== 'number') return empty('the state file has an unknown format');
+  if (header?.format !== stateFormat || typeof header.generation !== 'number')
+    return empty('the state file has an unknown format');
   const distrust =
-    expected === null ? 'no cursor was given' : expected.hash !== hash ? 'the cursor does not match the state file (stale cursor)' : header.scope !== scope ? 'endpoint, bucket or prefix changed' : undefined;
+    expected === null
+      ? 'no cursor was given'
+      : expected.hash !== hash
+        ? 'the cursor does not match the state file (stale cursor)'
+        : header.scope !== scope
+          ? 'endpoint, bucket or prefix changed'
+          : undefined;
   return { entries, generation: header.generation, trusted: distrust === undefined, ...(distrust ? { distrust } : {}) };
 }
 

@@ -30,7 +30,11 @@ export const progressEveryKeys = 500;
  * upserted; deletes are still yielded for the objects of whatever state file there is. Objects
  * deleted while the state file was lost cannot be known and are not reported (see README).
  */
-export async function* syncBucket(settings: S3SyncSettings, cursor: string | null, signal: AbortSignal): AsyncGenerator<ConnectorEvent> {
+export async function* syncBucket(
+  settings: S3SyncSettings,
+  cursor: string | null,
+  signal: AbortSignal,
+): AsyncGenerator<ConnectorEvent> {
   signal.throwIfAborted();
   const { client, config, logger } = settings;
   // An endpoint on a refused address fails the sync with the guard's error, naming the option. Other
@@ -56,7 +60,11 @@ export async function* syncBucket(settings: S3SyncSettings, cursor: string | nul
       if (listed % progressEveryKeys === 0) yield { type: 'progress', done: listed };
       const path = filter.pathOf(object.key, object.size);
       if (path === null) continue;
-      const version: ObjectVersion = { etag: object.etag, lastModifiedMs: object.lastModified.getTime(), size: object.size };
+      const version: ObjectVersion = {
+        etag: object.etag,
+        lastModifiedMs: object.lastModified.getTime(),
+        size: object.size,
+      };
       const before = previous.entries.get(object.key);
       previous.entries.delete(object.key);
       await writer.add(object.key, version);
@@ -64,7 +72,10 @@ export async function* syncBucket(settings: S3SyncSettings, cursor: string | nul
       const mediaType = await mediaTypeOf(client, config, object.key, signal);
       signal.throwIfAborted();
       upserts += 1;
-      yield { type: 'upsert', document: toConnectorDocument(client, config, object, path, mediaType, settings.shutdown) };
+      yield {
+        type: 'upsert',
+        document: toConnectorDocument(client, config, object, path, mediaType, settings.shutdown),
+      };
     }
     // What is left of the previous state was not listed again: deleted, or no longer included.
     for (const key of previous.entries.keys()) {

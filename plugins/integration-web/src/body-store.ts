@@ -65,7 +65,12 @@ export class BodyStore {
     const sha256 = hash.digest('hex');
     if (!file) return { size, sha256, head, open: () => fromMemory(head) };
     const filePath = file.path;
-    return { size, sha256, head, open: (openSignal) => fs.createReadStream(filePath, openSignal ? { signal: openSignal } : {}) };
+    return {
+      size,
+      sha256,
+      head,
+      open: (openSignal) => fs.createReadStream(filePath, openSignal ? { signal: openSignal } : {}),
+    };
   }
 
   /** Removes every body file; documents of the closed source can no longer be read from disk. */

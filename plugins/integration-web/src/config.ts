@@ -16,11 +16,23 @@ export const pluginOptionsSchema = z.strictObject({
    * cursor only names a generation inside that file: a cursor must stay small, the state does not.
    * The default lives in the temporary directory; losing it only costs one full re-crawl.
    */
-  stateDir: z.string().min(1).refine((value) => path.isAbsolute(value), 'must be an absolute path').default(path.join(os.tmpdir(), 'docqa-web-state')),
+  stateDir: z
+    .string()
+    .min(1)
+    .refine((value) => path.isAbsolute(value), 'must be an absolute path')
+    .default(path.join(os.tmpdir(), 'docqa-web-state')),
   /** Bodies up to this size stay in memory until the pipeline reads them; larger ones go to a temp file. */
-  maxInMemoryBodyBytes: z.number().int().positive().default(5 * 1024 * 1024),
+  maxInMemoryBodyBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(5 * 1024 * 1024),
   /** Bodies larger than this are skipped (with a warning): a crawler must not fill the disk with one URL. */
-  maxDocumentBytes: z.number().int().positive().default(100 * 1024 * 1024),
+  maxDocumentBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(100 * 1024 * 1024),
   /**
    * Host names, addresses and CIDR ranges the crawler may reach although they are not public
    * (loopback, private, link-local, CGNAT...). Empty by default: an API user who may add a web source

@@ -37,8 +37,24 @@ export function buildSite(site: TestSite, external: TestSite): void {
     `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${site.url('/')}</loc></url><url><loc>${site.url('/orphan.txt')}</loc></url></urlset>`,
     'application/xml',
   );
-  site.set('/', html('Home', ['/guide.html', '/guide.html?ref=nav#top', 'faq.html', '/private/secret.html', `${external.origin}/elsewhere.html`, '/notes.md', '/logo.png', '/data.bin', 'mailto:team@example.com']));
-  site.set('/guide.html', html('Guide', ['/', '/deep/1.html'], `<link rel="canonical" href="${site.url('/guide.html')}">`));
+  site.set(
+    '/',
+    html('Home', [
+      '/guide.html',
+      '/guide.html?ref=nav#top',
+      'faq.html',
+      '/private/secret.html',
+      `${external.origin}/elsewhere.html`,
+      '/notes.md',
+      '/logo.png',
+      '/data.bin',
+      'mailto:team@example.com',
+    ]),
+  );
+  site.set(
+    '/guide.html',
+    html('Guide', ['/', '/deep/1.html'], `<link rel="canonical" href="${site.url('/guide.html')}">`),
+  );
   site.set('/faq.html', html('FAQ', ['/']));
   site.set('/deep/1.html', html('Deep 1', ['/deep/2.html']));
   site.set('/deep/2.html', html('Deep 2', []));
@@ -50,14 +66,29 @@ export function buildSite(site: TestSite, external: TestSite): void {
   external.set('/elsewhere.html', html('Elsewhere', []));
 }
 
-export const standardDocuments = ['/', '/guide.html', '/faq.html', '/deep/1.html', '/deep/2.html', '/notes.md', '/orphan.txt'];
+export const standardDocuments = [
+  '/',
+  '/guide.html',
+  '/faq.html',
+  '/deep/1.html',
+  '/deep/2.html',
+  '/notes.md',
+  '/orphan.txt',
+];
 
 export function temporaryDirectory(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-web-test-'));
 }
 
-export async function collect(provider: ConnectorProvider<WebSourceConfig>, config: Partial<WebSourceConfig> & { start_url: string }, cursor: string | null = null, signal: AbortSignal = new AbortController().signal): Promise<ConnectorEvent[]> {
-  const source = await provider.open(provider.sourceConfigSchema.parse({ delay_ms: 0, ...config }), { sourceId: 'web-test' });
+export async function collect(
+  provider: ConnectorProvider<WebSourceConfig>,
+  config: Partial<WebSourceConfig> & { start_url: string },
+  cursor: string | null = null,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<ConnectorEvent[]> {
+  const source = await provider.open(provider.sourceConfigSchema.parse({ delay_ms: 0, ...config }), {
+    sourceId: 'web-test',
+  });
   try {
     const events: ConnectorEvent[] = [];
     for await (const event of source.sync(cursor, signal)) events.push(event);
@@ -67,8 +98,10 @@ export async function collect(provider: ConnectorProvider<WebSourceConfig>, conf
   }
 }
 
-export const upsertPaths = (events: ConnectorEvent[]) => events.flatMap((e) => (e.type === 'upsert' ? [e.document.path] : [])).sort();
-export const deletedIds = (events: ConnectorEvent[]) => events.flatMap((e) => (e.type === 'delete' ? [e.externalId] : [])).sort();
+export const upsertPaths = (events: ConnectorEvent[]) =>
+  events.flatMap((e) => (e.type === 'upsert' ? [e.document.path] : [])).sort();
+export const deletedIds = (events: ConnectorEvent[]) =>
+  events.flatMap((e) => (e.type === 'delete' ? [e.externalId] : [])).sort();
 export const cursorOf = (events: ConnectorEvent[]) => {
   const last = events.at(-1);
   if (last?.type !== 'checkpoint') throw new Error('no checkpoint at the end');
@@ -80,4 +113,3 @@ export async function readAll(iterable: AsyncIterable<Uint8Array>): Promise<Buff
   for await (const chunk of iterable) chunks.push(Buffer.from(chunk));
   return Buffer.concat(chunks);
 }
-

@@ -35,7 +35,11 @@ interface QueuedUrl {
  * deleted. Without a cursor (or with one the state file no longer has), every page is upserted and
  * nothing can be deleted, because nothing is known about the previous index.
  */
-export async function* crawlSite(settings: CrawlSettings, cursor: string | null, signal: AbortSignal): AsyncGenerator<ConnectorEvent> {
+export async function* crawlSite(
+  settings: CrawlSettings,
+  cursor: string | null,
+  signal: AbortSignal,
+): AsyncGenerator<ConnectorEvent> {
   signal.throwIfAborted();
   // cheerio loads with the first crawl, not with every server (26 MB resident measured).
   const { decodeHtml, parseHtmlPage } = await import('./html-page.js');
@@ -49,9 +53,12 @@ export async function* crawlSite(settings: CrawlSettings, cursor: string | null,
   });
   const stateStore = new CrawlStateStore(settings.stateDir, sourceId);
   const previous = cursor === null ? undefined : await stateStore.findGeneration(cursor);
-  if (cursor !== null && !previous) logger.warn({ sourceId, cursor }, 'crawl state for the cursor not found; full crawl without deletions');
+  if (cursor !== null && !previous)
+    logger.warn({ sourceId, cursor }, 'crawl state for the cursor not found; full crawl without deletions');
   const previousPages = previous?.pages ?? {};
-  const previousByUrl = new Map(Object.entries(previousPages).map(([canonical, page]) => [page.url, { canonical, page }]));
+  const previousByUrl = new Map(
+    Object.entries(previousPages).map(([canonical, page]) => [page.url, { canonical, page }]),
+  );
 
   const fetcher = new PoliteFetcher({
     userAgent: config.user_agent,
@@ -64,7 +71,10 @@ export async function* crawlSite(settings: CrawlSettings, cursor: string | null,
   if (robots.crawlDelayMs !== undefined) fetcher.setMinimumDelay(start.host, robots.crawlDelayMs);
   const scope = new CrawlScope(start, config, robots);
   if (!robots.isAllowed(start) && !config.sitemap_url) {
-    throw new DocqaError('validation_failed', `robots.txt of ${start.origin} disallows start_url ${start.href} for user agent '${config.user_agent}'; choose another start_url or a sitemap_url`);
+    throw new DocqaError(
+      'validation_failed',
+      `robots.txt of ${start.origin} disallows start_url ${start.href} for user agent '${config.user_agent}'; choose another start_url or a sitemap_url`,
+    );
   }
 
   const queue: QueuedUrl[] = [];
@@ -75,9 +85,17 @@ export async function* crawlSite(settings: CrawlSettings, cursor: string | null,
     queue.push({ url, depth });
   };
   enqueue(start, 0);
-  const sitemapUrls = config.sitemap_url ? [new URL(config.sitemap_url)] : robots.sitemaps.flatMap((s) => (URL.canParse(s) ? [new URL(s)] : []));
+  const sitemapUrls = config.sitemap_url
+    ? [new URL(config.sitemap_url)]
+    : robots.sitemaps.flatMap((s) => (URL.canParse(s) ? [new URL(s)] : []));
   // A sitemap on another host (a CDN) is read, but only its same-site URLs are crawled.
-  for (const url of await readSitemapUrls(sitemapUrls, fetcher, (u) => !scope.isSameSite(u) || robots.isAllowed(u), logger, signal)) {
+  for (const url of await readSitemapUrls(
+    sitemapUrls,
+    fetcher,
+    (u) => !scope.isSameSite(u) || robots.isAllowed(u),
+    logger,
+    signal,
+  )) {
     url.hash = '';
     enqueue(url, 0);
   }
@@ -89,7 +107,13 @@ export async function* crawlSite(settings: CrawlSettings, cursor: string | null,
     signal.throwIfAborted();
     const { url, depth } = queue.shift()!;
     const known = previousByUrl.get(url.href);
-    const outcome = await fetchPage(url, { etag: known?.page.etag, lastModified: known?.page.lastModified }, fetcher, settings.bodies, signal);
+    const outcome = await fetchPage(
+      url,
+      { etag: known?.page.etag, lastModified: known?.page.lastModified },
+      fetcher,
+      settings.bodies,
+      signal,
+    );
     fetched += 1;
     const followLinks = (links: string[]) => {
       for (const link of links) enqueue(new URL(link), depth + 1);
@@ -100,7 +124,8 @@ export async function* crawlSite(settings: CrawlSettings, cursor: string | null,
     }
     if (outcome.kind === 'unchanged' || outcome.kind === 'failed') {
       // Unchanged, or not readable right now: keep what the index has, and follow the links it had.
-      if (outcome.kind === 'failed') logger.warn({ sourceId, url: url.href, reason: outcome.reason }, 'page not readable; kept as it was');
+      if (outcome.kind === 'failed')
+        logger.warn({ sourceId, url: url.href, reason: outcome.reason }, 'page not readable; kept as it was');
       if (known && !pages[known.canonical]) {
         pages[known.canonical] = known.page;
         followLinks(known.page.links);
@@ -110,7 +135,9 @@ export async function* crawlSite(settings: CrawlSettings, cursor: string | null,
       outcome.location.hash = '';
       enqueue(outcome.location, depth);
     } else if (outcome.kind === 'fetched') {
-      const html = isHtml(outcome.contentType) ? parseHtmlPage(decodeHtml(outcome.body.head, outcome.contentType), url) : undefined;
+      const html = isHtml(outcome.contentType)
+        ? parseHtmlPage(decodeHtml(outcome.body.head, outcome.contentType), url)
+        : undefined;
       const canonical = html?.canonical && scope.isSameSite(html.canonical) ? html.canonical : url;
       const links = (html?.links ?? []).filter((link) => scope.mayFetch(link)).map((link) => link.href);
       followLinks(links);
@@ -138,20 +165,31 @@ export async function* crawlSite(settings: CrawlSettings, cursor: string | null,
   }
   signal.throwIfAborted();
   // Nothing changed at all: hand the same cursor back rather than a new generation of equal content.
-  const nextCursor = previous && cursor !== null && upserts === 0 && deletes === 0 && samePages(previousPages, pages) ? cursor : await stateStore.save(pages);
+  const nextCursor =
+    previous && cursor !== null && upserts === 0 && deletes === 0 && samePages(previousPages, pages)
+      ? cursor
+      : await stateStore.save(pages);
   logger.info({ sourceId, fetched, upserts, deletes, queuedLeft: queue.length }, 'web site crawled');
   yield { type: 'checkpoint', cursor: nextCursor };
 }
 
 function validatorsOf(outcome: { etag?: string; lastModified?: string }): Pick<PageState, 'etag' | 'lastModified'> {
-  return { ...(outcome.etag ? { etag: outcome.etag } : {}), ...(outcome.lastModified ? { lastModified: outcome.lastModified } : {}) };
+  return {
+    ...(outcome.etag ? { etag: outcome.etag } : {}),
+    ...(outcome.lastModified ? { lastModified: outcome.lastModified } : {}),
+  };
 }
 
 function samePages(a: Record<string, PageState>, b: Record<string, PageState>): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-function toDocument(url: URL, canonical: URL, outcome: Extract<Awaited<ReturnType<typeof fetchPage>>, { kind: 'fetched' }>, html: HtmlPage | undefined): ConnectorDocument {
+function toDocument(
+  url: URL,
+  canonical: URL,
+  outcome: Extract<Awaited<ReturnType<typeof fetchPage>>, { kind: 'fetched' }>,
+  html: HtmlPage | undefined,
+): ConnectorDocument {
   const modified = outcome.lastModified ? new Date(outcome.lastModified) : undefined;
   const { body } = outcome;
   const lastSegment = safeDecode(canonical.pathname.split('/').filter(Boolean).at(-1) ?? '') || canonical.host;

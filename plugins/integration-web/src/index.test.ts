@@ -5,7 +5,17 @@ import type { ConnectorProvider } from '@docqa/plugin-api';
 import { describeConnectorConformance } from '@docqa/plugin-testkit';
 import type { WebSourceConfig } from './config.js';
 import { TestSite, html } from './site.test-support.js';
-import { buildSite, collect, cursorOf, deletedIds, initWeb, readAll, standardDocuments, temporaryDirectory, upsertPaths } from './crawl.test-support.js';
+import {
+  buildSite,
+  collect,
+  cursorOf,
+  deletedIds,
+  initWeb,
+  readAll,
+  standardDocuments,
+  temporaryDirectory,
+  upsertPaths,
+} from './crawl.test-support.js';
 import { allowLoopback } from './crawl.test-support.js';
 
 /*
@@ -28,7 +38,11 @@ describeConnectorConformance('integration-web', {
         site.set('/new.html', html('New', ['/']));
         site.set('/faq.html', html('FAQ', ['/'], '<meta name="description" content="now with answers">'));
         site.remove('/guide.html');
-        return { added: [site.url('/new.html')], changed: [site.url('/'), site.url('/faq.html')], deleted: [site.url('/guide.html')] };
+        return {
+          added: [site.url('/new.html')],
+          changed: [site.url('/'), site.url('/faq.html')],
+          deleted: [site.url('/guide.html')],
+        };
       },
       async dispose() {
         await site.stop();
@@ -74,20 +88,31 @@ describe('integration-web: crawling', function () {
     if (notes?.type !== 'upsert') throw new Error('no notes');
     const bytes = await readAll(await notes.document.open());
     expect(bytes.toString('utf8')).to.equal('# Notes\n\nMarkdown notes.\n');
-    expect(notes.document).to.include({ mediaType: 'text/markdown', size: bytes.length, contentHash: crypto.createHash('sha256').update(bytes).digest('hex') });
+    expect(notes.document).to.include({
+      mediaType: 'text/markdown',
+      size: bytes.length,
+      contentHash: crypto.createHash('sha256').update(bytes).digest('hex'),
+    });
     expect(notes.document.modifiedAt?.getTime()).to.be.a('number');
   });
 
   it('re-crawls with conditional requests: 304 answers yield nothing and keep the cursor', async function () {
     const first = await collect(provider, { start_url: site.url('/'), sitemap_url: site.url('/sitemap.xml') });
     site.requests.length = 0;
-    const second = await collect(provider, { start_url: site.url('/'), sitemap_url: site.url('/sitemap.xml') }, cursorOf(first));
+    const second = await collect(
+      provider,
+      { start_url: site.url('/'), sitemap_url: site.url('/sitemap.xml') },
+      cursorOf(first),
+    );
     expect(second.filter((e) => e.type === 'upsert' || e.type === 'delete')).to.be.empty;
     expect(cursorOf(second)).to.equal(cursorOf(first));
     for (const documentPath of standardDocuments) {
       // Exact paths: /guide.html?ref=nav is fetched as well, to learn that its canonical URL is /guide.html.
       const requests = site.requests.filter((r) => r.path === documentPath);
-      expect(requests.map((r) => r.status), documentPath).to.deep.equal([304]);
+      expect(
+        requests.map((r) => r.status),
+        documentPath,
+      ).to.deep.equal([304]);
       expect(requests[0]?.headers['if-none-match'], documentPath).to.match(/^"[0-9a-f]+"$/);
     }
   });

@@ -31,7 +31,10 @@ describe('integration-web: outbound addresses', function () {
   });
 
   async function refusedSync(provider: ConnectorProvider<WebSourceConfig>, startUrl: string): Promise<DocqaError> {
-    const error = await collect(provider, { start_url: startUrl }).then(() => null, (failed: unknown) => failed);
+    const error = await collect(provider, { start_url: startUrl }).then(
+      () => null,
+      (failed: unknown) => failed,
+    );
     expect(DocqaError.is(error, 'validation_failed'), String(error)).to.equal(true);
     return error as DocqaError;
   }

@@ -17,14 +17,22 @@ export type PageOutcome =
  * (5xx, 429, timeouts, resets) are `failed`, not `gone`: a page must not leave the index because
  * the server had a bad minute.
  */
-export async function fetchPage(url: URL, validators: ConditionalValidators, fetcher: PoliteFetcher, bodies: BodyStore, signal: AbortSignal): Promise<PageOutcome> {
+export async function fetchPage(
+  url: URL,
+  validators: ConditionalValidators,
+  fetcher: PoliteFetcher,
+  bodies: BodyStore,
+  signal: AbortSignal,
+): Promise<PageOutcome> {
   try {
     const { response, signal: requestSignal } = await fetcher.get(url, signal, validators);
     const { status } = response;
     if (status === 304) {
       await discardBody(response);
       // A 304 to an unconditional request would be a server bug; treat it as a failure, not as "unchanged".
-      return validators.etag || validators.lastModified ? { kind: 'unchanged' } : { kind: 'failed', reason: 'HTTP 304 without a conditional request' };
+      return validators.etag || validators.lastModified
+        ? { kind: 'unchanged' }
+        : { kind: 'failed', reason: 'HTTP 304 without a conditional request' };
     }
     if (status >= 300 && status < 400) {
       await discardBody(response);
@@ -38,7 +46,9 @@ export async function fetchPage(url: URL, validators: ConditionalValidators, fet
     }
     if (status !== 200) {
       await discardBody(response);
-      return status >= 500 || status === 429 || status === 408 ? { kind: 'failed', reason: `HTTP ${status}` } : { kind: 'gone', status };
+      return status >= 500 || status === 429 || status === 408
+        ? { kind: 'failed', reason: `HTTP ${status}` }
+        : { kind: 'gone', status };
     }
     const contentType = response.headers.get('content-type');
     if (!isDocumentResponse(url, contentType)) {

@@ -40,12 +40,18 @@ export class PoliteFetcher {
     this.minimumDelayByHost.set(host, delayMs);
   }
 
-  async get(url: URL, signal: AbortSignal, validators: ConditionalValidators = {}, accept = '*/*'): Promise<FetchedResponse> {
+  async get(
+    url: URL,
+    signal: AbortSignal,
+    validators: ConditionalValidators = {},
+    accept = '*/*',
+  ): Promise<FetchedResponse> {
     await this.waitForTurn(url.host, signal);
     const headers: Record<string, string> = { 'user-agent': this.settings.userAgent, accept };
     if (validators.etag) headers['if-none-match'] = validators.etag;
     if (validators.lastModified) headers['if-modified-since'] = validators.lastModified;
-    if (this.settings.authHeader && url.origin === this.settings.authHeader.origin) headers.authorization = this.settings.authHeader.value;
+    if (this.settings.authHeader && url.origin === this.settings.authHeader.origin)
+      headers.authorization = this.settings.authHeader.value;
     // One signal for both causes: the sync's cancellation and this request's time limit. It stays
     // attached to the body stream, so a server that sends headers and then stalls is cut off too.
     const requestSignal = AbortSignal.any([signal, AbortSignal.timeout(this.settings.timeoutMs)]);

@@ -20,7 +20,12 @@ const allowEverything: RobotsRules = { isAllowed: () => true, crawlDelayMs: unde
  * (4xx) allows everything; an unreachable one or a server error (5xx) does not. We then fail the
  * sync instead of treating the site as empty, because an empty crawl would delete every page.
  */
-export async function fetchRobotsRules(start: URL, fetcher: PoliteFetcher, userAgent: string, signal: AbortSignal): Promise<RobotsRules> {
+export async function fetchRobotsRules(
+  start: URL,
+  fetcher: PoliteFetcher,
+  userAgent: string,
+  signal: AbortSignal,
+): Promise<RobotsRules> {
   const robotsUrl = new URL('/robots.txt', start.origin);
   let text: string;
   try {
@@ -36,21 +41,31 @@ export async function fetchRobotsRules(start: URL, fetcher: PoliteFetcher, userA
     }
     if (response.status >= 500) {
       await discardBody(response);
-      throw new DocqaError('unavailable', `Web site of start_url ${start.href} answered HTTP ${response.status} for ${robotsUrl.href}; try again later`);
+      throw new DocqaError(
+        'unavailable',
+        `Web site of start_url ${start.href} answered HTTP ${response.status} for ${robotsUrl.href}; try again later`,
+      );
     }
     // 500 KiB is what RFC 9309 asks crawlers to read at least; more is not a robots file.
     text = await readText(response, 512 * 1024);
   } catch (error) {
     if (signal.aborted) throw signal.reason;
     if (error instanceof DocqaError) throw error;
-    throw new DocqaError('unavailable', `Cannot reach start_url ${start.href} (reading ${robotsUrl.href}): ${describeFetchError(error)}`, { cause: error });
+    throw new DocqaError(
+      'unavailable',
+      `Cannot reach start_url ${start.href} (reading ${robotsUrl.href}): ${describeFetchError(error)}`,
+      { cause: error },
+    );
   }
   const robots = robotsParser(robotsUrl.href, text);
   const crawlDelay = robots.getCrawlDelay(userAgent);
   return {
     // robots-parser answers undefined for URLs of another origin; the crawler never asks about those.
     isAllowed: (url) => robots.isAllowed(url.href, userAgent) !== false,
-    crawlDelayMs: typeof crawlDelay === 'number' && Number.isFinite(crawlDelay) && crawlDelay > 0 ? Math.min(crawlDelay, 60) * 1000 : undefined,
+    crawlDelayMs:
+      typeof crawlDelay === 'number' && Number.isFinite(crawlDelay) && crawlDelay > 0
+        ? Math.min(crawlDelay, 60) * 1000
+        : undefined,
     sitemaps: robots.getSitemaps(),
   };
 }

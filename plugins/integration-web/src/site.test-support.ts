@@ -40,7 +40,12 @@ export class TestSite {
 
   constructor(private readonly options: TestSiteOptions = {}) {}
 
-  set(path: string, body: string | Buffer, contentType = 'text/html; charset=utf-8', extra: Partial<TestPage> = {}): void {
+  set(
+    path: string,
+    body: string | Buffer,
+    contentType = 'text/html; charset=utf-8',
+    extra: Partial<TestPage> = {},
+  ): void {
     this.pages.set(path, { body, contentType, ...extra });
     // Whole seconds, as HTTP dates have; a change is always at least a second later than the last one.
     const previous = this.modifiedAt.get(path)?.getTime() ?? Date.UTC(2025, 0, 1);
@@ -75,7 +80,10 @@ export class TestSite {
   private answer(request: http.IncomingMessage, response: http.ServerResponse): void {
     const path = request.url ?? '/';
     const record = (status: number) => this.requests.push({ path, headers: request.headers, status, at: Date.now() });
-    if (this.options.requiredAuthorization !== undefined && request.headers.authorization !== this.options.requiredAuthorization) {
+    if (
+      this.options.requiredAuthorization !== undefined &&
+      request.headers.authorization !== this.options.requiredAuthorization
+    ) {
       record(401);
       response.writeHead(401, { 'www-authenticate': 'Bearer' }).end('unauthorized');
       return;

@@ -6,7 +6,12 @@ import { readText, discardBody, type PoliteFetcher } from './polite-fetcher.js';
 const maxSitemapBytes = 50 * 1024 * 1024;
 const maxSitemapFiles = 100;
 
-const parser = new XMLParser({ ignoreAttributes: true, removeNSPrefix: true, processEntities: true, parseTagValue: false });
+const parser = new XMLParser({
+  ignoreAttributes: true,
+  removeNSPrefix: true,
+  processEntities: true,
+  parseTagValue: false,
+});
 
 function asArray<T>(value: T | T[] | undefined): T[] {
   return value === undefined ? [] : Array.isArray(value) ? value : [value];

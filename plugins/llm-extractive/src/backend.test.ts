@@ -13,7 +13,11 @@ function grounded(question: string, passages: GroundingPassage[], maxTokens = 20
   return { messages: [{ role: 'user', content: question }], maxTokens, grounding: { question, passages } };
 }
 
-async function pieces(backend: LlmBackend, request: GenerateRequest, signal = new AbortController().signal): Promise<string[]> {
+async function pieces(
+  backend: LlmBackend,
+  request: GenerateRequest,
+  signal = new AbortController().signal,
+): Promise<string[]> {
   const streamed: string[] = [];
   for await (const piece of backend.generate(request, signal)) streamed.push(piece);
   return streamed;
@@ -36,13 +40,18 @@ const invoices: GroundingPassage = {
 
 describe('llm-extractive: answers', () => {
   it('quotes the best sentence of the passage that answers, matching stems ("archived" / "archive")', async () => {
-    const text = await answer(backendWith({ maxSentences: 1 }), grounded('How long do you archive an invoice?', [passwords, invoices]));
+    const text = await answer(
+      backendWith({ maxSentences: 1 }),
+      grounded('How long do you archive an invoice?', [passwords, invoices]),
+    );
     expect(text).to.equal('Every invoice is archived for ten years in the vault. [2]');
   });
 
   it('adds weaker matches in passage order and shares one citation among sentences of a passage', async () => {
     const text = await answer(backendWith(), grounded('How long are invoices archived?', [passwords, invoices]));
-    expect(text).to.equal('The finance team handles invoices. Every invoice is archived for ten years in the vault. [2]');
+    expect(text).to.equal(
+      'The finance team handles invoices. Every invoice is archived for ten years in the vault. [2]',
+    );
   });
 
   it('cites each sentence with its own passage index, ordered by passage then position', async () => {
@@ -51,7 +60,9 @@ describe('llm-extractive: answers', () => {
       { index: 3, title: 'Invoices', text: 'Invoices are archived for ten years. Archived invoices sit in the vault.' },
     ];
     const text = await answer(backendWith(), grounded('Which invoices and receipts are archived?', passages));
-    expect(text).to.equal('Invoices are archived for ten years. Archived invoices sit in the vault. [3] Receipts are archived for two years. [7]');
+    expect(text).to.equal(
+      'Invoices are archived for ten years. Archived invoices sit in the vault. [3] Receipts are archived for two years. [7]',
+    );
   });
 
   it('breaks a tie in favour of the better-retrieved passage (the lower index)', async () => {
@@ -70,9 +81,15 @@ describe('llm-extractive: answers', () => {
       text: 'The vault opens at nine. Invoices are archived for ten years. Invoices are paid monthly.',
     };
     const question = 'How long are invoices archived?';
-    expect(await answer(backendWith({ minMatchedTerms: 2 }), grounded(question, [passage]))).to.equal('Invoices are archived for ten years. [1]');
-    expect(await answer(backendWith({ minScoreRatio: 0.9 }), grounded(question, [passage]))).to.equal('Invoices are archived for ten years. [1]');
-    expect(await answer(backendWith(), grounded(question, [passage]))).to.equal('Invoices are archived for ten years. Invoices are paid monthly. [1]');
+    expect(await answer(backendWith({ minMatchedTerms: 2 }), grounded(question, [passage]))).to.equal(
+      'Invoices are archived for ten years. [1]',
+    );
+    expect(await answer(backendWith({ minScoreRatio: 0.9 }), grounded(question, [passage]))).to.equal(
+      'Invoices are archived for ten years. [1]',
+    );
+    expect(await answer(backendWith(), grounded(question, [passage]))).to.equal(
+      'Invoices are archived for ten years. Invoices are paid monthly. [1]',
+    );
   });
 
   it('quotes neither the heading that repeats a title nor a sentence twice from overlapping passages', async () => {
@@ -85,17 +102,27 @@ describe('llm-extractive: answers', () => {
   });
 
   it('ends table rows and list items with a period when another sentence follows them', async () => {
-    const passage: GroundingPassage = { index: 4, title: 'Plans', text: 'Plan: Pro; Price: 10 EUR\nPlan: Team; Price: 25 EUR\n- The Pro plan price includes support' };
+    const passage: GroundingPassage = {
+      index: 4,
+      title: 'Plans',
+      text: 'Plan: Pro; Price: 10 EUR\nPlan: Team; Price: 25 EUR\n- The Pro plan price includes support',
+    };
     const text = await answer(backendWith(), grounded('What is the price of the plans?', [passage]));
-    expect(text).to.equal('Plan: Pro; Price: 10 EUR. Plan: Team; Price: 25 EUR. The Pro plan price includes support [4]');
+    expect(text).to.equal(
+      'Plan: Pro; Price: 10 EUR. Plan: Team; Price: 25 EUR. The Pro plan price includes support [4]',
+    );
   });
 
   it('answers the fixed no-answer sentence, without a citation, when nothing matches', async () => {
     const backend = backendWith();
     expect(await answer(backend, grounded('How long are invoices archived?', []))).to.equal(noAnswer);
     expect(await answer(backend, grounded('How long are invoices archived?', [passwords]))).to.equal(noAnswer);
-    expect(await answer(backend, grounded('Is it the one?', [invoices])), 'a question of stop words only').to.equal(noAnswer);
-    expect(await answer(backendWith({ noAnswerText: 'Keine Antwort.' }), grounded('Invoices?', []))).to.equal('Keine Antwort.');
+    expect(await answer(backend, grounded('Is it the one?', [invoices])), 'a question of stop words only').to.equal(
+      noAnswer,
+    );
+    expect(await answer(backendWith({ noAnswerText: 'Keine Antwort.' }), grounded('Invoices?', []))).to.equal(
+      'Keine Antwort.',
+    );
   });
 
   it('streams non-empty word pieces that join back into the answer', async () => {
@@ -104,7 +131,9 @@ describe('llm-extractive: answers', () => {
     for (const piece of streamed) expect(piece.trim()).to.not.equal('');
     expect(streamed[0]).to.equal('The');
     expect(streamed.at(-1)).to.equal(' [2]');
-    expect(streamed.join('')).to.equal('The finance team handles invoices. Every invoice is archived for ten years in the vault. [2]');
+    expect(streamed.join('')).to.equal(
+      'The finance team handles invoices. Every invoice is archived for ten years in the vault. [2]',
+    );
   });
 });
 
@@ -119,7 +148,9 @@ describe('llm-extractive: limits and abort', () => {
   });
 
   it('cuts the best sentence with "…" when it alone is too long, keeping its citation', async () => {
-    expect(await answer(backendWith(), grounded(question, [passwords, invoices], 6))).to.equal('Every invoice is archived for… [2]');
+    expect(await answer(backendWith(), grounded(question, [passwords, invoices], 6))).to.equal(
+      'Every invoice is archived for… [2]',
+    );
     expect(await answer(backendWith(), grounded(question, [passwords, invoices], 1))).to.equal('Every…');
     expect(await answer(backendWith(), grounded(question, [], 3))).to.equal('No indexed document…');
     expect(await pieces(backendWith(), grounded(question, [invoices], 0))).to.deep.equal([]);
@@ -157,12 +188,19 @@ describe('llm-extractive: requests without grounding', () => {
   });
 
   it('takes the text after the last "Question:" label, cut at maxTokens without an ellipsis', async () => {
-    const content = 'Conversation:\nuser: what about receipts?\n\nQuestion: how long are PDF invoices kept in the vault?';
-    expect(await answer(backendWith(), { messages: [{ role: 'user', content }], maxTokens: 64 })).to.equal('how long are PDF invoices kept in the vault?');
-    expect(await answer(backendWith(), { messages: [{ role: 'user', content }], maxTokens: 3 })).to.equal('how long are');
+    const content =
+      'Conversation:\nuser: what about receipts?\n\nQuestion: how long are PDF invoices kept in the vault?';
+    expect(await answer(backendWith(), { messages: [{ role: 'user', content }], maxTokens: 64 })).to.equal(
+      'how long are PDF invoices kept in the vault?',
+    );
+    expect(await answer(backendWith(), { messages: [{ role: 'user', content }], maxTokens: 3 })).to.equal(
+      'how long are',
+    );
   });
 
   it('answers nothing when there is no user message', async () => {
-    expect(await pieces(backendWith(), { messages: [{ role: 'system', content: 'Classify.' }], maxTokens: 16 })).to.deep.equal([]);
+    expect(
+      await pieces(backendWith(), { messages: [{ role: 'system', content: 'Classify.' }], maxTokens: 16 }),
+    ).to.deep.equal([]);
   });
 });

@@ -45,7 +45,10 @@ export function composeAnswer(ranked: readonly RankedSentence[], limits: AnswerL
 
 /** The first `maxWords` words of a text, ending in "…" when words were left out. */
 export function cutToWords(text: string, maxWords: number): string {
-  const words = text.trim().split(/\s+/).filter((word) => word !== '');
+  const words = text
+    .trim()
+    .split(/\s+/)
+    .filter((word) => word !== '');
   if (words.length <= maxWords) return words.join(' ');
   if (maxWords < 1) return '';
   const kept = words.slice(0, maxWords);
@@ -84,5 +87,8 @@ function citation(passageIndex: number): string {
 }
 
 function wordCount(text: string): number {
-  return text.trim().split(/\s+/).filter((word) => word !== '').length;
+  return text
+    .trim()
+    .split(/\s+/)
+    .filter((word) => word !== '').length;
 }

@@ -16,15 +16,25 @@ describe('llm-extractive: plugin', () => {
     expect(extractiveLlmPlugin.id).to.equal('llm-extractive');
     expect(extractiveLlmPlugin.kind).to.equal('llm');
     const options = extractiveLlmPlugin.configSchema.parse({});
-    expect(options).to.deep.equal({ maxSentences: 3, minMatchedTerms: 1, minScoreRatio: 0.3, noAnswerText: 'No indexed document answers this question.' });
+    expect(options).to.deep.equal({
+      maxSentences: 3,
+      minMatchedTerms: 1,
+      minScoreRatio: 0.3,
+      noAnswerText: 'No indexed document answers this question.',
+    });
   });
 
   it('refuses unknown and out-of-range options at start-up, naming the instance', async () => {
-    const error = await startTestKernel({ plugins: [{ plugin: extractiveLlmPlugin, options: { modelPath: '/models/x.gguf', maxSentences: 0 } }] }).then(
+    const error = await startTestKernel({
+      plugins: [{ plugin: extractiveLlmPlugin, options: { modelPath: '/models/x.gguf', maxSentences: 0 } }],
+    }).then(
       () => null,
       (failure: unknown) => failure,
     );
     expect(error).to.have.property('code', 'plugin_invalid');
-    expect((error as Error).message).to.include("plugin instance 'llm-extractive'").and.include('modelPath').and.include('maxSentences');
+    expect((error as Error).message)
+      .to.include("plugin instance 'llm-extractive'")
+      .and.include('modelPath')
+      .and.include('maxSentences');
   });
 });

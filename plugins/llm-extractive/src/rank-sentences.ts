@@ -35,10 +35,17 @@ const k1 = 1.2;
  * share at least `minMatchedTerms` distinct question terms (at most all of them, at least one) and
  * reach `minScoreRatio` of the best score.
  */
-export function rankSentences(question: string, passages: readonly GroundingPassage[], options: RankingOptions): RankedSentence[] {
+export function rankSentences(
+  question: string,
+  passages: readonly GroundingPassage[],
+  options: RankingOptions,
+): RankedSentence[] {
   const questionTerms = new Set(analyzeEnglish(question));
   if (questionTerms.size === 0) return [];
-  const candidates = candidateSentences(passages).map((candidate) => ({ candidate, frequencies: termFrequencies(candidate.text).frequencies }));
+  const candidates = candidateSentences(passages).map((candidate) => ({
+    candidate,
+    frequencies: termFrequencies(candidate.text).frequencies,
+  }));
   if (candidates.length === 0) return [];
 
   const inverseFrequency = new Map<string, number>();

@@ -12,7 +12,11 @@ describe('llm-extractive: splitSentences', () => {
   });
 
   it('does not split after abbreviations, initials, decimals or versions', () => {
-    expect(splitSentences('Scans, e.g. PDF files, i.e. Most of them, are kept. Dr. Smith and J. Doe approved v2.1 on 3.5 GB disks.')).to.deep.equal([
+    expect(
+      splitSentences(
+        'Scans, e.g. PDF files, i.e. Most of them, are kept. Dr. Smith and J. Doe approved v2.1 on 3.5 GB disks.',
+      ),
+    ).to.deep.equal([
       'Scans, e.g. PDF files, i.e. Most of them, are kept.',
       'Dr. Smith and J. Doe approved v2.1 on 3.5 GB disks.',
     ]);
@@ -33,7 +37,8 @@ describe('llm-extractive: splitSentences', () => {
   });
 
   it('joins hard-wrapped lines and keeps headings and unmarked list lines apart', () => {
-    const text = 'Retention\n\nInvoices are kept for\nten years in the vault. They are\nthen shredded by\nAcme Shredding.\nOpening hours\nMonday to Friday';
+    const text =
+      'Retention\n\nInvoices are kept for\nten years in the vault. They are\nthen shredded by\nAcme Shredding.\nOpening hours\nMonday to Friday';
     expect(splitSentences(text)).to.deep.equal([
       'Retention',
       'Invoices are kept for ten years in the vault.',
@@ -44,17 +49,33 @@ describe('llm-extractive: splitSentences', () => {
   });
 
   it('makes each bullet its own unit without its marker, and splits a bullet of several sentences', () => {
-    const text = 'To export:\n- Open the portal\n* Click Export. Then wait.\n• Download the file\n1. Check it\n2) Archive it';
-    expect(splitSentences(text)).to.deep.equal(['To export:', 'Open the portal', 'Click Export.', 'Then wait.', 'Download the file', 'Check it', 'Archive it']);
+    const text =
+      'To export:\n- Open the portal\n* Click Export. Then wait.\n• Download the file\n1. Check it\n2) Archive it';
+    expect(splitSentences(text)).to.deep.equal([
+      'To export:',
+      'Open the portal',
+      'Click Export.',
+      'Then wait.',
+      'Download the file',
+      'Check it',
+      'Archive it',
+    ]);
   });
 
   it('keeps table rows whole, in every form the extractors write them', () => {
     const text = 'Plan: Pro; Price: 10.50 EUR. Monthly; Users: 5\nPro | 10 | 5\n| Free | 0 | 1 |\n|---|---|---|';
-    expect(splitSentences(text)).to.deep.equal(['Plan: Pro; Price: 10.50 EUR. Monthly; Users: 5', 'Pro | 10 | 5', 'Free | 0 | 1']);
+    expect(splitSentences(text)).to.deep.equal([
+      'Plan: Pro; Price: 10.50 EUR. Monthly; Users: 5',
+      'Pro | 10 | 5',
+      'Free | 0 | 1',
+    ]);
   });
 
   it('splits at CJK full stops and drops units without letters or digits', () => {
-    expect(splitSentences('東京は大きい。大阪も大きい。\n\n---\n\n***')).to.deep.equal(['東京は大きい。', '大阪も大きい。']);
+    expect(splitSentences('東京は大きい。大阪も大きい。\n\n---\n\n***')).to.deep.equal([
+      '東京は大きい。',
+      '大阪も大きい。',
+    ]);
   });
 
   it('answers nothing for empty or blank text, and collapses white space and Windows line ends', () => {

@@ -81,11 +81,52 @@ function continuesLine(previous: string, line: string): boolean {
 const candidateBoundary = /[.!?…]+["'”’)\]]*\s+|[。！？]+[」』"'”’)\]]*\s*/g;
 
 /** Never end a sentence: titles, "e.g.", "i.e.", "vs." and the like. */
-const abbreviations = new Set(['dr', 'mr', 'mrs', 'ms', 'prof', 'st', 'sr', 'jr', 'vs', 'e.g', 'i.e', 'cf', 'approx', 'ca', 'al', 'incl', 'esp', 'resp']);
+const abbreviations = new Set([
+  'dr',
+  'mr',
+  'mrs',
+  'ms',
+  'prof',
+  'st',
+  'sr',
+  'jr',
+  'vs',
+  'e.g',
+  'i.e',
+  'cf',
+  'approx',
+  'ca',
+  'al',
+  'incl',
+  'esp',
+  'resp',
+]);
 /** End no sentence when a number follows: "No. 5", "p. 12", "Fig. 3", "Jan. 2024". */
 const numberAbbreviations = new Set([
-  'no', 'nos', 'p', 'pp', 'fig', 'figs', 'vol', 'ch', 'sec', 'art', 'para', 'ref',
-  'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec',
+  'no',
+  'nos',
+  'p',
+  'pp',
+  'fig',
+  'figs',
+  'vol',
+  'ch',
+  'sec',
+  'art',
+  'para',
+  'ref',
+  'jan',
+  'feb',
+  'mar',
+  'apr',
+  'jun',
+  'jul',
+  'aug',
+  'sep',
+  'sept',
+  'oct',
+  'nov',
+  'dec',
 ]);
 
 /**
@@ -103,7 +144,12 @@ function splitProse(unit: string): string[] {
     if (next === undefined) continue;
     const isCjk = /^[。！？]/.test(match[0]);
     if (!isCjk && /\p{Ll}/u.test(next)) continue;
-    if (match[0].startsWith('.') && !match[0].startsWith('..') && periodIsAbbreviation(text.slice(start, match.index), next)) continue;
+    if (
+      match[0].startsWith('.') &&
+      !match[0].startsWith('..') &&
+      periodIsAbbreviation(text.slice(start, match.index), next)
+    )
+      continue;
     sentences.push(text.slice(start, match.index + match[0].trimEnd().length));
     start = nextStart;
   }

@@ -26,7 +26,11 @@ async function startBackend(options: LlamaCppLlmOptionsInput) {
   return { backend, stop };
 }
 
-const ask = (maxTokens: number, content = 'How long are invoices archived?'): GenerateRequest => ({ messages: [{ role: 'user', content }], maxTokens, temperature: 0 });
+const ask = (maxTokens: number, content = 'How long are invoices archived?'): GenerateRequest => ({
+  messages: [{ role: 'user', content }],
+  maxTokens,
+  temperature: 0,
+});
 
 /** Runs one generation, noting when its first and last pieces arrived; never throws. */
 async function run(backend: LlmBackend, request: GenerateRequest, signal = new AbortController().signal) {
@@ -94,7 +98,10 @@ describe('llm-llamacpp: generation', function () {
   it('releases the sequence when the consumer breaks out early', async () => {
     const { backend } = oneSequence;
     for await (const _piece of backend.generate(ask(1000), new AbortController().signal)) break;
-    const next = await Promise.race([run(backend, ask(8)), new Promise((resolve) => setTimeout(() => resolve('still waiting'), 5_000))]);
+    const next = await Promise.race([
+      run(backend, ask(8)),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting'), 5_000)),
+    ]);
     expect(next).to.have.property('text').with.lengthOf(8);
   });
 
@@ -145,7 +152,11 @@ describe('llm-llamacpp: generation', function () {
   it('reports a failure of llama.cpp itself as unavailable, keeping the cause', async () => {
     const loaded = await loadChatModel(llmLlamaCppPlugin.configSchema.parse({ modelPath, threads: 1 }), quietLogger);
     try {
-      const backend = createLlamaCppLlmBackend(loaded, llmLlamaCppPlugin.configSchema.parse({ modelPath, threads: 1 }), quietLogger);
+      const backend = createLlamaCppLlmBackend(
+        loaded,
+        llmLlamaCppPlugin.configSchema.parse({ modelPath, threads: 1 }),
+        quietLogger,
+      );
       await loaded.context.dispose(); // the sequences go with it, as when the native side gives up
       const { error } = await run(backend, ask(8));
       expect(error).to.be.instanceOf(DocqaError).with.property('code', 'unavailable');
@@ -158,7 +169,11 @@ describe('llm-llamacpp: generation', function () {
 
   it('refuses a request it cannot take: no messages, maxTokens below 1', async () => {
     const { backend } = oneSequence;
-    for (const request of [{ messages: [], maxTokens: 8 }, { ...ask(8), maxTokens: 0 }, { ...ask(8), maxTokens: 2.5 }]) {
+    for (const request of [
+      { messages: [], maxTokens: 8 },
+      { ...ask(8), maxTokens: 0 },
+      { ...ask(8), maxTokens: 2.5 },
+    ]) {
       const { error } = await run(backend, request);
       expect(error, JSON.stringify(request)).to.be.instanceOf(DocqaError).with.property('code', 'validation_failed');
     }

@@ -37,7 +37,8 @@ export async function loadChatModel(options: LlamaCppLlmOptions, logger: Logger)
   const sizeBytes = await checkReadableFile(path);
   const disposers: Array<() => Promise<void>> = [];
   const dispose = async () => {
-    for (const release of disposers.splice(0).reverse()) await release().catch((error: unknown) => logger.warn({ err: error }, 'releasing the chat model failed'));
+    for (const release of disposers.splice(0).reverse())
+      await release().catch((error: unknown) => logger.warn({ err: error }, 'releasing the chat model failed'));
   };
   try {
     const llama = await step(path, 'load llama.cpp', () => loadLlama(options, logger));
@@ -49,15 +50,24 @@ export async function loadChatModel(options: LlamaCppLlmOptions, logger: Logger)
     const trained = model.trainContextSize;
     const requested = Math.min(options.contextSize ?? trained, trained);
     if (options.contextSize !== undefined && options.contextSize > trained) {
-      logger.warn({ contextSize: options.contextSize, trained }, `contextSize ${options.contextSize} is beyond the ${trained} tokens the model was trained for; using ${trained}`);
+      logger.warn(
+        { contextSize: options.contextSize, trained },
+        `contextSize ${options.contextSize} is beyond the ${trained} tokens the model was trained for; using ${trained}`,
+      );
     }
-    const context = await step(path, 'create a context', () => model.createContext({ contextSize: requested, sequences: options.sequences, threads: options.threads }));
+    const context = await step(path, 'create a context', () =>
+      model.createContext({ contextSize: requested, sequences: options.sequences, threads: options.threads }),
+    );
     disposers.push(() => context.dispose());
     // llama.cpp may round a small size up (never past the training context); the context's own is what counts.
     const contextSize = Math.min(context.contextSize, trained);
 
     const metadata = model.fileInfo.metadata;
-    if (!metadata.tokenizer?.chat_template) logger.warn({ file: basename(path) }, 'the model has no chat template; node-llama-cpp guesses the chat format from its name and architecture');
+    if (!metadata.tokenizer?.chat_template)
+      logger.warn(
+        { file: basename(path) },
+        'the model has no chat template; node-llama-cpp guesses the chat format from its name and architecture',
+      );
     // warningLogs off: node-llama-cpp would write them to the console, around DocQA's logger.
     const chatWrapper = resolveChatWrapper(model, { warningLogs: false });
 
@@ -71,7 +81,16 @@ export async function loadChatModel(options: LlamaCppLlmOptions, logger: Logger)
       gpu: llama.gpu !== false && model.gpuLayers > 0,
     };
     logger.info(
-      { model: info.model, trainedContext: trained, contextSize, sequences: options.sequences, threads: options.threads, gpu: llama.gpu, gpuLayers: model.gpuLayers, chatFormat: chatWrapper.wrapperName },
+      {
+        model: info.model,
+        trainedContext: trained,
+        contextSize,
+        sequences: options.sequences,
+        threads: options.threads,
+        gpu: llama.gpu,
+        gpuLayers: model.gpuLayers,
+        chatFormat: chatWrapper.wrapperName,
+      },
       'local chat model loaded',
     );
     return { llama, model, context, chatWrapper, contextSize, info, dispose };
@@ -97,7 +116,10 @@ async function loadLlama(options: LlamaCppLlmOptions, logger: Logger): Promise<L
         logger.warn({ err: error }, 'a CUDA GPU was detected but llama.cpp cannot use it; running on the CPU');
       }
     } else {
-      logger.info({ gpuLayers: options.gpuLayers }, 'no CUDA GPU detected; gpuLayers is ignored and the model runs on the CPU');
+      logger.info(
+        { gpuLayers: options.gpuLayers },
+        'no CUDA GPU detected; gpuLayers is ignored and the model runs on the CPU',
+      );
     }
   }
   return getLlama({ ...common, gpu: false });
@@ -113,7 +135,11 @@ async function checkReadableFile(path: string): Promise<number> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : messageOf(error);
-    throw new DocqaError(code === 'ENOENT' ? 'not_found' : 'unavailable', `cannot read the chat model file '${path}' (${reason}); set the option modelPath (LLM_MODEL_PATH) to a readable .gguf file`, { cause: error });
+    throw new DocqaError(
+      code === 'ENOENT' ? 'not_found' : 'unavailable',
+      `cannot read the chat model file '${path}' (${reason}); set the option modelPath (LLM_MODEL_PATH) to a readable .gguf file`,
+      { cause: error },
+    );
   }
 }
 
@@ -121,7 +147,9 @@ async function step<T>(path: string, what: string, run: () => Promise<T>): Promi
   try {
     return await run();
   } catch (error) {
-    throw new DocqaError('unavailable', `cannot ${what} for the chat model '${path}': ${messageOf(error)}`, { cause: error });
+    throw new DocqaError('unavailable', `cannot ${what} for the chat model '${path}': ${messageOf(error)}`, {
+      cause: error,
+    });
   }
 }
 

@@ -22,7 +22,11 @@ class ContextFull extends Error {}
  * Answers chats with a loaded model: each request borrows one sequence of the context, formats the
  * messages with the model's own chat template, and streams the answer's text as it is generated.
  */
-export function createLlamaCppLlmBackend(loaded: LoadedChatModel, options: LlamaCppLlmOptions, logger: Logger): LlamaCppLlmBackend {
+export function createLlamaCppLlmBackend(
+  loaded: LoadedChatModel,
+  options: LlamaCppLlmOptions,
+  logger: Logger,
+): LlamaCppLlmBackend {
   const { model, context, chatWrapper, contextSize } = loaded;
   const sequences = Array.from({ length: options.sequences }, () => context.getSequence());
   const pool = new SequencePool(sequences, () => (context.disposed ? null : context.getSequence()), logger);
@@ -39,7 +43,8 @@ export function createLlamaCppLlmBackend(loaded: LoadedChatModel, options: Llama
 
   async function* generate(request: GenerateRequest, signal: AbortSignal): AsyncGenerator<string> {
     signal.throwIfAborted();
-    if (closing) throw new DocqaError('unavailable', 'the local chat model is shutting down; try again when DocQA is back');
+    if (closing)
+      throw new DocqaError('unavailable', 'the local chat model is shutting down; try again when DocQA is back');
     const history = toChatHistory(request);
     const prompt = promptTokens(history);
     // LlamaChat keeps one position free; the answer gets what the prompt leaves.
@@ -62,7 +67,13 @@ export function createLlamaCppLlmBackend(loaded: LoadedChatModel, options: Llama
     const pieces = new PieceQueue();
     try {
       const lent = await pool.acquire(stop.signal);
-      entry.settled = answer(lent, history, { maxTokens: Math.min(request.maxTokens, room), temperature: request.temperature ?? options.temperature }, stop.signal, pieces).finally(() => {
+      entry.settled = answer(
+        lent,
+        history,
+        { maxTokens: Math.min(request.maxTokens, room), temperature: request.temperature ?? options.temperature },
+        stop.signal,
+        pieces,
+      ).finally(() => {
         clearTimeout(timer);
         running.delete(entry);
       });
@@ -90,7 +101,13 @@ export function createLlamaCppLlmBackend(loaded: LoadedChatModel, options: Llama
    * generation ends, not when the consumer has read every piece: a slow reader never holds a
    * sequence, and the timeout bounds the generation, not the reading.
    */
-  async function answer(lent: LlamaContextSequence, history: ChatHistoryItem[], sampling: { maxTokens: number; temperature: number }, stopped: AbortSignal, pieces: PieceQueue): Promise<void> {
+  async function answer(
+    lent: LlamaContextSequence,
+    history: ChatHistoryItem[],
+    sampling: { maxTokens: number; temperature: number },
+    stopped: AbortSignal,
+    pieces: PieceQueue,
+  ): Promise<void> {
     // Every path ends `pieces`, or the reader would wait forever (the constructor throws on a disposed sequence).
     let chat: LlamaChat | null = null;
     try {
@@ -138,7 +155,10 @@ export function createLlamaCppLlmBackend(loaded: LoadedChatModel, options: Llama
 
 function toChatHistory(request: GenerateRequest): ChatHistoryItem[] {
   if (!Number.isInteger(request.maxTokens) || request.maxTokens < 1) {
-    throw new DocqaError('validation_failed', `maxTokens must be a whole number of at least 1, got ${request.maxTokens}`);
+    throw new DocqaError(
+      'validation_failed',
+      `maxTokens must be a whole number of at least 1, got ${request.maxTokens}`,
+    );
   }
   if (request.messages.length === 0) throw new DocqaError('validation_failed', 'a chat needs at least one message');
   const history = request.messages.map(toHistoryItem);
@@ -159,16 +179,27 @@ function toHistoryItem(message: ChatMessage): ChatHistoryItem {
 }
 
 /** What a caller sees: its own abort reason, or a DocqaError that says what happened. */
-function translate(error: unknown, stopped: AbortSignal, sizes: { prompt: number; contextSize: number; timeoutSeconds: number }): unknown {
+function translate(
+  error: unknown,
+  stopped: AbortSignal,
+  sizes: { prompt: number; contextSize: number; timeoutSeconds: number },
+): unknown {
   if (error instanceof DocqaError) return error;
   const reason: unknown = stopped.aborted ? stopped.reason : undefined;
   if (reason instanceof TimedOut) {
-    return new DocqaError('unavailable', `the local chat model did not answer within ${sizes.timeoutSeconds} s (option timeoutSeconds, DocQA's INFERENCE_TIMEOUT_SECONDS); try again, ask for a shorter answer, or raise the timeout`);
+    return new DocqaError(
+      'unavailable',
+      `the local chat model did not answer within ${sizes.timeoutSeconds} s (option timeoutSeconds, DocQA's INFERENCE_TIMEOUT_SECONDS); try again, ask for a shorter answer, or raise the timeout`,
+    );
   }
-  if (reason instanceof ShuttingDown) return new DocqaError('unavailable', 'the local chat model is shutting down; try again when DocQA is back');
+  if (reason instanceof ShuttingDown)
+    return new DocqaError('unavailable', 'the local chat model is shutting down; try again when DocQA is back');
   if (stopped.aborted && error === reason) return error;
   if (error instanceof ContextFull) {
-    return new DocqaError('validation_failed', `the prompt of ${sizes.prompt} tokens and its answer do not fit the model's context of ${sizes.contextSize} tokens; send fewer or shorter passages`);
+    return new DocqaError(
+      'validation_failed',
+      `the prompt of ${sizes.prompt} tokens and its answer do not fit the model's context of ${sizes.contextSize} tokens; send fewer or shorter passages`,
+    );
   }
   return new DocqaError('unavailable', `the local chat model failed: ${messageOf(error)}`, { cause: error });
 }

@@ -85,7 +85,10 @@ export class SequencePool {
     try {
       return this.replace();
     } catch (error) {
-      this.logger.error({ err: error }, 'a sequence of the chat model was lost and cannot be replaced; fewer requests run at once');
+      this.logger.error(
+        { err: error },
+        'a sequence of the chat model was lost and cannot be replaced; fewer requests run at once',
+      );
       return null;
     }
   }

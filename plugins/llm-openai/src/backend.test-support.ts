@@ -22,7 +22,10 @@ export async function startBackend(options: LlmOpenAiOptionsInput, logger: Logge
 }
 
 /** Options for the loopback server, without retries unless a test asks for them. */
-export const optionsFor = (server: ChatCompletionsServer, extra: Partial<LlmOpenAiOptionsInput> = {}): LlmOpenAiOptionsInput => ({
+export const optionsFor = (
+  server: ChatCompletionsServer,
+  extra: Partial<LlmOpenAiOptionsInput> = {},
+): LlmOpenAiOptionsInput => ({
   baseUrl: server.baseUrl,
   apiKey,
   model,
@@ -30,7 +33,8 @@ export const optionsFor = (server: ChatCompletionsServer, extra: Partial<LlmOpen
   ...extra,
 });
 
-export const question = 'Passages:\n[1] Invoices: Invoices are archived for ten years in the finance vault.\n[2] Passwords: Reset your password from the sign-in page.\n\nQuestion: How long are invoices archived?';
+export const question =
+  'Passages:\n[1] Invoices: Invoices are archived for ten years in the finance vault.\n[2] Passwords: Reset your password from the sign-in page.\n\nQuestion: How long are invoices archived?';
 
 export const requestOf = (maxTokens = 64, extra: Partial<GenerateRequest> = {}): GenerateRequest => ({
   messages: [
@@ -48,7 +52,9 @@ export async function collect(iterable: AsyncIterable<string>): Promise<string[]
 }
 
 /** The pieces yielded before the iteration failed, and the failure. */
-export async function collectUntilFailure(iterable: AsyncIterable<string>): Promise<{ pieces: string[]; failure: unknown }> {
+export async function collectUntilFailure(
+  iterable: AsyncIterable<string>,
+): Promise<{ pieces: string[]; failure: unknown }> {
   const pieces: string[] = [];
   try {
     for await (const piece of iterable) pieces.push(piece);
@@ -61,7 +67,11 @@ export async function collectUntilFailure(iterable: AsyncIterable<string>): Prom
 /** Everything an error shows: message, stack, JSON and causes. */
 export function everythingIn(error: unknown): string {
   const parts: string[] = [];
-  for (let current: unknown = error, depth = 0; current !== undefined && depth < 5; current = (current as Error).cause, depth += 1) {
+  for (
+    let current: unknown = error, depth = 0;
+    current !== undefined && depth < 5;
+    current = (current as Error).cause, depth += 1
+  ) {
     parts.push(String((current as Error).message), String((current as Error).stack), JSON.stringify(current));
   }
   return parts.join('\n');

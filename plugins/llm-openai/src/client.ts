@@ -32,7 +32,11 @@ export function createChatClient(options: LlmOpenAiOptions): OpenAI {
       defaultHeaders: undoHostCustomHeaders(['api-key', options.apiKey]),
     });
   }
-  return new OpenAI({ ...common, baseURL: options.baseUrl ?? openAiBaseUrl, defaultHeaders: undoHostCustomHeaders(['authorization', `Bearer ${options.apiKey}`]) });
+  return new OpenAI({
+    ...common,
+    baseURL: options.baseUrl ?? openAiBaseUrl,
+    defaultHeaders: undoHostCustomHeaders(['authorization', `Bearer ${options.apiKey}`]),
+  });
 }
 
 /**

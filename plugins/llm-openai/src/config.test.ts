@@ -12,7 +12,13 @@ describe('llm-openai: options', () => {
   const azure = { endpoint: 'https://example.openai.azure.com/', deployment: 'chat-prod', apiVersion: '2024-10-21' };
 
   it('fills in defaults', () => {
-    expect(llmOpenAiPlugin.configSchema.parse({ apiKey, model })).to.deep.equal({ apiKey, model, timeoutSeconds: 120, maxRetries: 2, temperature: 0.2 });
+    expect(llmOpenAiPlugin.configSchema.parse({ apiKey, model })).to.deep.equal({
+      apiKey,
+      model,
+      timeoutSeconds: 120,
+      maxRetries: 2,
+      temperature: 0.2,
+    });
   });
 
   it('refuses baseUrl with azure, a missing model without azure, a key in the URL and out-of-range numbers', () => {
@@ -22,29 +28,45 @@ describe('llm-openai: options', () => {
     expect(problems({ apiKey: '', model })).to.deep.equal(['apiKey']);
     expect(problems({ apiKey, model, baseUrl: 'https://user:secret@api.example.com/v1' })).to.deep.equal(['baseUrl']);
     expect(problems({ apiKey, model, baseUrl: 'ftp://api.example.com/v1' })).to.deep.equal(['baseUrl']);
-    expect(problems({ apiKey, model, timeoutSeconds: 0, maxRetries: -1, contextLength: 1.5, temperature: 3 })).to.deep.equal(['timeoutSeconds', 'maxRetries', 'contextLength', 'temperature']);
+    expect(
+      problems({ apiKey, model, timeoutSeconds: 0, maxRetries: -1, contextLength: 1.5, temperature: 3 }),
+    ).to.deep.equal(['timeoutSeconds', 'maxRetries', 'contextLength', 'temperature']);
     expect(problems({ apiKey, model, azure: { ...azure, deployment: '' } })).to.deep.equal(['azure.deployment']);
     expect(problems({ apiKey, model, misspelt: true })).to.deep.equal(['']);
   });
 
-  it('builds the options from DocQA\'s HOSTED_* variables', () => {
-    const variables: Record<string, unknown> = { HOSTED_API_KEY: apiKey, HOSTED_MODEL: 'gpt-4o-mini', HOSTED_PROVIDER: 'openai', HOSTED_API_VERSION: '2024-10-21', INFERENCE_TIMEOUT_SECONDS: 90 };
+  it("builds the options from DocQA's HOSTED_* variables", () => {
+    const variables: Record<string, unknown> = {
+      HOSTED_API_KEY: apiKey,
+      HOSTED_MODEL: 'gpt-4o-mini',
+      HOSTED_PROVIDER: 'openai',
+      HOSTED_API_VERSION: '2024-10-21',
+      INFERENCE_TIMEOUT_SECONDS: 90,
+    };
     const openai = llmOpenAiOptionsFromVariables((name) => variables[name]);
     expect(openai).to.deep.equal({ apiKey, timeoutSeconds: 90, model: 'gpt-4o-mini' });
     expect(problems(openai)).to.deep.equal([]);
 
     variables.HOSTED_BASE_URL = 'http://127.0.0.1:8000/v1';
-    expect(llmOpenAiOptionsFromVariables((name) => variables[name])).to.include({ baseUrl: 'http://127.0.0.1:8000/v1' });
+    expect(llmOpenAiOptionsFromVariables((name) => variables[name])).to.include({
+      baseUrl: 'http://127.0.0.1:8000/v1',
+    });
 
     Object.assign(variables, { HOSTED_PROVIDER: 'azure', HOSTED_BASE_URL: 'https://example.openai.azure.com/' });
     const azureOptions = llmOpenAiOptionsFromVariables((name) => variables[name]);
-    expect(azureOptions).to.deep.equal({ apiKey, timeoutSeconds: 90, azure: { endpoint: 'https://example.openai.azure.com/', deployment: 'gpt-4o-mini', apiVersion: '2024-10-21' } });
+    expect(azureOptions).to.deep.equal({
+      apiKey,
+      timeoutSeconds: 90,
+      azure: { endpoint: 'https://example.openai.azure.com/', deployment: 'gpt-4o-mini', apiVersion: '2024-10-21' },
+    });
     expect(problems(azureOptions)).to.deep.equal([]);
-    expect(problems(llmOpenAiOptionsFromVariables((name) => (name === 'HOSTED_PROVIDER' ? 'azure' : undefined)))).to.include('apiKey').and.include('azure.endpoint');
+    expect(problems(llmOpenAiOptionsFromVariables((name) => (name === 'HOSTED_PROVIDER' ? 'azure' : undefined))))
+      .to.include('apiKey')
+      .and.include('azure.endpoint');
   });
 });
 
-describe('llm-openai: the host\'s OPENAI_* variables', function () {
+describe("llm-openai: the host's OPENAI_* variables", function () {
   this.timeout(20_000);
   let server: ChatCompletionsServer;
   const hostVariables: Record<string, string> = {
@@ -80,7 +102,9 @@ describe('llm-openai: the host\'s OPENAI_* variables', function () {
 
   const noHostTrace = (headers: Record<string, unknown>) => {
     const sent = JSON.stringify(headers);
-    for (const value of Object.values(hostVariables)) if (!value.startsWith('http')) expect(sent).to.not.include(value.split('\n')[0]!.replace(/^Authorization: Bearer /, ''));
+    for (const value of Object.values(hostVariables))
+      if (!value.startsWith('http'))
+        expect(sent).to.not.include(value.split('\n')[0]!.replace(/^Authorization: Bearer /, ''));
     expect(headers).to.not.have.any.keys('openai-organization', 'openai-project', 'x-from-host');
   };
 
@@ -93,7 +117,11 @@ describe('llm-openai: the host\'s OPENAI_* variables', function () {
   });
 
   it('change nothing for Azure OpenAI', async () => {
-    const backend = await startBackend({ apiKey, maxRetries: 0, azure: { endpoint: server.origin, deployment: 'chat-prod', apiVersion: '2024-10-21' } });
+    const backend = await startBackend({
+      apiKey,
+      maxRetries: 0,
+      azure: { endpoint: server.origin, deployment: 'chat-prod', apiVersion: '2024-10-21' },
+    });
     expect(await collect(backend.generate(requestOf(8), new AbortController().signal))).to.have.lengthOf(8);
     const [request] = server.requests;
     expect(request?.path).to.equal('/openai/deployments/chat-prod/chat/completions?api-version=2024-10-21');

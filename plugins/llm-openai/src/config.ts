@@ -7,7 +7,9 @@ const withoutCredentials = (url: string): boolean => {
   const parsed = new URL(url);
   return parsed.username === '' && parsed.password === '';
 };
-const apiUrl = z.url({ protocol: /^https?$/ }).refine(withoutCredentials, 'must not contain a user name or password: put the key into apiKey');
+const apiUrl = z
+  .url({ protocol: /^https?$/ })
+  .refine(withoutCredentials, 'must not contain a user name or password: put the key into apiKey');
 
 /** Options of the hosted LLM backend; what zod can check stops start-up naming the instance. */
 export const llmOpenAiOptionsSchema = z
@@ -59,7 +61,11 @@ export function llmOpenAiOptionsFromVariables(variable: (name: string) => unknow
     Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== undefined));
   const common = { apiKey: variable('HOSTED_API_KEY'), timeoutSeconds: variable('INFERENCE_TIMEOUT_SECONDS') };
   if (variable('HOSTED_PROVIDER') === 'azure') {
-    const azure = defined({ endpoint: variable('HOSTED_BASE_URL'), deployment: variable('HOSTED_MODEL'), apiVersion: variable('HOSTED_API_VERSION') });
+    const azure = defined({
+      endpoint: variable('HOSTED_BASE_URL'),
+      deployment: variable('HOSTED_MODEL'),
+      apiVersion: variable('HOSTED_API_VERSION'),
+    });
     return defined({ ...common, azure });
   }
   return defined({ ...common, baseUrl: variable('HOSTED_BASE_URL'), model: variable('HOSTED_MODEL') });

@@ -30,11 +30,18 @@ export function toDocqaError(error: unknown, context: FailureContext): DocqaErro
   if (error instanceof APIConnectionTimeoutError) return timeoutError(context);
   if (error instanceof APIConnectionError) {
     // A connection failure carries no server text, so its cause is safe to keep.
-    return new DocqaError('unavailable', `cannot reach ${api}${retried}: ${scrub(messageOf(error.cause ?? error), context.apiKey)}`, { cause: error });
+    return new DocqaError(
+      'unavailable',
+      `cannot reach ${api}${retried}: ${scrub(messageOf(error.cause ?? error), context.apiKey)}`,
+      { cause: error },
+    );
   }
   if (error instanceof APIError && error.status === undefined) {
     // An error event inside a stream that had started.
-    return new DocqaError('unavailable', `${api} reported an error in the middle of the answer: ${scrub(error.message, context.apiKey)}`);
+    return new DocqaError(
+      'unavailable',
+      `${api} reported an error in the middle of the answer: ${scrub(error.message, context.apiKey)}`,
+    );
   }
   if (error instanceof APIError) {
     const status = error.status as number;
@@ -46,7 +53,10 @@ export function toDocqaError(error: unknown, context: FailureContext): DocqaErro
       );
     }
     if (status === 401) {
-      return new DocqaError('unavailable', `${api} refused the API key (HTTP 401): check HOSTED_API_KEY (the option apiKey) and that it belongs to this endpoint`);
+      return new DocqaError(
+        'unavailable',
+        `${api} refused the API key (HTTP 401): check HOSTED_API_KEY (the option apiKey) and that it belongs to this endpoint`,
+      );
     }
     const hint =
       status === 403
@@ -59,12 +69,24 @@ export function toDocqaError(error: unknown, context: FailureContext): DocqaErro
               ? 'the API failed; retry later'
               : 'the API refused the request';
     const retryAfter = error.headers?.get('retry-after');
-    return new DocqaError('unavailable', `${api} answered HTTP ${status}${retried}: ${hint}: ${detail}`, retryAfter ? { headers: { 'Retry-After': retryAfter } } : {});
+    return new DocqaError(
+      'unavailable',
+      `${api} answered HTTP ${status}${retried}: ${hint}: ${detail}`,
+      retryAfter ? { headers: { 'Retry-After': retryAfter } } : {},
+    );
   }
   if (context.piecesYielded > 0) {
-    return new DocqaError('unavailable', `the connection to ${api} broke off after ${context.piecesYielded} pieces of the answer: ${scrub(messageOf(error), context.apiKey)}`, { cause: error });
+    return new DocqaError(
+      'unavailable',
+      `the connection to ${api} broke off after ${context.piecesYielded} pieces of the answer: ${scrub(messageOf(error), context.apiKey)}`,
+      { cause: error },
+    );
   }
-  return new DocqaError('unavailable', `${api} failed before answering${retried}: ${scrub(messageOf(error), context.apiKey)}`, { cause: error });
+  return new DocqaError(
+    'unavailable',
+    `${api} failed before answering${retried}: ${scrub(messageOf(error), context.apiKey)}`,
+    { cause: error },
+  );
 }
 
 export function timeoutError(context: FailureContext): DocqaError {
@@ -76,7 +98,10 @@ export function timeoutError(context: FailureContext): DocqaError {
 
 /** Removes the key, and anything shaped like an OpenAI key, from a text. */
 export function scrub(text: string, apiKey: string): string {
-  return text.split(apiKey).join('***').replace(/\bsk-[A-Za-z0-9_*\-]{4,}/g, 'sk-***');
+  return text
+    .split(apiKey)
+    .join('***')
+    .replace(/\bsk-[A-Za-z0-9_*\-]{4,}/g, 'sk-***');
 }
 
 /** The server's own words: the package prefixes the status ("400 ..."), which the message says already. */

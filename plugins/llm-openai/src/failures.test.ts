@@ -1,7 +1,22 @@
 import { expect } from 'chai';
 import { DocqaError } from '@docqa/plugin-api';
-import { answerPieces, chatAnswerFor, startChatCompletionsServer, type ChatCompletionsServer } from '@docqa/plugin-testkit';
-import { apiKey, closedPort, collect, collectUntilFailure, everythingIn, model, optionsFor, requestOf, startBackend } from './backend.test-support.js';
+import {
+  answerPieces,
+  chatAnswerFor,
+  startChatCompletionsServer,
+  type ChatCompletionsServer,
+} from '@docqa/plugin-testkit';
+import {
+  apiKey,
+  closedPort,
+  collect,
+  collectUntilFailure,
+  everythingIn,
+  model,
+  optionsFor,
+  requestOf,
+  startBackend,
+} from './backend.test-support.js';
 
 describe('llm-openai: failures', function () {
   this.timeout(20_000);
@@ -44,17 +59,24 @@ describe('llm-openai: failures', function () {
     const once = await startBackend(optionsFor(server, { maxRetries: 1 }));
     const { failure } = await collectUntilFailure(once.generate(requestOf(), newSignal()));
     expect(failure).to.be.instanceOf(DocqaError).and.have.property('code', 'unavailable');
-    expect((failure as Error).message).to.include('HTTP 503 (2 attempts)').and.include('overloaded');
+    expect((failure as Error).message)
+      .to.include('HTTP 503 (2 attempts)')
+      .and.include('overloaded');
     expect(server.requests).to.have.lengthOf(5);
   });
 
-  it('reports a refused key as unavailable without the key or the server\'s echo of it', async () => {
+  it("reports a refused key as unavailable without the key or the server's echo of it", async () => {
     const wrongKey = 'sk-wrong-key-that-must-not-leak-0123';
     const backend = await startBackend(optionsFor(server, { apiKey: wrongKey, maxRetries: 2 }));
     const { failure } = await collectUntilFailure(backend.generate(requestOf(), newSignal()));
     expect(failure).to.be.instanceOf(DocqaError).and.have.property('code', 'unavailable');
-    expect((failure as Error).message).to.include('refused the API key (HTTP 401)').and.include('HOSTED_API_KEY');
-    expect(everythingIn(failure)).to.not.include(wrongKey).and.not.include('wrong-key').and.not.include('Incorrect API key');
+    expect((failure as Error).message)
+      .to.include('refused the API key (HTTP 401)')
+      .and.include('HOSTED_API_KEY');
+    expect(everythingIn(failure))
+      .to.not.include(wrongKey)
+      .and.not.include('wrong-key')
+      .and.not.include('Incorrect API key');
     expect(server.requests, 'a refused key is not retried').to.have.lengthOf(1);
   });
 
@@ -63,7 +85,9 @@ describe('llm-openai: failures', function () {
     const backend = await startBackend(optionsFor(server, { maxRetries: 2 }));
     const { failure } = await collectUntilFailure(backend.generate(requestOf(64), newSignal()));
     expect(failure).to.be.instanceOf(DocqaError).and.have.property('code', 'validation_failed');
-    expect((failure as Error).message).to.include('context window').and.include('maximum context length is 20');
+    expect((failure as Error).message)
+      .to.include('context window')
+      .and.include('maximum context length is 20');
     expect(server.requests).to.have.lengthOf(1);
   });
 
@@ -74,12 +98,14 @@ describe('llm-openai: failures', function () {
     expect(failure).to.be.instanceOf(DocqaError).and.have.property('code', 'validation_failed');
   });
 
-  it('reports another 4xx as unavailable with the server\'s message', async () => {
+  it("reports another 4xx as unavailable with the server's message", async () => {
     server.failNext(422, 1, { message: "Invalid value for 'temperature'." });
     const backend = await startBackend(optionsFor(server, { maxRetries: 2 }));
     const { failure } = await collectUntilFailure(backend.generate(requestOf(), newSignal()));
     expect(failure).to.be.instanceOf(DocqaError).and.have.property('code', 'unavailable');
-    expect((failure as Error).message).to.include('HTTP 422').and.include("Invalid value for 'temperature'.");
+    expect((failure as Error).message)
+      .to.include('HTTP 422')
+      .and.include("Invalid value for 'temperature'.");
     expect(server.requests).to.have.lengthOf(1);
   });
 
@@ -88,7 +114,10 @@ describe('llm-openai: failures', function () {
     server = await startChatCompletionsServer({ apiKey, models: ['another-model'] });
     const backend = await startBackend(optionsFor(server));
     const { failure } = await collectUntilFailure(backend.generate(requestOf(), newSignal()));
-    expect((failure as Error).message).to.include('HTTP 404').and.include(`model '${model}'`).and.include('HOSTED_MODEL');
+    expect((failure as Error).message)
+      .to.include('HTTP 404')
+      .and.include(`model '${model}'`)
+      .and.include('HOSTED_MODEL');
   });
 
   it('gives up after timeoutSeconds when the first piece is late, with unavailable', async () => {
@@ -97,7 +126,9 @@ describe('llm-openai: failures', function () {
     const started = Date.now();
     const { failure } = await collectUntilFailure(backend.generate(requestOf(), newSignal()));
     expect(failure).to.be.instanceOf(DocqaError).and.have.property('code', 'unavailable');
-    expect((failure as Error).message).to.include('did not finish the answer within 1 s').and.include('INFERENCE_TIMEOUT_SECONDS');
+    expect((failure as Error).message)
+      .to.include('did not finish the answer within 1 s')
+      .and.include('INFERENCE_TIMEOUT_SECONDS');
     expect(Date.now() - started).to.be.within(900, 1_800);
     await server.waitForDisconnects(1, 2_000);
   });

@@ -1,5 +1,10 @@
 import { expect } from 'chai';
-import { answerPieces, chatAnswerFor, startChatCompletionsServer, type ChatCompletionsServer } from '@docqa/plugin-testkit';
+import {
+  answerPieces,
+  chatAnswerFor,
+  startChatCompletionsServer,
+  type ChatCompletionsServer,
+} from '@docqa/plugin-testkit';
 import { apiKey, collect, model, optionsFor, requestOf, startBackend } from './backend.test-support.js';
 
 describe('llm-openai: generating', function () {
@@ -22,12 +27,20 @@ describe('llm-openai: generating', function () {
     const [request] = server.requests;
     expect(request?.path).to.equal('/v1/chat/completions');
     expect(request?.headers.authorization).to.equal(`Bearer ${apiKey}`);
-    expect(request?.body).to.deep.equal({ model, messages: requestOf().messages, max_tokens: 40, temperature: 0, stream: true });
+    expect(request?.body).to.deep.equal({
+      model,
+      messages: requestOf().messages,
+      max_tokens: 40,
+      temperature: 0,
+      stream: true,
+    });
   });
 
   it('uses the temperature option when the request names none, and stops at maxTokens', async () => {
     const backend = await startBackend(optionsFor(server, { temperature: 0.7 }));
-    expect(await collect(backend.generate(requestOf(3), new AbortController().signal))).to.deep.equal(expectedPieces.slice(0, 3));
+    expect(await collect(backend.generate(requestOf(3), new AbortController().signal))).to.deep.equal(
+      expectedPieces.slice(0, 3),
+    );
     expect(server.requests[0]?.body).to.include({ temperature: 0.7, max_tokens: 3 });
   });
 
@@ -37,7 +50,8 @@ describe('llm-openai: generating', function () {
     const backend = await startBackend(optionsFor(server));
     const started = Date.now();
     const arrivals: number[] = [];
-    for await (const _piece of backend.generate(requestOf(), new AbortController().signal)) arrivals.push(Date.now() - started);
+    for await (const _piece of backend.generate(requestOf(), new AbortController().signal))
+      arrivals.push(Date.now() - started);
     expect(arrivals).to.have.lengthOf(6);
     // The server sends piece i at i × 100 ms: none can arrive earlier, and the first must arrive
     // long before the last is even sent (500 ms), which a buffering client would not manage.
@@ -46,13 +60,23 @@ describe('llm-openai: generating', function () {
   });
 
   it('talks to Azure OpenAI: the deployment path, api-version and the api-key header', async () => {
-    const backend = await startBackend({ apiKey, maxRetries: 0, azure: { endpoint: `${server.origin}/`, deployment: 'chat-prod', apiVersion: '2024-10-21' } });
+    const backend = await startBackend({
+      apiKey,
+      maxRetries: 0,
+      azure: { endpoint: `${server.origin}/`, deployment: 'chat-prod', apiVersion: '2024-10-21' },
+    });
     expect(await collect(backend.generate(requestOf(), new AbortController().signal))).to.deep.equal(expectedPieces);
     const [request] = server.requests;
     expect(request?.path).to.equal('/openai/deployments/chat-prod/chat/completions?api-version=2024-10-21');
     expect(request?.headers['api-key']).to.equal(apiKey);
     expect(request?.headers.authorization).to.equal(undefined);
-    expect(await backend.info()).to.deep.include({ backend: 'hosted', model: 'chat-prod', endpoint: `${server.origin}/`, gpu: false, contextLength: null });
+    expect(await backend.info()).to.deep.include({
+      backend: 'hosted',
+      model: 'chat-prod',
+      endpoint: `${server.origin}/`,
+      gpu: false,
+      contextLength: null,
+    });
   });
 
   it('closes the request when its signal aborts mid-answer, and the iteration ends at once', async () => {
@@ -94,7 +118,9 @@ describe('llm-openai: generating', function () {
   it('answers 100 streams at once, each completely', async () => {
     server.tokenDelayMs = 2;
     const backend = await startBackend(optionsFor(server));
-    const answers = await Promise.all(Array.from({ length: 100 }, () => collect(backend.generate(requestOf(), new AbortController().signal))));
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, () => collect(backend.generate(requestOf(), new AbortController().signal))),
+    );
     for (const pieces of answers) expect(pieces).to.deep.equal(expectedPieces);
     expect(server.requests).to.have.lengthOf(100);
   });
@@ -102,7 +128,13 @@ describe('llm-openai: generating', function () {
   it('describes itself at once, without a request and without the key', async () => {
     const backend = await startBackend(optionsFor(server, { contextLength: 128_000 }));
     const info = await backend.info();
-    expect(info).to.deep.equal({ backend: 'hosted', model, contextLength: 128_000, gpu: false, endpoint: server.baseUrl });
+    expect(info).to.deep.equal({
+      backend: 'hosted',
+      model,
+      contextLength: 128_000,
+      gpu: false,
+      endpoint: server.baseUrl,
+    });
     expect(backend.capabilities).to.deep.equal({ streaming: true, tokenizer: false, generative: true });
     expect(backend.countTokens).to.equal(undefined);
     expect(JSON.stringify(info)).to.not.include(apiKey);

@@ -24,7 +24,15 @@ export function createOpenAiLlmBackend(client: OpenAI, options: LlmOpenAiOptions
       timedOut = true;
       call.abort();
     }, options.timeoutSeconds * 1000);
-    const context: FailureContext = { endpoint, model, apiKey: options.apiKey, timeoutSeconds: options.timeoutSeconds, maxTokens: request.maxTokens, piecesYielded: 0, attempts: 0 };
+    const context: FailureContext = {
+      endpoint,
+      model,
+      apiKey: options.apiKey,
+      timeoutSeconds: options.timeoutSeconds,
+      maxTokens: request.maxTokens,
+      piecesYielded: 0,
+      attempts: 0,
+    };
 
     try {
       while (true) {
@@ -48,7 +56,8 @@ export function createOpenAiLlmBackend(client: OpenAI, options: LlmOpenAiOptions
             // Pieces the client had already buffered must not reach a caller that went away.
             if (call.signal.aborted) break;
             const choice = chunk.choices[0]; // Azure's first chunk and a usage chunk have none
-            if (choice?.finish_reason === 'content_filter') logger.warn({ endpoint, model }, 'the hosted LLM API cut the answer short with its content filter');
+            if (choice?.finish_reason === 'content_filter')
+              logger.warn({ endpoint, model }, 'the hosted LLM API cut the answer short with its content filter');
             const text = choice?.delta?.content;
             if (!text) continue;
             context.piecesYielded += 1;
@@ -60,11 +69,15 @@ export function createOpenAiLlmBackend(client: OpenAI, options: LlmOpenAiOptions
         } catch (error) {
           if (signal.aborted) return; // the caller went away: not a failure of the API
           if (timedOut) throw timeoutError(context);
-          if (context.piecesYielded > 0 || context.attempts > options.maxRetries || !isRetryable(error)) throw toDocqaError(error, context);
+          if (context.piecesYielded > 0 || context.attempts > options.maxRetries || !isRetryable(error))
+            throw toDocqaError(error, context);
           const delay = retryDelayMs(context.attempts, error);
           // A retry that could not finish in time only delays the failure; its message says more than "too slow".
           if (Date.now() + delay >= deadlineAt) throw toDocqaError(error, context);
-          logger.debug({ endpoint, model, attempt: context.attempts, delayMs: Math.round(delay) }, 'the hosted LLM API failed before answering; retrying');
+          logger.debug(
+            { endpoint, model, attempt: context.attempts, delayMs: Math.round(delay) },
+            'the hosted LLM API failed before answering; retrying',
+          );
           await sleep(delay, undefined, { signal: call.signal }).catch(() => undefined);
           if (signal.aborted) return;
         }

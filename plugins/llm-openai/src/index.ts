@@ -3,21 +3,33 @@ import { createChatClient, endpointOf, modelOf } from './client.js';
 import { llmOpenAiOptionsSchema } from './config.js';
 import { createOpenAiLlmBackend } from './generate.js';
 
-export { llmOpenAiOptionsSchema, llmOpenAiOptionsFromVariables, type LlmOpenAiOptions, type LlmOpenAiOptionsInput } from './config.js';
+export {
+  llmOpenAiOptionsSchema,
+  llmOpenAiOptionsFromVariables,
+  type LlmOpenAiOptions,
+  type LlmOpenAiOptionsInput,
+} from './config.js';
 
 /** Answers from OpenAI, Azure OpenAI or any OpenAI-compatible chat-completions API (LLM_BACKEND=hosted). */
 export default definePlugin({
   apiVersion: 1,
   kind: 'llm',
   id: 'llm-openai',
-  description: 'Generates answers through an OpenAI-compatible chat-completions API (OpenAI, Azure OpenAI, vLLM, ...), streamed.',
+  description:
+    'Generates answers through an OpenAI-compatible chat-completions API (OpenAI, Azure OpenAI, vLLM, ...), streamed.',
   configSchema: llmOpenAiOptionsSchema,
   deps: {},
   init({ options, logger }) {
     const client = createChatClient(options);
     // Logged by name, never as an object: the key must not reach the log.
     logger.info(
-      { endpoint: endpointOf(options), model: modelOf(options), azure: options.azure !== undefined, timeoutSeconds: options.timeoutSeconds, maxRetries: options.maxRetries },
+      {
+        endpoint: endpointOf(options),
+        model: modelOf(options),
+        azure: options.azure !== undefined,
+        timeoutSeconds: options.timeoutSeconds,
+        maxRetries: options.maxRetries,
+      },
       'hosted LLM API configured; it is first contacted at the first answer',
     );
     return createOpenAiLlmBackend(client, options, logger);

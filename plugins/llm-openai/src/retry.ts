@@ -19,7 +19,10 @@ export function isRetryable(error: unknown): boolean {
     return error.status === 408 || error.status === 409 || error.status === 429 || error.status >= 500;
   }
   // The stream broke before its first piece (undici's "terminated", a reset socket).
-  return error instanceof TypeError || (error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('E'));
+  return (
+    error instanceof TypeError ||
+    (error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('E'))
+  );
 }
 
 /** How long to wait before retry number `retry` (from 1): what the server asked for, else backoff. */

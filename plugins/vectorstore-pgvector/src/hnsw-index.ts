@@ -18,7 +18,9 @@ export function isIndexable(space: EmbeddingSpace): boolean {
 }
 
 export async function hnswIndexExists(sql: SqlExecutor, space: EmbeddingSpace): Promise<boolean> {
-  const { rows } = await sql.query<{ present: boolean }>('select to_regclass($1) is not null as present', [hnswIndexName(space)]);
+  const { rows } = await sql.query<{ present: boolean }>('select to_regclass($1) is not null as present', [
+    hnswIndexName(space),
+  ]);
   return rows[0]?.present === true;
 }
 
@@ -26,7 +28,11 @@ export async function hnswIndexExists(sql: SqlExecutor, space: EmbeddingSpace): 
  * Creates the space's partial HNSW index unless it exists. DDL takes no parameters, so PostgreSQL
  * itself quotes the space literal and the index name (format's %L and %I) instead of this code.
  */
-export async function ensureHnswIndex(sql: SqlExecutor, space: EmbeddingSpace, build: HnswBuildOptions): Promise<'created' | 'present'> {
+export async function ensureHnswIndex(
+  sql: SqlExecutor,
+  space: EmbeddingSpace,
+  build: HnswBuildOptions,
+): Promise<'created' | 'present'> {
   if (await hnswIndexExists(sql, space)) return 'present';
   const { rows } = await sql.query<{ statement: string }>(
     `select format(

@@ -30,7 +30,10 @@ describe('vectorstore-pgvector', function () {
   });
 
   async function indexDefinition(space: EmbeddingSpace): Promise<string | undefined> {
-    const { rows } = await kernel.db.query<{ indexdef: string }>('select indexdef from pg_indexes where indexname = $1', [hnswIndexName(space)]);
+    const { rows } = await kernel.db.query<{ indexdef: string }>(
+      'select indexdef from pg_indexes where indexname = $1',
+      [hnswIndexName(space)],
+    );
     return rows[0]?.indexdef;
   }
 
@@ -52,7 +55,11 @@ describe('vectorstore-pgvector', function () {
     // query's expression and space must match the index's.
     const plan = await kernel.db.transaction(async (tx) => {
       await tx.query('set local enable_seqscan = off');
-      const { rows } = await tx.query<{ 'QUERY PLAN': string }>(`explain ${nearestSql(4, false)}`, ['[1,0,0,0]', 'plugin-plan@4', 5]);
+      const { rows } = await tx.query<{ 'QUERY PLAN': string }>(`explain ${nearestSql(4, false)}`, [
+        '[1,0,0,0]',
+        'plugin-plan@4',
+        5,
+      ]);
       return rows.map((row) => row['QUERY PLAN']).join('\n');
     });
     expect(plan).to.include(`Index Scan using ${hnswIndexName(space)}`);
@@ -69,7 +76,11 @@ describe('vectorstore-pgvector', function () {
 
   it('writes across batch boundaries and keeps the last of a chunk listed twice', async () => {
     const space = { model: 'plugin-batches', dimensions: 2 };
-    const records = Array.from({ length: 20 }, (_, i) => ({ chunkId: `b${i}`, documentId: 'd-batch', embedding: [1, i + 1] }));
+    const records = Array.from({ length: 20 }, (_, i) => ({
+      chunkId: `b${i}`,
+      documentId: 'd-batch',
+      embedding: [1, i + 1],
+    }));
     records.push({ chunkId: 'b0', documentId: 'd-batch-last', embedding: [-1, 0] });
     await store.upsert(space, records);
     expect(await store.count(space)).to.equal(20);
@@ -82,10 +93,15 @@ describe('vectorstore-pgvector', function () {
     await kernel.db.query(`create table statement_rows (n integer)`);
     await kernel.db.query(`create function note_statement_rows() returns trigger language plpgsql as $$
       begin insert into statement_rows select count(*) from inserted; return null; end $$`);
-    await kernel.db.query(`create trigger note_statement_rows after insert on vector_embedding referencing new table as inserted for each statement execute function note_statement_rows()`);
+    await kernel.db.query(
+      `create trigger note_statement_rows after insert on vector_embedding referencing new table as inserted for each statement execute function note_statement_rows()`,
+    );
     try {
       const space = { model: 'plugin-statements', dimensions: 2 };
-      await store.upsert(space, Array.from({ length: 20 }, (_, i) => ({ chunkId: `s${i}`, documentId: 'd-statements', embedding: [1, i + 1] })));
+      await store.upsert(
+        space,
+        Array.from({ length: 20 }, (_, i) => ({ chunkId: `s${i}`, documentId: 'd-statements', embedding: [1, i + 1] })),
+      );
       const { rows } = await kernel.db.query<{ n: number }>('select n from statement_rows');
       // batchSize is 7 here.
       expect(rows.map((row) => row.n)).to.deep.equal(kernel.db.mode === 'embedded' ? [4, 4, 4, 4, 4] : [7, 7, 6]);
@@ -132,13 +148,18 @@ describe('vectorstore-pgvector', function () {
     async function plan(documentIds?: string[]): Promise<string> {
       const params: unknown[] = [`[${queryVector.join(',')}]`, 'plugin-large@32', 10];
       if (documentIds) params.push(documentIds);
-      const { rows } = await kernel.db.query<{ 'QUERY PLAN': string }>(`explain ${nearestSql(32, documentIds !== undefined)}`, params);
+      const { rows } = await kernel.db.query<{ 'QUERY PLAN': string }>(
+        `explain ${nearestSql(32, documentIds !== undefined)}`,
+        params,
+      );
       return rows.map((row) => row['QUERY PLAN']).join('\n');
     }
 
     it('keeps the planner statistics of the embedded database fresh', async function () {
       if (kernel.db.mode !== 'embedded') this.skip();
-      const { rows } = await kernel.db.query<{ rows: number }>(`select reltuples::float8 as rows from pg_class where oid = 'vector_embedding'::regclass`);
+      const { rows } = await kernel.db.query<{ rows: number }>(
+        `select reltuples::float8 as rows from pg_class where oid = 'vector_embedding'::regclass`,
+      );
       expect(Number(rows[0]?.rows)).to.be.at.least(records.length);
     });
 
@@ -177,7 +198,9 @@ describe('vectorstore-pgvector', function () {
 
   it('refuses zero vectors and a topK that is not a positive integer', async () => {
     const space = { model: 'plugin-zero', dimensions: 2 };
-    await expectValidationFailure(() => store.upsert(space, [{ chunkId: 'z', documentId: 'd-zero', embedding: [0, 0] }]));
+    await expectValidationFailure(() =>
+      store.upsert(space, [{ chunkId: 'z', documentId: 'd-zero', embedding: [0, 0] }]),
+    );
     await expectValidationFailure(() => store.query(space, { embedding: [1, 0], topK: 0 }));
     await expectValidationFailure(() => store.query(space, { embedding: [1, 0], topK: 1.5 }));
     await expectValidationFailure(() => store.upsert({ model: '', dimensions: 2 }, []));

@@ -15,11 +15,22 @@ export function spaceKey(space: EmbeddingSpace): string {
 
 export function assertValidSpace(space: EmbeddingSpace): void {
   const { model, dimensions } = space;
-  if (typeof model !== 'string' || model.length === 0 || model.length > maxModelNameLength || /[\u0000-\u001f\u007f]/.test(model)) {
-    throw new DocqaError('validation_failed', `Embedding model name must be 1 to ${maxModelNameLength} printable characters, got ${JSON.stringify(model)}.`);
+  if (
+    typeof model !== 'string' ||
+    model.length === 0 ||
+    model.length > maxModelNameLength ||
+    /[\u0000-\u001f\u007f]/.test(model)
+  ) {
+    throw new DocqaError(
+      'validation_failed',
+      `Embedding model name must be 1 to ${maxModelNameLength} printable characters, got ${JSON.stringify(model)}.`,
+    );
   }
   if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > maxVectorDimensions) {
-    throw new DocqaError('validation_failed', `Embedding dimensions of model '${model}' must be an integer from 1 to ${maxVectorDimensions}, got ${String(dimensions)}.`);
+    throw new DocqaError(
+      'validation_failed',
+      `Embedding dimensions of model '${model}' must be an integer from 1 to ${maxVectorDimensions}, got ${String(dimensions)}.`,
+    );
   }
 }
 
@@ -27,15 +38,25 @@ export function assertValidSpace(space: EmbeddingSpace): void {
  * Checks one embedding against its space and returns pgvector's text form of it. Zero vectors are
  * refused because their cosine similarity with anything is undefined.
  */
-export function toVectorLiteral(embedding: Float32Array | readonly number[], space: EmbeddingSpace, what: string): string {
+export function toVectorLiteral(
+  embedding: Float32Array | readonly number[],
+  space: EmbeddingSpace,
+  what: string,
+): string {
   if (embedding.length !== space.dimensions) {
-    throw new DocqaError('validation_failed', `${what} has ${embedding.length} dimensions; space ${spaceKey(space)} needs ${space.dimensions}.`);
+    throw new DocqaError(
+      'validation_failed',
+      `${what} has ${embedding.length} dimensions; space ${spaceKey(space)} needs ${space.dimensions}.`,
+    );
   }
   let squaredNorm = 0;
   for (let i = 0; i < embedding.length; i++) {
     const value = embedding[i];
     if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value) > maxFloat32) {
-      throw new DocqaError('validation_failed', `${what} has a value that is not a finite single-precision number at position ${i}: ${String(value)}.`);
+      throw new DocqaError(
+        'validation_failed',
+        `${what} has a value that is not a finite single-precision number at position ${i}: ${String(value)}.`,
+      );
     }
     // The norm that counts is the stored one: values below single precision's range become 0.
     const stored = Math.fround(value);

@@ -52,6 +52,8 @@ export function createStatisticsKeeper(db: Db, logger: Logger): StatisticsKeeper
 }
 
 async function estimatedRows(db: Db): Promise<number> {
-  const { rows } = await db.query<{ rows: number }>(`select greatest(reltuples, 0)::float8 as rows from pg_class where oid = 'vector_embedding'::regclass`);
+  const { rows } = await db.query<{ rows: number }>(
+    `select greatest(reltuples, 0)::float8 as rows from pg_class where oid = 'vector_embedding'::regclass`,
+  );
   return Number(rows[0]?.rows ?? 0);
 }

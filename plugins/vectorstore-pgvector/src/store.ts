@@ -44,13 +44,17 @@ export function createPgvectorStore(db: Db, options: PgvectorOptions, logger: Lo
     if (!isIndexable(space)) {
       if (!warnedUnindexed.has(spaceKey(space))) {
         warnedUnindexed.add(spaceKey(space));
-        logger.warn({ space: spaceKey(space) }, `space ${spaceKey(space)} has more than ${maxIndexedDimensions} dimensions, which HNSW cannot index; its queries scan every vector`);
+        logger.warn(
+          { space: spaceKey(space) },
+          `space ${spaceKey(space)} has more than ${maxIndexedDimensions} dimensions, which HNSW cannot index; its queries scan every vector`,
+        );
       }
       return;
     }
     try {
       const outcome = await ensureHnswIndex(db, space, options);
-      if (outcome === 'created') logger.info({ space: spaceKey(space) }, 'created the HNSW index of a new embedding space');
+      if (outcome === 'created')
+        logger.info({ space: spaceKey(space) }, 'created the HNSW index of a new embedding space');
     } catch (error) {
       // The vectors are stored and queries stay correct (exact, slower); the next upsert tries again.
       logger.error({ err: error, space: spaceKey(space) }, 'creating the HNSW index of an embedding space failed');
@@ -65,7 +69,8 @@ export function createPgvectorStore(db: Db, options: PgvectorOptions, logger: Lo
       const rows = latestPerChunk(space, records);
       if (rows.size === 0) return;
       const entries = [...rows.entries()];
-      const rowsPerStatement = db.mode === 'embedded' ? Math.min(options.batchSize, embeddedRowsPerStatement) : options.batchSize;
+      const rowsPerStatement =
+        db.mode === 'embedded' ? Math.min(options.batchSize, embeddedRowsPerStatement) : options.batchSize;
       // All batches or none: a failed call leaves the space as it was.
       await db.transaction(async (tx) => {
         for (let start = 0; start < entries.length; start += rowsPerStatement) {
@@ -118,7 +123,10 @@ export function createPgvectorStore(db: Db, options: PgvectorOptions, logger: Lo
         return Number(rows[0]?.count ?? 0);
       }
       assertValidSpace(space);
-      const { rows } = await db.query<{ count: string }>('select count(*) as count from vector_embedding where space = $1', [spaceKey(space)]);
+      const { rows } = await db.query<{ count: string }>(
+        'select count(*) as count from vector_embedding where space = $1',
+        [spaceKey(space)],
+      );
       return Number(rows[0]?.count ?? 0);
     },
 
@@ -162,7 +170,10 @@ function latestPerChunk(space: EmbeddingSpace, records: readonly VectorRecord[])
       throw new DocqaError('validation_failed', `Vector record ${index} has no chunkId.`);
     }
     if (typeof record.documentId !== 'string' || record.documentId.length === 0) {
-      throw new DocqaError('validation_failed', `Vector record ${index} (chunk '${record.chunkId}') has no documentId.`);
+      throw new DocqaError(
+        'validation_failed',
+        `Vector record ${index} (chunk '${record.chunkId}') has no documentId.`,
+      );
     }
     const vector = toVectorLiteral(record.embedding, space, `The embedding of chunk '${record.chunkId}'`);
     rows.set(record.chunkId, { documentId: record.documentId, vector });

@@ -9,13 +9,22 @@ export async function startSlowSite(pages = 40): Promise<{ origin: string; close
   const sockets = new Set<import('node:net').Socket>();
   const server = http.createServer((req, res) => {
     if (req.url === '/') {
-      const links = Array.from({ length: pages }, (_, i) => `<li><a href="/page-${i + 1}">Page ${i + 1}</a></li>`).join('');
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html><head><title>Handbook</title></head><body><h1>Handbook</h1><p>The start page of a slow site.</p><ul>${links}</ul></body></html>`);
+      const links = Array.from({ length: pages }, (_, i) => `<li><a href="/page-${i + 1}">Page ${i + 1}</a></li>`).join(
+        '',
+      );
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(
+          `<!doctype html><html><head><title>Handbook</title></head><body><h1>Handbook</h1><p>The start page of a slow site.</p><ul>${links}</ul></body></html>`,
+        );
       return;
     }
     if (req.url?.startsWith('/page-')) {
       // Held open: the crawler waits here until its job is cancelled (or the site closes).
-      const timer = setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><body><p>${req.url}</p></body></html>`), 120_000);
+      const timer = setTimeout(
+        () => res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><body><p>${req.url}</p></body></html>`),
+        120_000,
+      );
       res.on('close', () => clearTimeout(timer));
       return;
     }

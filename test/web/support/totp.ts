@@ -4,7 +4,8 @@ import crypto from 'node:crypto';
 export function totp(secretBase32: string, at = Date.now(), stepOffset = 0): string {
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
   let bits = '';
-  for (const char of secretBase32.replace(/=+$/, '').toUpperCase()) bits += alphabet.indexOf(char).toString(2).padStart(5, '0');
+  for (const char of secretBase32.replace(/=+$/, '').toUpperCase())
+    bits += alphabet.indexOf(char).toString(2).padStart(5, '0');
   const key = Buffer.from(bits.match(/.{8}/g)!.map((byte) => parseInt(byte, 2)));
   const counter = Buffer.alloc(8);
   counter.writeBigUInt64BE(BigInt(Math.floor(at / 30_000) + stepOffset));

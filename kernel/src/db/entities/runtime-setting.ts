@@ -7,7 +7,10 @@ export const RuntimeSetting = defineEntity({
   properties: {
     key: p.string().primary(),
     value: p.json<unknown>(),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
     updatedBy: p.string().nullable(),
   },
 });

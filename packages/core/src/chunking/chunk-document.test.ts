@@ -8,7 +8,8 @@ const doc = (...blocks: ExtractedBlock[]): ExtractedDocument => ({ blocks, metad
 const h = (text: string, level = 1): ExtractedBlock => ({ kind: 'heading', text, level });
 const p = (text: string): ExtractedBlock => ({ kind: 'paragraph', text });
 const row = (text: string): ExtractedBlock => ({ kind: 'table_row', text });
-const pageBreak = (page?: number): ExtractedBlock => (page === undefined ? { kind: 'page_break', text: '' } : { kind: 'page_break', text: '', page });
+const pageBreak = (page?: number): ExtractedBlock =>
+  page === undefined ? { kind: 'page_break', text: '' } : { kind: 'page_break', text: '', page };
 // One token per word keeps the arithmetic of these tests readable.
 const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 const sentence = (n: number, word = 'word') => `${Array.from({ length: n }, () => word).join(' ')}.`;
@@ -28,8 +29,15 @@ describe('chunkDocument', () => {
   });
 
   it('never mixes two sections and prefixes each section with its heading', () => {
-    const chunks = chunkDocument(doc(p('Preamble text.'), h('Intro'), p('Short intro.'), h('Details', 2), p('Some details.')), base);
-    expect(chunks.map((c) => c.text)).to.deep.equal(['Preamble text.', 'Intro\n\nShort intro.', 'Details\n\nSome details.']);
+    const chunks = chunkDocument(
+      doc(p('Preamble text.'), h('Intro'), p('Short intro.'), h('Details', 2), p('Some details.')),
+      base,
+    );
+    expect(chunks.map((c) => c.text)).to.deep.equal([
+      'Preamble text.',
+      'Intro\n\nShort intro.',
+      'Details\n\nSome details.',
+    ]);
     expect(chunks.map((c) => c.headingPath)).to.deep.equal([[], ['Intro'], ['Intro', 'Details']]);
     expect(chunks.map((c) => c.index)).to.deep.equal([0, 1, 2]);
   });
@@ -50,7 +58,11 @@ describe('chunkDocument', () => {
     expect(whole).to.have.length(1);
     const long = `${sentence(15, 'alpha')} ${sentence(15, 'beta')} ${sentence(15, 'gamma')}`;
     const bySentence = chunkDocument(doc(p(long)), base);
-    expect(bySentence.map((c) => c.text)).to.deep.equal([sentence(15, 'alpha'), sentence(15, 'beta'), sentence(15, 'gamma')]);
+    expect(bySentence.map((c) => c.text)).to.deep.equal([
+      sentence(15, 'alpha'),
+      sentence(15, 'beta'),
+      sentence(15, 'gamma'),
+    ]);
     const byWord = chunkDocument(doc(p(sentence(50))), base);
     expect(byWord.map((c) => words(c.text))).to.deep.equal([20, 20, 10]);
     for (const chunk of byWord) expect(words(chunk.text)).to.be.at.most(40);
@@ -62,7 +74,10 @@ describe('chunkDocument', () => {
     expect(chunks.map((c) => c.kind)).to.deep.equal(['text', 'table', 'table', 'table']);
     expect(chunks[1]?.text).to.equal('r0 a b c d e f\n\nr1 a b c d e f');
     expect(chunks[2]?.text.startsWith('r2')).to.equal(true);
-    const joined = chunks.slice(1).map((c) => c.text).join('\n\n');
+    const joined = chunks
+      .slice(1)
+      .map((c) => c.text)
+      .join('\n\n');
     expect(joined).to.equal(rows.map((r) => r.text).join('\n\n'));
   });
 
@@ -73,8 +88,15 @@ describe('chunkDocument', () => {
   });
 
   it('tracks pages through page breaks and block pages', () => {
-    const chunks = chunkDocument(doc(p(sentence(16)), pageBreak(), p(sentence(16)), pageBreak(), p(sentence(5)), pageBreak(7), p(sentence(5))), base);
-    expect(chunks.map((c) => [c.pageStart, c.pageEnd])).to.deep.equal([[1, 1], [2, 2], [3, 7]]);
+    const chunks = chunkDocument(
+      doc(p(sentence(16)), pageBreak(), p(sentence(16)), pageBreak(), p(sentence(5)), pageBreak(7), p(sentence(5))),
+      base,
+    );
+    expect(chunks.map((c) => [c.pageStart, c.pageEnd])).to.deep.equal([
+      [1, 1],
+      [2, 2],
+      [3, 7],
+    ]);
     const noPages = chunkDocument(doc(p('Plain.')), base);
     expect(noPages[0]).to.not.have.property('pageStart');
   });
@@ -85,7 +107,10 @@ describe('chunkDocument', () => {
     expect(merged).to.have.length(1);
     expect(merged[0]?.text.endsWith('Tiny tail.')).to.equal(true);
     // A titled section under the minimum is never dropped: it joins the chunk before it, heading and all.
-    const section = chunkDocument(doc(h('A'), p(sentence(18, 'long')), h('Product'), p('Zorblax-1 / Region: EU')), { ...options, minChunkLength: 40 });
+    const section = chunkDocument(doc(h('A'), p(sentence(18, 'long')), h('Product'), p('Zorblax-1 / Region: EU')), {
+      ...options,
+      minChunkLength: 40,
+    });
     expect(section.map((c) => c.headingPath)).to.deep.equal([['A']]);
     expect(section[0]?.text.endsWith('Product\n\nZorblax-1 / Region: EU')).to.equal(true);
     // At the start of a document it joins the chunk after it.
@@ -95,7 +120,10 @@ describe('chunkDocument', () => {
   });
 
   it('moves a short first chunk of a section into the next one so the heading prefix survives', () => {
-    const chunks = chunkDocument(doc(h('Scope'), p('Short.'), p(sentence(19, 'body'))), { ...base, minChunkLength: 30 });
+    const chunks = chunkDocument(doc(h('Scope'), p('Short.'), p(sentence(19, 'body'))), {
+      ...base,
+      minChunkLength: 30,
+    });
     expect(chunks).to.have.length(1);
     expect(chunks[0]?.text.startsWith('Scope\n\nShort.')).to.equal(true);
   });
@@ -110,8 +138,15 @@ describe('chunkDocument', () => {
   it('starts a chunk at the first sentence or block start at or after each boundary', () => {
     const document = doc(p('Article 1. First rule. Article 2. Second rule.'), p('Article 3. Third.'));
     const text = documentText(document);
-    const chunks = chunkDocument(document, { ...base, boundaries: [text.indexOf('Article 2') - 3, text.indexOf('Article 3')] });
-    expect(chunks.map((c) => c.text)).to.deep.equal(['Article 1. First rule.', 'Article 2. Second rule.', 'Article 3. Third.']);
+    const chunks = chunkDocument(document, {
+      ...base,
+      boundaries: [text.indexOf('Article 2') - 3, text.indexOf('Article 3')],
+    });
+    expect(chunks.map((c) => c.text)).to.deep.equal([
+      'Article 1. First rule.',
+      'Article 2. Second rule.',
+      'Article 3. Third.',
+    ]);
   });
 
   it('does not merge a short chunk across a forced boundary, and keeps it as a chunk of its own', () => {
@@ -128,7 +163,10 @@ describe('chunkDocument', () => {
   });
 
   it('is deterministic and uses the word estimate by default', () => {
-    const document = doc(h('T'), ...Array.from({ length: 40 }, (_, i) => p(`Paragraph ${i} has a handful of words in it.`)));
+    const document = doc(
+      h('T'),
+      ...Array.from({ length: 40 }, (_, i) => p(`Paragraph ${i} has a handful of words in it.`)),
+    );
     const options = { targetTokens: 64, minChunkLength: 50 };
     expect(chunkDocument(document, options)).to.deep.equal(chunkDocument(document, options));
     expect(estimateTokens('one two three four five six seven eight nine ten')).to.equal(13);
@@ -136,6 +174,8 @@ describe('chunkDocument', () => {
 
   it('refuses options that make no sense', () => {
     expect(() => chunkDocument(doc(p('x')), { targetTokens: 0, minChunkLength: 1 })).to.throw(/targetTokens/);
-    expect(() => chunkDocument(doc(p('x')), { targetTokens: 10, maxTokens: 5, minChunkLength: 1 })).to.throw(/maxTokens/);
+    expect(() => chunkDocument(doc(p('x')), { targetTokens: 10, maxTokens: 5, minChunkLength: 1 })).to.throw(
+      /maxTokens/,
+    );
   });
 });

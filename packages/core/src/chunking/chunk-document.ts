@@ -60,7 +60,9 @@ export function chunkDocument(document: ExtractedDocument, options: ChunkingOpti
   const sections = splitIntoSections(blocks);
   const splitPoints = resolveSplitPoints(options.boundaries ?? [], sections, text);
 
-  const drafts = sections.flatMap((section, sectionIndex) => packSection(section, sectionIndex, text, splitPoints, limits));
+  const drafts = sections.flatMap((section, sectionIndex) =>
+    packSection(section, sectionIndex, text, splitPoints, limits),
+  );
   let kept = mergeShortDrafts(drafts, text, options.minChunkLength);
   if (kept.length === 0 && text.trim() !== '') {
     kept = [wholeDocumentDraft(blocks, text)];
@@ -74,9 +76,12 @@ function resolveLimits(options: ChunkingOptions): UnitLimits {
   const maxTokens = options.maxTokens ?? targetTokens * 2;
   const overlap = options.overlapTokens ?? 0;
   if (!Number.isInteger(targetTokens) || targetTokens < 1) throw invalid('targetTokens must be a positive integer');
-  if (!Number.isInteger(maxTokens) || maxTokens < targetTokens) throw invalid('maxTokens must be an integer of at least targetTokens');
-  if (!Number.isInteger(overlap) || overlap < 0 || overlap >= targetTokens) throw invalid('overlapTokens must be an integer from 0 to targetTokens - 1');
-  if (!Number.isInteger(minChunkLength) || minChunkLength < 0) throw invalid('minChunkLength must be a non-negative integer');
+  if (!Number.isInteger(maxTokens) || maxTokens < targetTokens)
+    throw invalid('maxTokens must be an integer of at least targetTokens');
+  if (!Number.isInteger(overlap) || overlap < 0 || overlap >= targetTokens)
+    throw invalid('overlapTokens must be an integer from 0 to targetTokens - 1');
+  if (!Number.isInteger(minChunkLength) || minChunkLength < 0)
+    throw invalid('minChunkLength must be a non-negative integer');
   return { targetTokens, maxTokens, countTokens: options.countTokens ?? estimateTokens };
 }
 
@@ -84,17 +89,34 @@ function invalid(message: string): DocqaError {
   return new DocqaError('bad_request', `Invalid chunking options: ${message}.`);
 }
 
-function packSection(section: Section, sectionIndex: number, text: string, splitPoints: Set<number>, limits: UnitLimits): Draft[] {
+function packSection(
+  section: Section,
+  sectionIndex: number,
+  text: string,
+  splitPoints: Set<number>,
+  limits: UnitLimits,
+): Draft[] {
   const firstHeading = section.headings[0];
   const lastHeading = section.headings.at(-1);
-  const headingTokens = firstHeading && lastHeading ? limits.countTokens(text.slice(firstHeading.start, lastHeading.end)) : 0;
+  const headingTokens =
+    firstHeading && lastHeading ? limits.countTokens(text.slice(firstHeading.start, lastHeading.end)) : 0;
   const sectionStart = firstHeading?.start;
   const firstCap = Math.max(1, limits.maxTokens - headingTokens);
   const units = sectionUnits(section, text, splitPoints, firstCap, limits);
 
   if (units.length === 0 && firstHeading && lastHeading) {
     const forced = splitPoints.has(firstHeading.start);
-    return [{ sectionIndex, start: firstHeading.start, contentStart: lastHeading.end, end: lastHeading.end, kind: 'text', tokens: headingTokens, forced }];
+    return [
+      {
+        sectionIndex,
+        start: firstHeading.start,
+        contentStart: lastHeading.end,
+        end: lastHeading.end,
+        kind: 'text',
+        tokens: headingTokens,
+        forced,
+      },
+    ];
   }
   const drafts: Draft[] = [];
   let current: Draft | undefined;
@@ -133,7 +155,13 @@ function mergeShortDrafts(drafts: Draft[], text: string, minChunkLength: number)
     let draft = original;
     if (carried && carried.sectionIndex === draft.sectionIndex && !draft.forced) {
       // The short first chunk of the section moves into this one, heading prefix and all.
-      draft = { ...draft, start: carried.start, contentStart: carried.contentStart, tokens: draft.tokens + carried.tokens, forced: carried.forced };
+      draft = {
+        ...draft,
+        start: carried.start,
+        contentStart: carried.contentStart,
+        tokens: draft.tokens + carried.tokens,
+        forced: carried.forced,
+      };
     } else if (carried) {
       keepShort(carried);
     }
@@ -187,10 +215,23 @@ function joinShortSections(drafts: Array<Draft & { short?: boolean }>): Draft[] 
 function wholeDocumentDraft(blocks: PlacedBlock[], text: string): Draft {
   const content = blocks.filter((block) => block.kind !== 'heading');
   const allRows = content.length > 0 && content.every((block) => block.kind === 'table_row');
-  return { sectionIndex: -1, start: 0, contentStart: 0, end: text.length, kind: allRows ? 'table' : 'text', tokens: 0, forced: false };
+  return {
+    sectionIndex: -1,
+    start: 0,
+    contentStart: 0,
+    end: text.length,
+    kind: allRows ? 'table' : 'text',
+    tokens: 0,
+    forced: false,
+  };
 }
 
-function applyOverlap(drafts: Draft[], text: string, overlapTokens: number, countTokens: (text: string) => number): void {
+function applyOverlap(
+  drafts: Draft[],
+  text: string,
+  overlapTokens: number,
+  countTokens: (text: string) => number,
+): void {
   if (overlapTokens === 0) return;
   // Walk backwards so each chunk borrows from the previous chunk's original (unextended) span.
   for (let index = drafts.length - 1; index > 0; index--) {
@@ -211,8 +252,16 @@ function applyOverlap(drafts: Draft[], text: string, overlapTokens: number, coun
 
 function toChunk(draft: Draft, index: number, text: string, blocks: PlacedBlock[], sections: Section[]): Chunk {
   // The whole-document fallback (sectionIndex -1) may span sections: it gets the path they share.
-  const headingPath = draft.sectionIndex < 0 ? commonHeadingPath(sections) : (sections[draft.sectionIndex]?.headingPath ?? []);
-  const chunk: Chunk = { index, text: text.slice(draft.start, draft.end), headingPath: [...headingPath], kind: draft.kind, start: draft.start, end: draft.end };
+  const headingPath =
+    draft.sectionIndex < 0 ? commonHeadingPath(sections) : (sections[draft.sectionIndex]?.headingPath ?? []);
+  const chunk: Chunk = {
+    index,
+    text: text.slice(draft.start, draft.end),
+    headingPath: [...headingPath],
+    kind: draft.kind,
+    start: draft.start,
+    end: draft.end,
+  };
   const pageStart = pageAt(blocks, draft.start);
   const pageEnd = pageAt(blocks, Math.max(draft.start, draft.end - 1));
   if (pageStart !== undefined) chunk.pageStart = pageStart;

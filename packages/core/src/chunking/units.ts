@@ -51,7 +51,13 @@ export function resolveSplitPoints(boundaries: number[], sections: Section[], te
  * Cuts a section's content into units: one per block, a paragraph also cut at forced split points,
  * and any piece over `cap` tokens split at sentences (then words) into pieces of at most the target.
  */
-export function sectionUnits(section: Section, text: string, splitPoints: Set<number>, firstCap: number, limits: UnitLimits): Unit[] {
+export function sectionUnits(
+  section: Section,
+  text: string,
+  splitPoints: Set<number>,
+  firstCap: number,
+  limits: UnitLimits,
+): Unit[] {
   const units: Unit[] = [];
   for (const block of section.content) {
     for (const segment of cutAtSplitPoints(block, splitPoints)) {

@@ -1,5 +1,11 @@
 import type { ResourceLimits, Worker } from 'node:worker_threads';
-import { DocqaError, errorStatus, type ErrorCode, type ExtractedDocument, type ExtractorInput } from '@docqa/plugin-api';
+import {
+  DocqaError,
+  errorStatus,
+  type ErrorCode,
+  type ExtractedDocument,
+  type ExtractorInput,
+} from '@docqa/plugin-api';
 import { startModuleWorker, workerLimits } from '../workers/module-worker.js';
 import type { ExtractionReply, ExtractionRequest } from './extraction-worker.js';
 
@@ -65,7 +71,8 @@ export class ExtractionPool {
 
   async close(): Promise<void> {
     this.#closed = true;
-    for (const task of this.#queue.splice(0)) task.reject(new DocqaError('unavailable', 'The extraction pool is closing.'));
+    for (const task of this.#queue.splice(0))
+      task.reject(new DocqaError('unavailable', 'The extraction pool is closing.'));
     await Promise.all(this.#slots.map(async (slot) => (await slot.worker.catch(() => null))?.terminate()));
   }
 
@@ -91,7 +98,9 @@ export class ExtractionPool {
       worker = await slot.worker;
     } catch (error) {
       slot.worker = this.#spawn();
-      return task.reject(new DocqaError('unavailable', `An extraction worker could not start: ${(error as Error).message}`));
+      return task.reject(
+        new DocqaError('unavailable', `An extraction worker could not start: ${(error as Error).message}`),
+      );
     }
     const id = this.#nextId++;
     await new Promise<void>((done) => {
@@ -124,7 +133,12 @@ export class ExtractionPool {
       };
       const timer = setTimeout(() => {
         finish(true);
-        task.reject(new DocqaError('unsupported_media_type', `${task.input.filename} took longer than ${Math.round(this.#timeoutMs / 1000)} s to read; it was given up.`));
+        task.reject(
+          new DocqaError(
+            'unsupported_media_type',
+            `${task.input.filename} took longer than ${Math.round(this.#timeoutMs / 1000)} s to read; it was given up.`,
+          ),
+        );
       }, this.#timeoutMs);
       worker.on('message', onMessage);
       worker.on('error', onError);

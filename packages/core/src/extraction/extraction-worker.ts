@@ -9,7 +9,8 @@ export interface ExtractionRequest {
 }
 
 /** Errors cross the thread as plain data; the pool rebuilds a DocqaError from code and message. */
-export type ExtractionReply = { id: number; document: ExtractedDocument } | { id: number; error: { code: string | null; message: string } };
+export type ExtractionReply =
+  { id: number; document: ExtractedDocument } | { id: number; error: { code: string | null; message: string } };
 
 type ExtractModule = {
   extract(input: ExtractorInput, signal?: AbortSignal, options?: unknown): Promise<ExtractedDocument>;
@@ -30,11 +31,17 @@ parentPort?.on('message', (request: ExtractionRequest) => {
       parentPort?.postMessage({ id: request.id, document } satisfies ExtractionReply);
     } catch (error) {
       const code = typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : null;
-      parentPort?.postMessage({ id: request.id, error: { code, message: (error as Error)?.message ?? String(error) } } satisfies ExtractionReply);
+      parentPort?.postMessage({
+        id: request.id,
+        error: { code, message: (error as Error)?.message ?? String(error) },
+      } satisfies ExtractionReply);
     }
   })().catch(() => {
     // A document that cannot be posted back (it does not clone): the pool still gets its answer.
-    parentPort?.postMessage({ id: request.id, error: { code: null, message: 'The extracted document could not be handed over.' } } satisfies ExtractionReply);
+    parentPort?.postMessage({
+      id: request.id,
+      error: { code: null, message: 'The extracted document could not be handed over.' },
+    } satisfies ExtractionReply);
   });
 });
 parentPort?.postMessage({ ready: true });

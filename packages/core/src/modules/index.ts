@@ -9,6 +9,15 @@ import { rulesModule } from './rules/index.js';
 import { schedulesModule } from './schedules/index.js';
 
 /** The standard domain modules, in no particular order: the kernel orders them by their dependencies. */
-export const standardModules: readonly AnyModule[] = [analyticsModule, auditModule, brandingModule, groupsModule, licenseModule, metricsModule, rulesModule, schedulesModule];
+export const standardModules: readonly AnyModule[] = [
+  analyticsModule,
+  auditModule,
+  brandingModule,
+  groupsModule,
+  licenseModule,
+  metricsModule,
+  rulesModule,
+  schedulesModule,
+];
 
 export { databaseAuditRecorder } from './audit/index.js';

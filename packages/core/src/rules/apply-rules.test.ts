@@ -14,9 +14,15 @@ const rule = (fields: Partial<MetadataRule> & Pick<MetadataRule, 'field_name' | 
   ...fields,
 });
 
-const text = 'Contract 2024-17\n\nArticle 1. Scope of the contract.\n\nMore about scope.\n\nArticle 2. Payment terms apply.';
+const text =
+  'Contract 2024-17\n\nArticle 1. Scope of the contract.\n\nMore about scope.\n\nArticle 2. Payment terms apply.';
 const spanOf = (part: string) => ({ start: text.indexOf(part), end: text.indexOf(part) + part.length, text: part });
-const chunks = [spanOf('Contract 2024-17'), spanOf('Article 1. Scope of the contract.'), spanOf('More about scope.'), spanOf('Article 2. Payment terms apply.')];
+const chunks = [
+  spanOf('Contract 2024-17'),
+  spanOf('Article 1. Scope of the contract.'),
+  spanOf('More about scope.'),
+  spanOf('Article 2. Payment terms apply.'),
+];
 const target = { filename: 'acme-2024.pdf', text, chunks };
 
 describe('applyRules', () => {
@@ -42,7 +48,11 @@ describe('applyRules', () => {
   });
 
   it('level document keeps the first match; level chunk gives each chunk its own match or inherits', async () => {
-    const result = await applyRules([rule({ field_name: 'article', pattern: 'Article (\\d+)', level: 'chunk' })], target, { runner });
+    const result = await applyRules(
+      [rule({ field_name: 'article', pattern: 'Article (\\d+)', level: 'chunk' })],
+      target,
+      { runner },
+    );
     expect(result.document).to.deep.equal({});
     expect(result.chunks).to.deep.equal([
       { values: {}, origin: {} },
@@ -53,7 +63,11 @@ describe('applyRules', () => {
   });
 
   it('gives every chunk the value of a chunk-level filename rule as its own', async () => {
-    const result = await applyRules([rule({ field_name: 'client', pattern: '^(\\w+)-', scope: 'filename', level: 'chunk' })], target, { runner });
+    const result = await applyRules(
+      [rule({ field_name: 'client', pattern: '^(\\w+)-', scope: 'filename', level: 'chunk' })],
+      target,
+      { runner },
+    );
     expect(result.chunks.every((c) => c.values.client === 'acme' && c.origin.client === 'self')).to.equal(true);
   });
 
@@ -67,23 +81,39 @@ describe('applyRules', () => {
   });
 
   it('reports the offsets of chunk_boundary matches', async () => {
-    const result = await applyRules([rule({ field_name: 'article', pattern: 'Article (\\d+)', chunk_boundary: true })], target, { runner });
+    const result = await applyRules(
+      [rule({ field_name: 'article', pattern: 'Article (\\d+)', chunk_boundary: true })],
+      target,
+      { runner },
+    );
     expect(result.boundaries).to.deep.equal([text.indexOf('Article 1'), text.indexOf('Article 2')]);
   });
 
   it('ignores query_pattern at ingestion and uses it in classifyQuery', async () => {
-    const byQuery = rule({ field_name: 'article', pattern: 'Article (\\d+)', query_pattern: '(?i)art(?:icle)?\\.? ?(\\d+)' });
+    const byQuery = rule({
+      field_name: 'article',
+      pattern: 'Article (\\d+)',
+      query_pattern: '(?i)art(?:icle)?\\.? ?(\\d+)',
+    });
     const plain = rule({ field_name: 'contract', pattern: 'Contract (\\S+)' });
     const ingested = await applyRules([byQuery], { ...target, text: 'art 9 and Article 3' }, { runner });
     expect(ingested.document.article).to.equal('3');
     const classified = await classifyQuery([byQuery, plain], 'what does art. 4 of Contract X-1 say?', { runner });
-    expect(classified).to.deep.equal({ filters: { article: '4', contract: 'X-1' }, candidates: { article: ['4'], contract: ['X-1'] }, failures: [] });
+    expect(classified).to.deep.equal({
+      filters: { article: '4', contract: 'X-1' },
+      candidates: { article: ['4'], contract: ['X-1'] },
+      failures: [],
+    });
   });
 
   it('lists every value a query names for a field, best rule first, so ambiguity can be resolved', async () => {
     const high = rule({ field_name: 'contract', pattern: 'Contract (\\S+)', priority: 10 });
     const low = rule({ field_name: 'contract', pattern: 'agreement (\\S+)', priority: 1 });
-    const classified = await classifyQuery([low, high], 'does Contract A-1 or Contract B-2 override agreement C-3 or Contract A-1 again?', { runner });
+    const classified = await classifyQuery(
+      [low, high],
+      'does Contract A-1 or Contract B-2 override agreement C-3 or Contract A-1 again?',
+      { runner },
+    );
     expect(classified.filters).to.deep.equal({ contract: 'A-1' });
     expect(classified.candidates).to.deep.equal({ contract: ['A-1', 'B-2', 'C-3'] });
   });
@@ -91,7 +121,11 @@ describe('applyRules', () => {
   it('reports a catastrophic pattern as timed out while the other rules still apply', async () => {
     const evil = rule({ field_name: 'evil', pattern: '(a+)+$' });
     const good = rule({ field_name: 'word', pattern: '(b+)' });
-    const result = await applyRules([evil, good], { filename: 'x', text: `${'a'.repeat(40)}!bbb`, chunks: [] }, { runner, timeBudgetMs: 50 });
+    const result = await applyRules(
+      [evil, good],
+      { filename: 'x', text: `${'a'.repeat(40)}!bbb`, chunks: [] },
+      { runner, timeBudgetMs: 50 },
+    );
     expect(result.failures).to.deep.equal([{ ruleId: evil.id, error: 'timed out after 50 ms' }]);
     expect(result.document).to.deep.equal({ word: 'bbb' });
     const after = await applyRules([good], target, { runner });

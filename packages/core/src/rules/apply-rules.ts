@@ -57,7 +57,11 @@ export function sortRules<T extends Pick<MetadataRule, 'id' | 'priority'>>(rules
  * runs in a worker under `timeBudgetMs`; a rule that fails or overruns is listed in `failures` and the
  * other rules still apply.
  */
-export async function applyRules(rules: readonly MetadataRule[], target: RuleTarget, options: ApplyRulesOptions = {}): Promise<RuleApplication> {
+export async function applyRules(
+  rules: readonly MetadataRule[],
+  target: RuleTarget,
+  options: ApplyRulesOptions = {},
+): Promise<RuleApplication> {
   return withRunner(options.runner, (runner) => {
     const budget = options.timeBudgetMs ?? 50;
     return evaluateRules(rules, target, options.headerChars ?? 2000, (regex, text, all) =>
@@ -93,7 +97,9 @@ export async function classifyQuery(
         if (!values.includes(match.value)) values.push(match.value);
       }
     }
-    const filters = Object.fromEntries(Object.entries(candidates).flatMap(([field, values]) => (values[0] === undefined ? [] : [[field, values[0]]])));
+    const filters = Object.fromEntries(
+      Object.entries(candidates).flatMap(([field, values]) => (values[0] === undefined ? [] : [[field, values[0]]])),
+    );
     return { filters, candidates, failures };
   });
 }
@@ -107,7 +113,13 @@ async function withRunner<T>(given: RuleRunner | undefined, work: (runner: RuleR
   }
 }
 
-async function matchRule(rule: MetadataRule, pattern: string, text: string, all: boolean, matcher: Matcher): Promise<MatchOutcome> {
+async function matchRule(
+  rule: MetadataRule,
+  pattern: string,
+  text: string,
+  all: boolean,
+  matcher: Matcher,
+): Promise<MatchOutcome> {
   let regex: TranslatedRegex;
   try {
     regex = translatePythonRegex(pattern);
@@ -117,7 +129,12 @@ async function matchRule(rule: MetadataRule, pattern: string, text: string, all:
   return matcher(regex, text, all);
 }
 
-async function evaluateRules(rules: readonly MetadataRule[], target: RuleTarget, headerChars: number, matcher: Matcher): Promise<RuleApplication> {
+async function evaluateRules(
+  rules: readonly MetadataRule[],
+  target: RuleTarget,
+  headerChars: number,
+  matcher: Matcher,
+): Promise<RuleApplication> {
   const result: RuleApplication = {
     document: {},
     chunks: target.chunks.map(() => ({ values: {}, origin: {} })),
@@ -130,7 +147,12 @@ async function evaluateRules(rules: readonly MetadataRule[], target: RuleTarget,
   for (const rule of sortRules(rules)) {
     const marksBoundaries = rule.chunk_boundary && rule.scope !== 'filename';
     if (wonFields.has(rule.field_name) && !marksBoundaries) continue; // nothing left for it to decide
-    const text = rule.scope === 'filename' ? target.filename : rule.scope === 'header' ? target.text.slice(0, headerChars) : target.text;
+    const text =
+      rule.scope === 'filename'
+        ? target.filename
+        : rule.scope === 'header'
+          ? target.text.slice(0, headerChars)
+          : target.text;
     const all = marksBoundaries || (rule.level === 'chunk' && rule.scope !== 'filename');
     const outcome = await matchRule(rule, rule.pattern, text, all, matcher);
     if ('error' in outcome) {
@@ -158,7 +180,12 @@ function assignEverywhere(chunks: ChunkValues[], field: string, value: string): 
 }
 
 /** Matches are in text order; each chunk takes its first own match, or inherits the last one before it. */
-function assignByPosition(chunks: ChunkValues[], spans: RuleTarget['chunks'], field: string, matches: FoundMatch[]): void {
+function assignByPosition(
+  chunks: ChunkValues[],
+  spans: RuleTarget['chunks'],
+  field: string,
+  matches: FoundMatch[],
+): void {
   spans.forEach((span, index) => {
     const chunk = chunks[index];
     if (!chunk) return;

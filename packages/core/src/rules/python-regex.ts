@@ -66,7 +66,8 @@ function readLeadingFlags(pattern: string): { modes: Modes; rest: string } {
       else if (letter === 's') modes.dotAll = true;
       else if (letter === 'x') modes.verbose = true;
       else if (letter === 'a') modes.ascii = true;
-      else if (letter === 'u') continue; // Unicode matching is already the default for str patterns.
+      else if (letter === 'u')
+        continue; // Unicode matching is already the default for str patterns.
       else if (letter === 'L') throw refuse('The inline flag (?L) (locale-dependent matching) is not supported.');
       else throw refuse(`Unknown inline flag "${letter}" in ${match[0]}.`);
     }
@@ -257,7 +258,8 @@ class Translator {
       this.position += 2;
       return letter === 'w' ? WORD : letter === 'd' ? '\\p{Nd}' : '\\P{Nd}';
     }
-    if (unicode && letter === 'W') throw refuse('\\W inside a character class is not supported; use a negated class such as [^\\w…].');
+    if (unicode && letter === 'W')
+      throw refuse('\\W inside a character class is not supported; use a negated class such as [^\\w…].');
     if ('dDwW'.includes(letter)) {
       this.position += 2;
       return `\\${letter}`;
@@ -295,7 +297,9 @@ class Translator {
     }
     if (/[A-Za-z0-9]/.test(letter)) {
       const name = letter === 'N' ? 'Named characters \\N{…}' : `The escape \\${letter}`;
-      throw refuse(`${name} ${/[A-Za-z]/.test(letter) ? 'is not supported' : 'is not valid here'} (Python regular expression syntax).`);
+      throw refuse(
+        `${name} ${/[A-Za-z]/.test(letter) ? 'is not supported' : 'is not valid here'} (Python regular expression syntax).`,
+      );
     }
     this.position += 2;
     // Python lets any punctuation be escaped; JavaScript 'u' mode only its own syntax characters.

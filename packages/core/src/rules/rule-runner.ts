@@ -64,7 +64,10 @@ function startWorker(): Promise<Worker> {
   const worker = createWorker();
   worker.unref();
   return new Promise<Worker>((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error('the matching worker did not start in time')), WORKER_START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => fail(new Error('the matching worker did not start in time')),
+      WORKER_START_TIMEOUT_MS,
+    );
     const cleanUp = () => {
       clearTimeout(timer);
       worker.off('message', onReady);

@@ -4,7 +4,12 @@ import { translatePythonRegex } from './python-regex.js';
 
 /** The writable fields of a metadata rule (spec 2.4); an unknown member (a misspelt field, `__proto__`) is refused, not dropped unseen. */
 export const metadataRuleSchema = z.strictObject({
-  field_name: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'Must start with a lowercase letter and contain only a-z, 0-9 and _ (at most 64 characters).'),
+  field_name: z
+    .string()
+    .regex(
+      /^[a-z][a-z0-9_]{0,63}$/,
+      'Must start with a lowercase letter and contain only a-z, 0-9 and _ (at most 64 characters).',
+    ),
   pattern: z.string().min(1, 'Must not be empty.'),
   query_pattern: z.string().min(1, 'Must not be empty; omit it or send null to reuse pattern.').nullable().optional(),
   scope: z.enum(['full', 'header', 'filename']),
@@ -31,7 +36,10 @@ export function validateRule(input: unknown): FieldError[] {
   const parsed = metadataRuleSchema.safeParse(input);
   const problems: FieldError[] = parsed.success
     ? []
-    : parsed.error.issues.map((issue) => ({ field: issue.path.map(String).join('.') || 'body', message: issue.message }));
+    : parsed.error.issues.map((issue) => ({
+        field: issue.path.map(String).join('.') || 'body',
+        message: issue.message,
+      }));
   const record = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
   for (const field of ['pattern', 'query_pattern'] as const) {
     const value = record[field];

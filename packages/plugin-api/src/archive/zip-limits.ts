@@ -27,7 +27,12 @@ export const ratioGraceBytes = 1024 * 1024;
 export function zipLimitsSchema(defaults: ZipLimits) {
   return {
     maxEntries: z.number().int().min(10).max(1_000_000).default(defaults.maxEntries),
-    maxUncompressedBytes: z.number().int().min(1024 * 1024).max(16 * 1024 ** 3).default(defaults.maxUncompressedBytes),
+    maxUncompressedBytes: z
+      .number()
+      .int()
+      .min(1024 * 1024)
+      .max(16 * 1024 ** 3)
+      .default(defaults.maxUncompressedBytes),
     maxCompressionRatio: z.number().min(2).max(100_000).default(defaults.maxCompressionRatio),
   };
 }

@@ -88,7 +88,11 @@ export interface ConnectorStorage {
    * any failure (the stream throws, the signal aborts, the plugin's size limit: `file_too_large`)
    * nothing is left behind.
    */
-  write(path: string, content: AsyncIterable<Uint8Array>, options?: { signal?: AbortSignal }): Promise<StoredConnectorFile>;
+  write(
+    path: string,
+    content: AsyncIterable<Uint8Array>,
+    options?: { signal?: AbortSignal },
+  ): Promise<StoredConnectorFile>;
   /** Renames a file within the source (`not_found` when `from` is not a file), creating directories. */
   move(from: string, to: string): Promise<StoredConnectorFile>;
   /** Deletes a file; false when there was none at `path`. Empty directories are left in place. */

@@ -25,7 +25,11 @@ const maxAddressLength = 254;
 export function assertEmailAddress(to: string): void {
   if (typeof to === 'string' && to.length <= maxAddressLength && singleAddress.test(to)) return;
   const shown = JSON.stringify(String(to).slice(0, 100));
-  throw new DocqaError('validation_failed', `The recipient ${shown} is not one email address; give a single address such as name@example.com.`, {
-    errors: [{ field: 'to', message: 'must be one email address' }],
-  });
+  throw new DocqaError(
+    'validation_failed',
+    `The recipient ${shown} is not one email address; give a single address such as name@example.com.`,
+    {
+      errors: [{ field: 'to', message: 'must be one email address' }],
+    },
+  );
 }

@@ -54,8 +54,17 @@ describe('outbound guard', function () {
   });
 
   it('refuses loopback however the URL writes it, with an error naming the setting', async function () {
-    const urls = ['http://127.0.0.1/', 'http://localhost/', 'http://127.1/', 'http://2130706433/', 'http://0x7f000001/',
-      'http://0177.0.0.1/', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/', 'http://169.254.169.254/latest/meta-data/'];
+    const urls = [
+      'http://127.0.0.1/',
+      'http://localhost/',
+      'http://127.1/',
+      'http://2130706433/',
+      'http://0x7f000001/',
+      'http://0177.0.0.1/',
+      'http://[::1]/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://169.254.169.254/latest/meta-data/',
+    ];
     for (const url of urls) {
       const error = await refusal(defaultGuard.checkUrl(url));
       expect(error.code, url).to.equal('validation_failed');

@@ -143,7 +143,10 @@ export class OutboundGuard {
 
 /** URL hostnames of IPv6 literals keep their brackets; allow-list host names ignore case and a final dot. */
 function normaliseHost(hostname: string): string {
-  return hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase().replace(/\.$/, '');
+  return hostname
+    .replace(/^\[(.*)\]$/, '$1')
+    .toLowerCase()
+    .replace(/\.$/, '');
 }
 
 const rangeNames: Record<string, string> = {

@@ -16,7 +16,11 @@ function encodingFromByteOrderMark(head: Uint8Array): TextEncoding {
 }
 
 function notText(filename: string, why: string, cause?: unknown): DocqaError {
-  return new DocqaError('unsupported_media_type', `'${filename}' is not text: ${why}.`, cause === undefined ? {} : { cause });
+  return new DocqaError(
+    'unsupported_media_type',
+    `'${filename}' is not text: ${why}.`,
+    cause === undefined ? {} : { cause },
+  );
 }
 
 /**

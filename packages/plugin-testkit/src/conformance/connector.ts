@@ -1,5 +1,12 @@
 import { expect } from 'chai';
-import { DocqaError, type ConnectorDocument, type ConnectorEvent, type ConnectorProvider, type ConnectorSource, type ConnectorStorage } from '@docqa/plugin-api';
+import {
+  DocqaError,
+  type ConnectorDocument,
+  type ConnectorEvent,
+  type ConnectorProvider,
+  type ConnectorSource,
+  type ConnectorStorage,
+} from '@docqa/plugin-api';
 
 /**
  * What a connector's test hands the conformance suite. `start()` runs before each test and
@@ -58,13 +65,17 @@ export function describeConnectorConformance(name: string, setup: ConnectorConfo
       expect(provider.displayName, 'displayName').to.be.a('string').and.not.equal('');
       expect(provider.sourceKind, 'sourceKind').to.be.oneOf(['connector', 'integration']);
       expect(provider.secretFields, 'secretFields').to.be.an('array');
-      for (const field of provider.secretFields) expect(field, 'secretFields entry').to.be.a('string').and.not.equal('');
+      for (const field of provider.secretFields)
+        expect(field, 'secretFields entry').to.be.a('string').and.not.equal('');
       expect(provider.capabilities, 'capabilities').to.be.an('object');
       for (const capability of ['incremental', 'deletions', 'acls'] as const) {
         expect(provider.capabilities[capability], `capabilities.${capability}`).to.be.a('boolean');
       }
-      if (provider.capabilities.storage !== undefined) expect(provider.capabilities.storage, 'capabilities.storage').to.be.a('boolean');
-      expect(typeof provider.openStorage, 'openStorage is present exactly when capabilities.storage').to.equal(provider.capabilities.storage ? 'function' : 'undefined');
+      if (provider.capabilities.storage !== undefined)
+        expect(provider.capabilities.storage, 'capabilities.storage').to.be.a('boolean');
+      expect(typeof provider.openStorage, 'openStorage is present exactly when capabilities.storage').to.equal(
+        provider.capabilities.storage ? 'function' : 'undefined',
+      );
       expect(provider.sourceConfigSchema.safeParse, 'sourceConfigSchema is a zod schema').to.be.a('function');
     });
 
@@ -93,7 +104,10 @@ export function describeConnectorConformance(name: string, setup: ConnectorConfo
       if (!state.provider.capabilities.incremental) this.skip();
       const first = await syncAll(state, null);
       const second = await syncAll(state, checkpointOf(first));
-      expect(upsertedDocuments(second).map((d) => d.externalId), 'upserts of an unchanged source').to.be.empty;
+      expect(
+        upsertedDocuments(second).map((d) => d.externalId),
+        'upserts of an unchanged source',
+      ).to.be.empty;
       expectEndsWithCheckpoint(second);
     });
 
@@ -117,10 +131,14 @@ export function describeConnectorConformance(name: string, setup: ConnectorConfo
       if (provider.capabilities.deletions) {
         const deleted = after.flatMap((e) => (e.type === 'delete' ? [e.externalId] : []));
         expect(deleted, 'deletes after the change').to.include.members(change.deleted);
-        for (const id of change.deleted) expect(lastEventAbout(after, id)?.type, `the last event about deleted ${id}`).to.equal('delete');
+        for (const id of change.deleted)
+          expect(lastEventAbout(after, id)?.type, `the last event about deleted ${id}`).to.equal('delete');
       }
       if (provider.capabilities.incremental) {
-        expect(upserted.filter((id) => unchanged.has(id)), 'unchanged documents upserted by an incremental sync').to.be.empty;
+        expect(
+          upserted.filter((id) => unchanged.has(id)),
+          'unchanged documents upserted by an incremental sync',
+        ).to.be.empty;
       }
       expectEndsWithCheckpoint(after);
     });
@@ -140,7 +158,10 @@ export function describeConnectorConformance(name: string, setup: ConnectorConfo
       });
       expect(thrown, 'sync() with an aborted signal completed instead of throwing').to.not.equal(null);
       expectAbortError(thrown, reason);
-      expect(seen.filter((e) => e.type === 'upsert' || e.type === 'checkpoint'), 'events yielded after the abort').to.be.empty;
+      expect(
+        seen.filter((e) => e.type === 'upsert' || e.type === 'checkpoint'),
+        'events yielded after the abort',
+      ).to.be.empty;
     });
 
     it('aborting during a sync stops it with the signal reason and without a checkpoint', async function () {
@@ -160,7 +181,10 @@ export function describeConnectorConformance(name: string, setup: ConnectorConfo
       });
       expect(thrown, 'sync() kept going to the end after its signal was aborted').to.not.equal(null);
       expectAbortError(thrown, reason);
-      expect(afterAbort.filter((e) => e.type === 'checkpoint'), 'checkpoint after the abort').to.be.empty;
+      expect(
+        afterAbort.filter((e) => e.type === 'checkpoint'),
+        'checkpoint after the abort',
+      ).to.be.empty;
     });
 
     it('access-control lists are string arrays, present exactly when capabilities.acls', async function () {
@@ -168,13 +192,18 @@ export function describeConnectorConformance(name: string, setup: ConnectorConfo
       const documents = upsertedDocuments(await syncAll(current(), null));
       const withAcl = documents.filter((document) => document.acl !== undefined);
       if (!provider.capabilities.acls) {
-        expect(withAcl.map((d) => d.externalId), 'documents with an acl although capabilities.acls is false').to.be.empty;
+        expect(
+          withAcl.map((d) => d.externalId),
+          'documents with an acl although capabilities.acls is false',
+        ).to.be.empty;
         return;
       }
-      expect(withAcl, 'capabilities.acls is true: at least one document of the source should carry an acl').to.not.be.empty;
+      expect(withAcl, 'capabilities.acls is true: at least one document of the source should carry an acl').to.not.be
+        .empty;
       for (const document of withAcl) {
         expect(document.acl?.groups, `acl.groups of ${document.externalId}`).to.be.an('array');
-        for (const group of document.acl?.groups ?? []) expect(group, `a group of ${document.externalId}`).to.be.a('string');
+        for (const group of document.acl?.groups ?? [])
+          expect(group, `a group of ${document.externalId}`).to.be.a('string');
       }
     });
 
@@ -190,8 +219,10 @@ function describeStorageConformance(current: () => Started): void {
     const parsed = state.provider.sourceConfigSchema.parse(state.validConfig);
     return state.provider.openStorage!(parsed, { sourceId: conformanceSourceId });
   };
-  const pathsOf = (state: Started) => state.storagePaths ?? { write: 'conformance/written.txt', moveTo: 'conformance/moved/renamed.txt' };
-  const announced = async (state: Started) => new Map(upsertedDocuments(await syncAll(state, null)).map((document) => [document.externalId, document]));
+  const pathsOf = (state: Started) =>
+    state.storagePaths ?? { write: 'conformance/written.txt', moveTo: 'conformance/moved/renamed.txt' };
+  const announced = async (state: Started) =>
+    new Map(upsertedDocuments(await syncAll(state, null)).map((document) => [document.externalId, document]));
   const usable = function (this: Mocha.Context): Started {
     const state = current();
     if (!state.provider.capabilities.storage) this.skip();
@@ -213,7 +244,10 @@ function describeStorageConformance(current: () => Started): void {
 
     await expectCode(storage.checkWritable(write), 'conflict', 'checkWritable of an existing file');
     await expectCode(storage.write(write, bytesOf('other bytes')), 'conflict', 'a second write to the same path');
-    expect(await textOf((await announced(state)).get(stored.externalId)!), 'bytes after the refused second write').to.equal(storageText);
+    expect(
+      await textOf((await announced(state)).get(stored.externalId)!),
+      'bytes after the refused second write',
+    ).to.equal(storageText);
   });
 
   it('storage: a moved file is announced under its new id only; a missing source or an existing target is refused', async function () {
@@ -230,7 +264,9 @@ function describeStorageConformance(current: () => Started): void {
     await expectCode(storage.move(written.path, `${moveTo}.again`), 'not_found', 'moving a file that is not there');
     const other = await storage.write(write, bytesOf('another file'));
     await expectCode(storage.move(other.path, moveTo), 'conflict', 'moving onto an existing file');
-    expect(await textOf((await announced(state)).get(moved.externalId)!), 'the target after the refused move').to.equal(storageText);
+    expect(await textOf((await announced(state)).get(moved.externalId)!), 'the target after the refused move').to.equal(
+      storageText,
+    );
   });
 
   it('storage: a deleted file is no longer announced; deleting it again answers false', async function () {
@@ -246,9 +282,24 @@ function describeStorageConformance(current: () => Started): void {
     const state = usable.call(this);
     const storage = await storageOf(state);
     const before = [...(await announced(state)).keys()].sort();
-    for (const refused of ['../escape.txt', 'conformance/../../escape.txt', '/tmp/escape.txt', './escape.txt', 'conformance//escape.txt', '']) {
-      await expectCode(storage.checkWritable(refused), 'validation_failed', `checkWritable(${JSON.stringify(refused)})`);
-      await expectCode(storage.write(refused, bytesOf(storageText)), 'validation_failed', `write(${JSON.stringify(refused)})`);
+    for (const refused of [
+      '../escape.txt',
+      'conformance/../../escape.txt',
+      '/tmp/escape.txt',
+      './escape.txt',
+      'conformance//escape.txt',
+      '',
+    ]) {
+      await expectCode(
+        storage.checkWritable(refused),
+        'validation_failed',
+        `checkWritable(${JSON.stringify(refused)})`,
+      );
+      await expectCode(
+        storage.write(refused, bytesOf(storageText)),
+        'validation_failed',
+        `write(${JSON.stringify(refused)})`,
+      );
     }
     const written = await storage.write(pathsOf(state).write, bytesOf(storageText));
     await expectCode(storage.move(written.path, '../escape.txt'), 'validation_failed', 'moving out of the source');
@@ -265,13 +316,27 @@ function describeStorageConformance(current: () => Started): void {
       yield Buffer.from('the first half of a file');
       throw failure;
     }
-    const thrown = await storage.write(write, brokenContent()).then(() => null, (error: unknown) => error);
+    const thrown = await storage.write(write, brokenContent()).then(
+      () => null,
+      (error: unknown) => error,
+    );
     expect(thrown, 'the error of the content stream').to.equal(failure);
     const controller = new AbortController();
     controller.abort(new Error('conformance: cancelled'));
-    expect(await storage.write(write, bytesOf(storageText), { signal: controller.signal }).then(() => null, (error: unknown) => error), 'an aborted write').to.not.equal(null);
-    const ids = [...(await announced(state)).values()].filter((document) => document.path === write || document.path.includes('docqa-write'));
-    expect(ids.map((document) => document.path), 'documents left by the failed writes').to.be.empty;
+    expect(
+      await storage.write(write, bytesOf(storageText), { signal: controller.signal }).then(
+        () => null,
+        (error: unknown) => error,
+      ),
+      'an aborted write',
+    ).to.not.equal(null);
+    const ids = [...(await announced(state)).values()].filter(
+      (document) => document.path === write || document.path.includes('docqa-write'),
+    );
+    expect(
+      ids.map((document) => document.path),
+      'documents left by the failed writes',
+    ).to.be.empty;
     // Nothing at the path either: the same write now succeeds.
     expect((await storage.write(write, bytesOf(storageText))).path).to.equal(write);
   });
@@ -288,7 +353,10 @@ async function textOf(document: ConnectorDocument): Promise<string> {
 }
 
 async function expectCode(promise: Promise<unknown>, code: string, what: string): Promise<void> {
-  const thrown = await promise.then(() => null, (error: unknown) => error);
+  const thrown = await promise.then(
+    () => null,
+    (error: unknown) => error,
+  );
   expect(thrown, `${what} succeeded instead of failing with ${code}`).to.not.equal(null);
   expect(DocqaError.is(thrown) ? thrown.code : String(thrown), what).to.equal(code);
 }
@@ -318,7 +386,11 @@ function upsertedDocuments(events: ConnectorEvent[]): ConnectorDocument[] {
 }
 
 function lastEventAbout(events: ConnectorEvent[], externalId: string): ConnectorEvent | undefined {
-  return events.findLast((event) => (event.type === 'upsert' ? event.document.externalId : event.type === 'delete' ? event.externalId : null) === externalId);
+  return events.findLast(
+    (event) =>
+      (event.type === 'upsert' ? event.document.externalId : event.type === 'delete' ? event.externalId : null) ===
+      externalId,
+  );
 }
 
 function expectEndsWithCheckpoint(events: ConnectorEvent[]): void {
@@ -336,7 +408,8 @@ async function expectReadableDocument(document: ConnectorDocument): Promise<void
   const label = `document ${JSON.stringify(document.externalId)}`;
   expect(document.externalId, 'externalId').to.be.a('string').and.not.equal('');
   expect(document.path, `path of ${label}`).to.be.a('string').and.not.equal('');
-  if (document.modifiedAt !== undefined) expect(Number.isNaN(document.modifiedAt.getTime()), `modifiedAt of ${label} is a valid date`).to.equal(false);
+  if (document.modifiedAt !== undefined)
+    expect(Number.isNaN(document.modifiedAt.getTime()), `modifiedAt of ${label} is a valid date`).to.equal(false);
   let bytes = 0;
   for await (const chunk of await document.open()) {
     expect(chunk, `a chunk of ${label}`).to.be.instanceOf(Uint8Array);
@@ -349,5 +422,7 @@ async function expectReadableDocument(document: ConnectorDocument): Promise<void
 /** The contract: a cancelled sync throws the signal's reason (or, at least, an AbortError). */
 function expectAbortError(thrown: unknown, reason: Error): void {
   if (thrown === reason) return;
-  expect((thrown as Error | null)?.name, `sync threw ${String(thrown)} instead of the abort reason`).to.equal('AbortError');
+  expect((thrown as Error | null)?.name, `sync threw ${String(thrown)} instead of the abort reason`).to.equal(
+    'AbortError',
+  );
 }

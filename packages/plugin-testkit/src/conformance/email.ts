@@ -117,7 +117,11 @@ export function describeEmailConformance(name: string, setup: EmailConformanceSe
  * Waits for `count` messages beyond the first `before`, then a moment longer so that an unexpected
  * extra message shows up in the answer instead of passing unnoticed.
  */
-async function waitForNew(received: () => Promise<ReceivedEmail[]>, before: number, count: number): Promise<ReceivedEmail[]> {
+async function waitForNew(
+  received: () => Promise<ReceivedEmail[]>,
+  before: number,
+  count: number,
+): Promise<ReceivedEmail[]> {
   const deadline = Date.now() + arrivalTimeoutMs;
   for (;;) {
     const all = await received();
@@ -143,7 +147,9 @@ function expectSameText(actual: string, expected: string): void {
   let at = 0;
   while (at < actual.length && actual[at] === expected[at]) at += 1;
   const around = (text: string) => JSON.stringify(text.slice(Math.max(0, at - 40), at + 40));
-  expect.fail(`text differs from character ${at} on (lengths ${actual.length} and ${expected.length}): got ${around(actual)}, sent ${around(expected)}`);
+  expect.fail(
+    `text differs from character ${at} on (lengths ${actual.length} and ${expected.length}): got ${around(actual)}, sent ${around(expected)}`,
+  );
 }
 
 /**
@@ -164,7 +170,9 @@ function longBodyWithResetLink(link: string): string {
     '\tan indented line\twith tabs',
   ];
   for (let i = 1; i <= 60; i += 1) {
-    lines.push(`Paragraph ${i}: ${'lorem ipsum dolor sit amet = consectetur & adipiscing '.repeat(3)}end of paragraph ${i}.`);
+    lines.push(
+      `Paragraph ${i}: ${'lorem ipsum dolor sit amet = consectetur & adipiscing '.repeat(3)}end of paragraph ${i}.`,
+    );
   }
   lines.push('', 'If you did not ask for this, ignore this message.');
   return lines.join('\n');

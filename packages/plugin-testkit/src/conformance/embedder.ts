@@ -63,7 +63,10 @@ export function describeEmbedderConformance(name: string, setup: EmbedderConform
     it('declares its space: a model name and a positive integer of dimensions, and a positive maxInputTokens', () => {
       const { space, maxInputTokens } = provider();
       expect(space.model, 'space.model').to.be.a('string').and.not.equal('');
-      expect(Number.isInteger(space.dimensions) && space.dimensions > 0, `space.dimensions ${space.dimensions}`).to.equal(true);
+      expect(
+        Number.isInteger(space.dimensions) && space.dimensions > 0,
+        `space.dimensions ${space.dimensions}`,
+      ).to.equal(true);
       expect(Number.isInteger(maxInputTokens) && maxInputTokens > 0, `maxInputTokens ${maxInputTokens}`).to.equal(true);
     });
 
@@ -74,11 +77,18 @@ export function describeEmbedderConformance(name: string, setup: EmbedderConform
     it('answers one vector per text, in order, each the same as when embedded alone', async () => {
       const together = await embedChecked(batchTexts);
       for (const [index, vector] of together.entries()) {
-        expect(vector.some((value) => value !== 0), `vector ${index} is not all zero`).to.equal(true);
+        expect(
+          vector.some((value) => value !== 0),
+          `vector ${index} is not all zero`,
+        ).to.equal(true);
       }
       for (const [index, text] of batchTexts.entries()) {
         const [alone] = await embedChecked([text]);
-        expectClose(together[index] ?? [], alone ?? [], `text ${index} (${JSON.stringify(text)}) in the batch and alone`);
+        expectClose(
+          together[index] ?? [],
+          alone ?? [],
+          `text ${index} (${JSON.stringify(text)}) in the batch and alone`,
+        );
       }
       expectClose(together[0] ?? [], together[4] ?? [], 'the same text twice in one batch');
     });
@@ -93,7 +103,12 @@ export function describeEmbedderConformance(name: string, setup: EmbedderConform
       const controller = new AbortController();
       const reason = new Error('the request was cancelled');
       controller.abort(reason);
-      const failure = await provider().embed(['never embedded'], controller.signal).then(() => null, (error: unknown) => error);
+      const failure = await provider()
+        .embed(['never embedded'], controller.signal)
+        .then(
+          () => null,
+          (error: unknown) => error,
+        );
       expect(failure, 'embed must reject once its signal is aborted').to.equal(reason);
     });
 
@@ -103,7 +118,10 @@ export function describeEmbedderConformance(name: string, setup: EmbedderConform
       const texts = Array.from({ length: 64 }, (_, index) => `text number ${index} of a batch that is cancelled`);
       const pending = provider().embed(texts, controller.signal);
       controller.abort(reason);
-      const failure = await pending.then(() => null, (error: unknown) => error);
+      const failure = await pending.then(
+        () => null,
+        (error: unknown) => error,
+      );
       expect(failure, 'embed must reject once its signal is aborted').to.equal(reason);
     });
 
@@ -113,23 +131,45 @@ export function describeEmbedderConformance(name: string, setup: EmbedderConform
 
     it('truncates a text far beyond maxInputTokens instead of throwing', async () => {
       const words = 2 * provider().maxInputTokens + 10; // every word is at least one token
-      const long = Array.from({ length: words }, (_, index) => ['lorem', 'ipsum', 'dolor', 'sit', 'amet'][index % 5]).join(' ');
+      const long = Array.from(
+        { length: words },
+        (_, index) => ['lorem', 'ipsum', 'dolor', 'sit', 'amet'][index % 5],
+      ).join(' ');
       const [vector, next] = await embedChecked([long, 'a short text after the long one']);
-      expect(vector?.some((value) => value !== 0), 'the long text vector is not all zero').to.equal(true);
-      expect(next?.some((value) => value !== 0), 'the text after it is still embedded').to.equal(true);
+      expect(
+        vector?.some((value) => value !== 0),
+        'the long text vector is not all zero',
+      ).to.equal(true);
+      expect(
+        next?.some((value) => value !== 0),
+        'the text after it is still embedded',
+      ).to.equal(true);
     });
 
     it('embeds text in any script, with emoji and combining marks', async () => {
-      const texts = ['Ünïcødé — naïve café', '日本語のテキストを検索する', 'Привет, мир', 'مرحبا بالعالم', 'emoji 📚🔑 and e\u0301 combined'];
+      const texts = [
+        'Ünïcødé — naïve café',
+        '日本語のテキストを検索する',
+        'Привет, мир',
+        'مرحبا بالعالم',
+        'emoji 📚🔑 and e\u0301 combined',
+      ];
       const vectors = await embedChecked(texts);
-      for (const [index, vector] of vectors.entries()) expect(vector.some((value) => value !== 0), `vector ${index} is not all zero`).to.equal(true);
+      for (const [index, vector] of vectors.entries())
+        expect(
+          vector.some((value) => value !== 0),
+          `vector ${index} is not all zero`,
+        ).to.equal(true);
     });
   });
 }
 
 function expectClose(actual: readonly number[], expected: readonly number[], what: string): void {
   expect(actual.length, `${what}: length`).to.equal(expected.length);
-  const worst = actual.reduce((largest, value, index) => Math.max(largest, Math.abs(value - (expected[index] ?? Number.NaN))), 0);
+  const worst = actual.reduce(
+    (largest, value, index) => Math.max(largest, Math.abs(value - (expected[index] ?? Number.NaN))),
+    0,
+  );
   expect(worst, `${what}: largest difference`).to.be.at.most(sameVectorTolerance);
 }
 

@@ -76,10 +76,14 @@ export function describeExtractorConformance(name: string, setup: ExtractorConfo
       expect(provider.mediaTypes, 'mediaTypes').to.not.be.empty;
       expect(provider.extensions, 'extensions').to.not.be.empty;
       for (const mediaType of provider.mediaTypes) {
-        expect(mediaType, `media type ${mediaType}`).to.equal(mediaType.toLowerCase()).and.match(/^[a-z0-9.+-]+\/[a-z0-9.+-]+$/);
+        expect(mediaType, `media type ${mediaType}`)
+          .to.equal(mediaType.toLowerCase())
+          .and.match(/^[a-z0-9.+-]+\/[a-z0-9.+-]+$/);
       }
       for (const extension of provider.extensions) {
-        expect(extension, `extension ${extension}`).to.equal(extension.toLowerCase()).and.match(/^\.[a-z0-9]+$/);
+        expect(extension, `extension ${extension}`)
+          .to.equal(extension.toLowerCase())
+          .and.match(/^\.[a-z0-9]+$/);
       }
       expect(provider.capabilities.tables, 'capabilities.tables').to.be.a('boolean');
       expect(provider.capabilities.ocr, 'capabilities.ocr').to.be.a('boolean');
@@ -101,7 +105,9 @@ export function describeExtractorConformance(name: string, setup: ExtractorConfo
     it('writes samples of the types it declares', async () => {
       for (const sample of await writeSamples()) {
         expect(provider.mediaTypes, `media type of ${sample.filename}`).to.include(sample.mediaType);
-        expect(provider.extensions, `extension of ${sample.filename}`).to.include(extname(sample.filename).toLowerCase());
+        expect(provider.extensions, `extension of ${sample.filename}`).to.include(
+          extname(sample.filename).toLowerCase(),
+        );
       }
     });
 

@@ -62,7 +62,14 @@ export function describeLicenseGateConformance(name: string, setup: LicenseGateC
     const claims = (plan: Plan, extra: Partial<LicenseClaimsForTest> = {}): LicenseClaimsForTest => {
       const now = Math.floor(current().now() / 1000);
       serial += 1;
-      return { plan, licensee: 'Conformance Ltd', id: `lic-conformance-${serial}`, iat: now - 60, exp: now + 365 * day, ...extra };
+      return {
+        plan,
+        licensee: 'Conformance Ltd',
+        id: `lic-conformance-${serial}`,
+        iat: now - 60,
+        exp: now + 365 * day,
+        ...extra,
+      };
     };
     /** Applies a genuine PRO key so each refusal below has a previous license to keep. */
     const applyBaseline = async (): Promise<LicenseState> => {
@@ -84,22 +91,43 @@ export function describeLicenseGateConformance(name: string, setup: LicenseGateC
     };
 
     it('starts on FREE with the FREE limits when no license was applied', () => {
-      expect(current().gate.current()).to.deep.equal({ plan: 'FREE', limits: defaultPlanLimits.FREE, licensee: null, licenseId: null, expiresAt: null, lapsed: false });
+      expect(current().gate.current()).to.deep.equal({
+        plan: 'FREE',
+        limits: defaultPlanLimits.FREE,
+        licensee: null,
+        licenseId: null,
+        expiresAt: null,
+        lapsed: false,
+      });
     });
 
     it('applies a genuine PRO key: plan, licensee, id, expiry and the PRO default limits', async () => {
       const { gate, sign } = current();
       const pro = claims('PRO', { licensee: 'Acme GmbH' });
       const state = await gate.apply(sign(pro));
-      const expected: LicenseState = { plan: 'PRO', limits: defaultPlanLimits.PRO, licensee: 'Acme GmbH', licenseId: pro.id, expiresAt: new Date(pro.exp * 1000), lapsed: false };
+      const expected: LicenseState = {
+        plan: 'PRO',
+        limits: defaultPlanLimits.PRO,
+        licensee: 'Acme GmbH',
+        licenseId: pro.id,
+        expiresAt: new Date(pro.exp * 1000),
+        lapsed: false,
+      };
       expect(state).to.deep.equal(expected);
       expect(gate.current()).to.deep.equal(expected);
     });
 
-    it('takes the license\'s limits over the plan\'s defaults, field by field; ENTERPRISE without limits is unlimited', async () => {
+    it("takes the license's limits over the plan's defaults, field by field; ENTERPRISE without limits is unlimited", async () => {
       const { gate, sign } = current();
-      expect((await gate.apply(sign(claims('PRO', { limits: { documents: 5 } })))).limits).to.deep.equal({ ...defaultPlanLimits.PRO, documents: 5 });
-      expect((await gate.apply(sign(claims('ENTERPRISE')))).limits).to.deep.equal({ documents: null, fileSizeBytes: null, storageBytes: null });
+      expect((await gate.apply(sign(claims('PRO', { limits: { documents: 5 } })))).limits).to.deep.equal({
+        ...defaultPlanLimits.PRO,
+        documents: 5,
+      });
+      expect((await gate.apply(sign(claims('ENTERPRISE')))).limits).to.deep.equal({
+        documents: null,
+        fileSizeBytes: null,
+        storageBytes: null,
+      });
       const limited = await gate.apply(sign(claims('ENTERPRISE', { limits: { file_size_mb: 250, storage_gb: 2 } })));
       expect(limited.plan).to.equal('ENTERPRISE');
       expect(limited.limits).to.deep.equal({ documents: null, fileSizeBytes: 250 * mib, storageBytes: 2 * gib });
@@ -115,11 +143,24 @@ export function describeLicenseGateConformance(name: string, setup: LicenseGateC
       await applyBaseline();
       const key = current().sign(claims('ENTERPRISE', { licensee: 'Edited Corp' }));
       const [header = '', payload = ''] = key.split('.');
-      const positions = new Set([0, Math.floor(header.length / 2), header.length - 1, header.length + 1, header.length + 1 + Math.floor(payload.length / 2), header.length + payload.length, header.length + payload.length + 2, key.length - 2, key.length - 1]);
+      const positions = new Set([
+        0,
+        Math.floor(header.length / 2),
+        header.length - 1,
+        header.length + 1,
+        header.length + 1 + Math.floor(payload.length / 2),
+        header.length + payload.length,
+        header.length + payload.length + 2,
+        key.length - 2,
+        key.length - 1,
+      ]);
       for (const at of positions) {
         const original = key[at] as string;
         for (const replacement of [original === 'A' ? 'B' : 'A', original === '_' ? '-' : '_']) {
-          await expectRefusedKeepingState(key.slice(0, at) + replacement + key.slice(at + 1), `the key with character ${at} changed to ${replacement}`);
+          await expectRefusedKeepingState(
+            key.slice(0, at) + replacement + key.slice(at + 1),
+            `the key with character ${at} changed to ${replacement}`,
+          );
         }
       }
       await expectRefusedKeepingState(key.slice(0, -1), 'the key without its last character');
@@ -134,8 +175,14 @@ export function describeLicenseGateConformance(name: string, setup: LicenseGateC
     it('refuses an expired key, and one issued in the future, keeping the previous license', async () => {
       await applyBaseline();
       const now = Math.floor(current().now() / 1000);
-      await expectRefusedKeepingState(current().sign(claims('ENTERPRISE', { iat: now - 30 * day, exp: now - day })), 'an expired key');
-      await expectRefusedKeepingState(current().sign(claims('ENTERPRISE', { iat: now + day, exp: now + 30 * day })), 'a key issued tomorrow');
+      await expectRefusedKeepingState(
+        current().sign(claims('ENTERPRISE', { iat: now - 30 * day, exp: now - day })),
+        'an expired key',
+      );
+      await expectRefusedKeepingState(
+        current().sign(claims('ENTERPRISE', { iat: now + day, exp: now + 30 * day })),
+        'a key issued tomorrow',
+      );
     });
 
     it('refuses genuine signatures over a payload of the wrong shape', async () => {
@@ -148,14 +195,26 @@ export function describeLicenseGateConformance(name: string, setup: LicenseGateC
         ['exp before iat', { ...claims('PRO'), exp: 1000, iat: 2000 }],
         ['a negative document limit', { ...claims('PRO'), limits: { documents: -1 } }],
       ];
-      for (const [what, payload] of bad) await expectRefusedKeepingState(sign(payload as LicenseClaimsForTest), `a payload with ${what}`);
+      for (const [what, payload] of bad)
+        await expectRefusedKeepingState(sign(payload as LicenseClaimsForTest), `a payload with ${what}`);
     });
 
     it('refuses garbage, keeping the previous license', async () => {
       await applyBaseline();
       const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
       const payload = b64(claims('ENTERPRISE'));
-      const garbage = ['', '   ', 'not a license', 'a.b', 'a.b.c', '..', `${b64({ alg: 'none' })}.${payload}.`, `${b64({ alg: 'none' })}.${payload}.AAAA`, `${b64({ alg: 'HS256' })}.${payload}.${Buffer.alloc(32).toString('base64url')}`, 'x'.repeat(100_000)];
+      const garbage = [
+        '',
+        '   ',
+        'not a license',
+        'a.b',
+        'a.b.c',
+        '..',
+        `${b64({ alg: 'none' })}.${payload}.`,
+        `${b64({ alg: 'none' })}.${payload}.AAAA`,
+        `${b64({ alg: 'HS256' })}.${payload}.${Buffer.alloc(32).toString('base64url')}`,
+        'x'.repeat(100_000),
+      ];
       for (const key of garbage) await expectRefusedKeepingState(key, `the key ${JSON.stringify(key.slice(0, 60))}`);
     });
 
@@ -165,7 +224,14 @@ export function describeLicenseGateConformance(name: string, setup: LicenseGateC
       const soon = claims('ENTERPRISE', { licensee: 'Lapsing SA', exp: Math.floor(current().now() / 1000) + 2 * day });
       expect((await gate.apply(sign(soon))).plan).to.equal('ENTERPRISE');
       advanceClock!(3 * day);
-      expect(gate.current()).to.deep.equal({ plan: 'FREE', limits: defaultPlanLimits.FREE, licensee: 'Lapsing SA', licenseId: soon.id, expiresAt: new Date(soon.exp * 1000), lapsed: true });
+      expect(gate.current()).to.deep.equal({
+        plan: 'FREE',
+        limits: defaultPlanLimits.FREE,
+        licensee: 'Lapsing SA',
+        licenseId: soon.id,
+        expiresAt: new Date(soon.exp * 1000),
+        lapsed: true,
+      });
       // A renewed key applies on top of the lapsed one.
       const renewed = claims('PRO', { licensee: 'Lapsing SA' });
       expect(await gate.apply(sign(renewed))).to.include({ plan: 'PRO', lapsed: false, licenseId: renewed.id });

@@ -23,7 +23,11 @@ const abortDeadlineMs = 2_000;
 const groundedRequest = (maxTokens: number): GenerateRequest => ({
   messages: [
     { role: 'system', content: 'Answer from the numbered passages only and cite them as [n].' },
-    { role: 'user', content: 'Passages:\n[1] Invoices: Invoices are archived for ten years in the finance vault.\n[2] Passwords: Reset your password from the sign-in page.\n\nQuestion: How long are invoices archived?' },
+    {
+      role: 'user',
+      content:
+        'Passages:\n[1] Invoices: Invoices are archived for ten years in the finance vault.\n[2] Passwords: Reset your password from the sign-in page.\n\nQuestion: How long are invoices archived?',
+    },
   ],
   maxTokens,
   temperature: 0,
@@ -67,7 +71,11 @@ export function describeLlmConformance(name: string, setup: LlmConformanceSetup)
       const info = await current().backend.info();
       expect(info.backend).to.be.a('string').and.not.empty;
       expect(info.model).to.be.a('string').and.not.empty;
-      if (info.contextLength !== null) expect(Number.isInteger(info.contextLength) && info.contextLength > 0, `contextLength ${info.contextLength}`).to.equal(true);
+      if (info.contextLength !== null)
+        expect(
+          Number.isInteger(info.contextLength) && info.contextLength > 0,
+          `contextLength ${info.contextLength}`,
+        ).to.equal(true);
       expect(info.gpu).to.be.a('boolean');
       expect(JSON.stringify(info)).to.not.match(/api[-_]?key|secret/i);
     });
@@ -136,7 +144,9 @@ export function describeLlmConformance(name: string, setup: LlmConformanceSetup)
       }
       expect(backend.countTokens, 'capabilities.tokenizer without countTokens').to.be.a('function');
       const short = await backend.countTokens!('Invoices are archived.');
-      const long = await backend.countTokens!('Invoices are archived for ten years in the finance vault, then shredded.');
+      const long = await backend.countTokens!(
+        'Invoices are archived for ten years in the finance vault, then shredded.',
+      );
       expect(Number.isInteger(short) && short > 0).to.equal(true);
       expect(long).to.be.greaterThan(short);
       expect(await backend.countTokens!('')).to.equal(0);

@@ -97,8 +97,14 @@ export function describeVectorStoreConformance(name: string, setup: VectorStoreC
       const space = testSpace('invalid', 3);
       await expectDocqaError(() => store.upsert(space, [record('short', 'doc-i', [1, 0])]), 'validation_failed');
       await expectDocqaError(() => store.upsert(space, [record('long', 'doc-i', [1, 0, 0, 0])]), 'validation_failed');
-      await expectDocqaError(() => store.upsert(space, [record('nan', 'doc-i', [1, Number.NaN, 0])]), 'validation_failed');
-      await expectDocqaError(() => store.upsert(space, [record('infinite', 'doc-i', [1, Number.POSITIVE_INFINITY, 0])]), 'validation_failed');
+      await expectDocqaError(
+        () => store.upsert(space, [record('nan', 'doc-i', [1, Number.NaN, 0])]),
+        'validation_failed',
+      );
+      await expectDocqaError(
+        () => store.upsert(space, [record('infinite', 'doc-i', [1, Number.POSITIVE_INFINITY, 0])]),
+        'validation_failed',
+      );
       await expectDocqaError(
         () => store.upsert(space, [record('fine', 'doc-i', [1, 0, 0]), record('bad', 'doc-i', [1, 0])]),
         'validation_failed',
@@ -118,9 +124,13 @@ export function describeVectorStoreConformance(name: string, setup: VectorStoreC
       // Each document is a cluster of more chunks than an approximate index looks at by default,
       // so a store that filters after its search (instead of during it) comes back short.
       const clustered = centres.flatMap((centre, d) =>
-        Array.from({ length: 60 }, (_, i) => record(`doc-${d}-chunk-${i}`, `doc-filter-${d}`, jitter(random, centre, 0.3))),
+        Array.from({ length: 60 }, (_, i) =>
+          record(`doc-${d}-chunk-${i}`, `doc-filter-${d}`, jitter(random, centre, 0.3)),
+        ),
       );
-      const far = Array.from({ length: 3 }, (_, i) => record(`far-${i}`, 'doc-far', jitter(random, negate(centres[0]!), 0.5)));
+      const far = Array.from({ length: 3 }, (_, i) =>
+        record(`far-${i}`, 'doc-far', jitter(random, negate(centres[0]!), 0.5)),
+      );
       await store.upsert(space, [...clustered, ...far]);
       const target = jitter(random, centres[0]!, 0.3);
 
@@ -135,15 +145,26 @@ export function describeVectorStoreConformance(name: string, setup: VectorStoreC
       expect(broad.every((hit) => hit.documentId !== 'doc-filter-0')).to.equal(true);
       expectNearestFirst(broad);
       const allowed = clustered.filter((r) => r.documentId !== 'doc-filter-0');
-      const exactTen = new Set(exactRanking(allowed, target).slice(0, 10).map((hit) => hit.chunkId));
+      const exactTen = new Set(
+        exactRanking(allowed, target)
+          .slice(0, 10)
+          .map((hit) => hit.chunkId),
+      );
       expect(broad.filter((hit) => exactTen.has(hit.chunkId)).length).to.be.at.least(9);
 
-      const twoDocuments = await store.query(space, { embedding: target, topK: 100, documentIds: ['doc-far', 'doc-filter-1', 'doc-unknown'] });
+      const twoDocuments = await store.query(space, {
+        embedding: target,
+        topK: 100,
+        documentIds: ['doc-far', 'doc-filter-1', 'doc-unknown'],
+      });
       expect(twoDocuments).to.have.lengthOf(63);
       expect(new Set(twoDocuments.map((hit) => hit.documentId))).to.deep.equal(new Set(['doc-far', 'doc-filter-1']));
 
       expect(await store.query(space, { embedding: target, topK: 5, documentIds: ['doc-unknown'] })).to.deep.equal([]);
-      expect(await store.query(space, { embedding: target, topK: 5, documentIds: [] }), 'an empty filter allows no document').to.deep.equal([]);
+      expect(
+        await store.query(space, { embedding: target, topK: 5, documentIds: [] }),
+        'an empty filter allows no document',
+      ).to.deep.equal([]);
     });
 
     it('deletes documents in every space and answers how many vectors went', async () => {
@@ -169,8 +190,14 @@ export function describeVectorStoreConformance(name: string, setup: VectorStoreC
       const before = await store.count();
       const pairs = testSpace('count', 2);
       const fives = testSpace('count', 5);
-      await store.upsert(pairs, Array.from({ length: 4 }, (_, i) => record(`p-${i}`, 'doc-c', [1, i + 1])));
-      await store.upsert(fives, Array.from({ length: 3 }, (_, i) => record(`f-${i}`, 'doc-c', [1, 0, 0, 0, i + 1])));
+      await store.upsert(
+        pairs,
+        Array.from({ length: 4 }, (_, i) => record(`p-${i}`, 'doc-c', [1, i + 1])),
+      );
+      await store.upsert(
+        fives,
+        Array.from({ length: 3 }, (_, i) => record(`f-${i}`, 'doc-c', [1, 0, 0, 0, i + 1])),
+      );
 
       expect(await store.count(pairs)).to.equal(4);
       expect(await store.count(fives)).to.equal(3);
@@ -209,7 +236,9 @@ export function describeVectorStoreConformance(name: string, setup: VectorStoreC
       expect(await store.count(dropped)).to.equal(0);
       expect(await store.query(dropped, { embedding: [1, 0, 0], topK: 5 })).to.deep.equal([]);
       const spaces = await store.spaces();
-      expect(spaces.some((space) => space.model === dropped.model && space.dimensions === dropped.dimensions)).to.equal(false);
+      expect(spaces.some((space) => space.model === dropped.model && space.dimensions === dropped.dimensions)).to.equal(
+        false,
+      );
       expect(await store.count(kept)).to.equal(1);
 
       await store.upsert(dropped, [record('d-3', 'doc-d', [0, 0, 1])]);
@@ -233,7 +262,11 @@ export function describeVectorStoreConformance(name: string, setup: VectorStoreC
 
       let recallSum = 0;
       for (const query of corpus.queries) {
-        const exact = new Set(exactRanking(corpus.records, query).slice(0, 10).map((hit) => hit.chunkId));
+        const exact = new Set(
+          exactRanking(corpus.records, query)
+            .slice(0, 10)
+            .map((hit) => hit.chunkId),
+        );
         const hits = await store.query(space, { embedding: query, topK: 10 });
         expect(hits.length).to.be.at.most(10);
         expectNearestFirst(hits);
@@ -323,8 +356,13 @@ function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
 }
 
 /** Brute force: every record scored against the query, best first. */
-function exactRanking(records: ReadonlyArray<VectorRecord & { embedding: number[] }>, query: number[]): Array<{ chunkId: string; score: number }> {
-  return records.map((r) => ({ chunkId: r.chunkId, score: cosine(query, r.embedding) })).sort((a, b) => b.score - a.score);
+function exactRanking(
+  records: ReadonlyArray<VectorRecord & { embedding: number[] }>,
+  query: number[],
+): Array<{ chunkId: string; score: number }> {
+  return records
+    .map((r) => ({ chunkId: r.chunkId, score: cosine(query, r.embedding) }))
+    .sort((a, b) => b.score - a.score);
 }
 
 interface CorpusShape {
@@ -337,7 +375,10 @@ interface CorpusShape {
 }
 
 /** Gaussian clusters, plus one query drawn near each cluster's centre. */
-function clusteredCorpus(shape: CorpusShape): { records: Array<VectorRecord & { embedding: number[] }>; queries: number[][] } {
+function clusteredCorpus(shape: CorpusShape): {
+  records: Array<VectorRecord & { embedding: number[] }>;
+  queries: number[][];
+} {
   const random = seededRandom(shape.seed);
   const centres = Array.from({ length: shape.clusters }, () => gaussianVector(random, shape.dimensions));
   const records: Array<VectorRecord & { embedding: number[] }> = [];

@@ -86,7 +86,9 @@ function planTensors(tensors: readonly GgufTensor[]): PlannedTensor[] {
       throw new Error(`GGUF: tensor '${tensor.name}' has an invalid shape [${tensor.shape.join(', ')}]`);
     }
     if (count !== tensor.data.length) {
-      throw new Error(`GGUF: tensor '${tensor.name}' of shape [${tensor.shape.join(', ')}] needs ${count} values, got ${tensor.data.length}`);
+      throw new Error(
+        `GGUF: tensor '${tensor.name}' of shape [${tensor.shape.join(', ')}] needs ${count} values, got ${tensor.data.length}`,
+      );
     }
     const size = count * bytesPerValue[tensor.type];
     const planned = { tensor, offset, padding: alignUp(size) - size };
@@ -98,7 +100,9 @@ function planTensors(tensors: readonly GgufTensor[]): PlannedTensor[] {
 function encodeHeader(metadata: Record<string, GgufValue>, layout: readonly PlannedTensor[]): Buffer {
   const alignmentEntry = metadata['general.alignment'];
   if (alignmentEntry && alignmentEntry.value !== ggufAlignment) {
-    throw new Error(`GGUF: this writer aligns to ${ggufAlignment} bytes; general.alignment must be left out or ${ggufAlignment}`);
+    throw new Error(
+      `GGUF: this writer aligns to ${ggufAlignment} bytes; general.alignment must be left out or ${ggufAlignment}`,
+    );
   }
   const out = new ByteWriter();
   out.uint32(ggufMagic);
@@ -153,7 +157,8 @@ function encodeValue(out: ByteWriter, key: string, entry: GgufValue): void {
 }
 
 function checkedInteger(key: string, value: number, min: number, max: number): number {
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`GGUF: metadata '${key}': ${value} is not an integer in [${min}, ${max}]`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new Error(`GGUF: metadata '${key}': ${value} is not an integer in [${min}, ${max}]`);
   return value;
 }
 

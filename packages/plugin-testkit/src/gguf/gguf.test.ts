@@ -44,7 +44,13 @@ describe('testkit GGUF', function () {
       expect(metadata.test?.words).to.deep.equal(['a', 'ünïcødé', '']);
       expect(metadata.test?.ints).to.deep.equal([1, -2, 3]);
       expect(metadata.test?.floats).to.deep.equal([0.25, -1.5]);
-      expect(info.tensorInfo?.map(({ name, dimensions, offset }) => ({ name, dimensions: dimensions.map(Number), offset: Number(offset) }))).to.deep.equal([
+      expect(
+        info.tensorInfo?.map(({ name, dimensions, offset }) => ({
+          name,
+          dimensions: dimensions.map(Number),
+          offset: Number(offset),
+        })),
+      ).to.deep.equal([
         { name: 'odd', dimensions: [3], offset: 0 },
         { name: 'matrix', dimensions: [2, 3], offset: 32 }, // 12 bytes of 'odd' padded to the 32-byte alignment
       ]);
@@ -71,8 +77,14 @@ describe('testkit GGUF', function () {
 
     it('refuses a tensor whose data does not fill its shape, and a duplicate tensor name', async () => {
       const path = join(directory, 'bad.gguf');
-      const failure = (tensors: Parameters<typeof writeGguf>[1]['tensors']) => writeGguf(path, { metadata: {}, tensors }).then(() => null, (error: Error) => error.message);
-      expect(await failure([{ name: 'short', shape: [2, 2], type: 'F32', data: new Float32Array(3) }])).to.match(/'short'.*needs 4 values, got 3/);
+      const failure = (tensors: Parameters<typeof writeGguf>[1]['tensors']) =>
+        writeGguf(path, { metadata: {}, tensors }).then(
+          () => null,
+          (error: Error) => error.message,
+        );
+      expect(await failure([{ name: 'short', shape: [2, 2], type: 'F32', data: new Float32Array(3) }])).to.match(
+        /'short'.*needs 4 values, got 3/,
+      );
       const one = { name: 'twice', shape: [1], type: 'F32' as const, data: new Float32Array(1) };
       expect(await failure([one, one])).to.match(/'twice' is listed twice/);
     });
@@ -110,22 +122,43 @@ describe('testkit GGUF', function () {
       const hello = await embed('hello world');
       expect(hello).to.have.lengthOf(32);
       expect(hello.every(Number.isFinite), 'all finite').to.equal(true);
-      expect(hello.some((value) => value !== 0), 'not all zero').to.equal(true);
+      expect(
+        hello.some((value) => value !== 0),
+        'not all zero',
+      ).to.equal(true);
       expect(await embed('hello world'), 'the same text, the same vector').to.deep.equal(hello);
       const other = await embed('a different sentence about documents');
       expect(distance(hello, other), 'different texts, different vectors').to.be.greaterThan(1e-3);
     });
 
     it('honours dimensions, layers, heads and seed, and writes the same file for the same seed', async () => {
-      const wide = await writeTinyBertEmbeddingModel(join(directory, 'wide.gguf'), { dimensions: 48, layers: 2, heads: 4, seed: 7 });
-      const again = await writeTinyBertEmbeddingModel(join(directory, 'wide-again.gguf'), { dimensions: 48, layers: 2, heads: 4, seed: 7 });
-      const reseeded = await writeTinyBertEmbeddingModel(join(directory, 'wide-other-seed.gguf'), { dimensions: 48, layers: 2, heads: 4, seed: 8 });
+      const wide = await writeTinyBertEmbeddingModel(join(directory, 'wide.gguf'), {
+        dimensions: 48,
+        layers: 2,
+        heads: 4,
+        seed: 7,
+      });
+      const again = await writeTinyBertEmbeddingModel(join(directory, 'wide-again.gguf'), {
+        dimensions: 48,
+        layers: 2,
+        heads: 4,
+        seed: 7,
+      });
+      const reseeded = await writeTinyBertEmbeddingModel(join(directory, 'wide-other-seed.gguf'), {
+        dimensions: 48,
+        layers: 2,
+        heads: 4,
+        seed: 8,
+      });
       expect((await readFile(wide.path)).equals(await readFile(again.path)), 'same seed, same bytes').to.equal(true);
 
       const text = 'the quick brown fox';
       const fromWide = await (await embedderFor(wide.path))(text);
       expect(fromWide).to.have.lengthOf(48);
-      expect(distance(fromWide, await (await embedderFor(reseeded.path))(text)), 'another seed, other weights').to.be.greaterThan(1e-3);
+      expect(
+        distance(fromWide, await (await embedderFor(reseeded.path))(text)),
+        'another seed, other weights',
+      ).to.be.greaterThan(1e-3);
     });
 
     it('takes a custom WordPiece vocabulary and refuses one without the special tokens', async () => {
@@ -134,7 +167,9 @@ describe('testkit GGUF', function () {
       expect(model.vocabSize).to.equal(vocab.length);
       expect(await (await embedderFor(model.path))('docqa search')).to.have.lengthOf(32);
 
-      const error = await writeTinyBertEmbeddingModel(join(directory, 'no-cls.gguf'), { vocab: ['[PAD]', '[UNK]', '[SEP]', '[MASK]', 'a'] }).then(
+      const error = await writeTinyBertEmbeddingModel(join(directory, 'no-cls.gguf'), {
+        vocab: ['[PAD]', '[UNK]', '[SEP]', '[MASK]', 'a'],
+      }).then(
         () => null,
         (failure: Error) => failure.message,
       );
@@ -145,7 +180,8 @@ describe('testkit GGUF', function () {
       const embed = await embedderFor((await writeTinyBertEmbeddingModel(join(directory, 'speed.gguf'))).path);
       const count = 200;
       const started = performance.now();
-      for (let index = 0; index < count; index += 1) await embed(`sentence number ${index} about searching a document index`);
+      for (let index = 0; index < count; index += 1)
+        await embed(`sentence number ${index} about searching a document index`);
       const perSecond = count / ((performance.now() - started) / 1000);
       console.log(`      tiny BERT (32 dimensions, 1 layer, 1 thread): ${Math.round(perSecond)} embeddings/s`);
       expect(perSecond).to.be.greaterThan(20);

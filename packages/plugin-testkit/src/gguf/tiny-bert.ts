@@ -71,12 +71,25 @@ export async function writeTinyBertEmbeddingModel(path: string, options: TinyBer
   };
 
   const random = seededNormal(seed, weightStandardDeviation);
-  const weights = (name: string, shape: number[]): GgufTensor => ({ name, shape, type: 'F32', data: Float32Array.from({ length: product(shape) }, random) });
-  const filled = (name: string, length: number, value: number): GgufTensor => ({ name, shape: [length], type: 'F32', data: new Float32Array(length).fill(value) });
+  const weights = (name: string, shape: number[]): GgufTensor => ({
+    name,
+    shape,
+    type: 'F32',
+    data: Float32Array.from({ length: product(shape) }, random),
+  });
+  const filled = (name: string, length: number, value: number): GgufTensor => ({
+    name,
+    shape: [length],
+    type: 'F32',
+    data: new Float32Array(length).fill(value),
+  });
   // A layer norm that starts as the identity scale: weight 1, bias 0.
   const norm = (prefix: string) => [filled(`${prefix}.weight`, dimensions, 1), filled(`${prefix}.bias`, dimensions, 0)];
   // A linear layer from `inputs` to `outputs`: GGUF lists the weight as [inputs, outputs].
-  const linear = (prefix: string, inputs: number, outputs: number) => [weights(`${prefix}.weight`, [inputs, outputs]), weights(`${prefix}.bias`, [outputs])];
+  const linear = (prefix: string, inputs: number, outputs: number) => [
+    weights(`${prefix}.weight`, [inputs, outputs]),
+    weights(`${prefix}.bias`, [outputs]),
+  ];
 
   const tensors: GgufTensor[] = [
     weights('token_embd.weight', [dimensions, vocab.length]),
@@ -104,7 +117,8 @@ export async function writeTinyBertEmbeddingModel(path: string, options: TinyBer
 
 function checkShape(dimensions: number, layers: number, heads: number, contextLength: number): void {
   for (const [name, value] of Object.entries({ dimensions, layers, heads, contextLength })) {
-    if (!Number.isInteger(value) || value < 1) throw new Error(`tiny BERT: ${name} must be a positive integer, got ${value}`);
+    if (!Number.isInteger(value) || value < 1)
+      throw new Error(`tiny BERT: ${name} must be a positive integer, got ${value}`);
   }
   if (dimensions % heads !== 0) throw new Error(`tiny BERT: heads (${heads}) must divide dimensions (${dimensions})`);
 }

@@ -2,7 +2,15 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { getLlama, LlamaChat, resolveChatWrapper, type ChatHistoryItem, type Llama, type LlamaContext, type LlamaModel } from 'node-llama-cpp';
+import {
+  getLlama,
+  LlamaChat,
+  resolveChatWrapper,
+  type ChatHistoryItem,
+  type Llama,
+  type LlamaContext,
+  type LlamaModel,
+} from 'node-llama-cpp';
 import { writeTinyLlamaChatModel } from './index.js';
 
 const question: ChatHistoryItem[] = [
@@ -25,9 +33,17 @@ describe('testkit GGUF: writeTinyLlamaChatModel', function () {
 
   async function answer(path: string, maxTokens: number, temperature = 0) {
     const { model, context } = await open(path);
-    const chat = new LlamaChat({ contextSequence: context.getSequence(), chatWrapper: resolveChatWrapper(model, { warningLogs: false }) });
+    const chat = new LlamaChat({
+      contextSequence: context.getSequence(),
+      chatWrapper: resolveChatWrapper(model, { warningLogs: false }),
+    });
     const pieces: string[] = [];
-    const result = await chat.generateResponse(structuredClone(question), { maxTokens, temperature, seed: 1, onToken: (tokens) => pieces.push(...tokens.map(String)) });
+    const result = await chat.generateResponse(structuredClone(question), {
+      maxTokens,
+      temperature,
+      seed: 1,
+      onToken: (tokens) => pieces.push(...tokens.map(String)),
+    });
     return { text: result.response, stopReason: result.metadata.stopReason, tokens: pieces.length, model };
   }
 
@@ -75,10 +91,20 @@ describe('testkit GGUF: writeTinyLlamaChatModel', function () {
   it('writes the same file for the same seed, and another model for another seed', async () => {
     const first = await writeTinyLlamaChatModel(join(directory, 'seed-1.gguf'), { seed: 5 });
     const again = await writeTinyLlamaChatModel(join(directory, 'seed-1-again.gguf'), { seed: 5 });
-    const other = await writeTinyLlamaChatModel(join(directory, 'seed-2.gguf'), { seed: 6, layers: 1, heads: 2, name: 'other' });
+    const other = await writeTinyLlamaChatModel(join(directory, 'seed-2.gguf'), {
+      seed: 6,
+      layers: 1,
+      heads: 2,
+      name: 'other',
+    });
     expect((await readFile(first.path)).equals(await readFile(again.path))).to.equal(true);
     expect((await answer(other.path, 24)).text).to.not.equal((await answer(first.path, 24)).text);
-    expect(await writeTinyLlamaChatModel(join(directory, 'bad.gguf'), { dimensions: 64, heads: 5 }).then(() => null, (error: Error) => error.message)).to.match(/heads \(5\)/);
+    expect(
+      await writeTinyLlamaChatModel(join(directory, 'bad.gguf'), { dimensions: 64, heads: 5 }).then(
+        () => null,
+        (error: Error) => error.message,
+      ),
+    ).to.match(/heads \(5\)/);
   });
 
   it('loads and generates fast enough for unit tests (reports load time and tokens per second)', async () => {
@@ -86,12 +112,17 @@ describe('testkit GGUF: writeTinyLlamaChatModel', function () {
     const loadStarted = performance.now();
     const { model, context } = await open(path);
     const loadMs = performance.now() - loadStarted;
-    const chat = new LlamaChat({ contextSequence: context.getSequence(), chatWrapper: resolveChatWrapper(model, { warningLogs: false }) });
+    const chat = new LlamaChat({
+      contextSequence: context.getSequence(),
+      chatWrapper: resolveChatWrapper(model, { warningLogs: false }),
+    });
     const maxTokens = 256;
     const started = performance.now();
     await chat.generateResponse(structuredClone(question), { maxTokens, temperature: 0 });
     const perSecond = maxTokens / ((performance.now() - started) / 1000);
-    console.log(`      tiny llama (64 dimensions, 2 layers, 1 thread): loaded with a context in ${Math.round(loadMs)} ms, ${Math.round(perSecond)} tokens/s`);
+    console.log(
+      `      tiny llama (64 dimensions, 2 layers, 1 thread): loaded with a context in ${Math.round(loadMs)} ms, ${Math.round(perSecond)} tokens/s`,
+    );
     expect(perSecond).to.be.greaterThan(50);
   });
 });

@@ -57,7 +57,11 @@ export async function writeTinyLlamaChatModel(path: string, options: TinyLlamaOp
   const feedForward = 2 * dimensions;
   const vocab = [...byteTokens(), ...specialTokens];
   const idOf = (token: (typeof specialTokens)[number]) => vocab.indexOf(token);
-  const ids = { '<|endoftext|>': idOf('<|endoftext|>'), '<|im_start|>': idOf('<|im_start|>'), '<|im_end|>': idOf('<|im_end|>') };
+  const ids = {
+    '<|endoftext|>': idOf('<|endoftext|>'),
+    '<|im_start|>': idOf('<|im_start|>'),
+    '<|im_end|>': idOf('<|im_end|>'),
+  };
 
   const metadata: Record<string, GgufValue> = {
     'general.architecture': gguf.string('llama'),
@@ -89,7 +93,12 @@ export async function writeTinyLlamaChatModel(path: string, options: TinyLlamaOp
 
   const normal = seededNormal(seed, 1);
   const random = (count: number, scale: number) => Float32Array.from({ length: count }, () => normal() * scale);
-  const tensor = (name: string, shape: number[], data: Float32Array): GgufTensor => ({ name, shape, type: 'F32', data });
+  const tensor = (name: string, shape: number[], data: Float32Array): GgufTensor => ({
+    name,
+    shape,
+    type: 'F32',
+    data,
+  });
   // A linear layer from `inputs` to `outputs` is stored as [inputs, outputs]: output row o starts at o * inputs.
   const linear = (name: string, inputs: number, outputs: number, scale: number, keepBiasDimension = true) => {
     const data = random(inputs * outputs, scale);
@@ -134,7 +143,8 @@ export async function writeTinyLlamaChatModel(path: string, options: TinyLlamaOp
  * Token id b is byte b.
  */
 function byteTokens(): string[] {
-  const printable = (byte: number) => (byte >= 0x21 && byte <= 0x7e) || (byte >= 0xa1 && byte <= 0xac) || (byte >= 0xae && byte <= 0xff);
+  const printable = (byte: number) =>
+    (byte >= 0x21 && byte <= 0x7e) || (byte >= 0xa1 && byte <= 0xac) || (byte >= 0xae && byte <= 0xff);
   let shifted = 0;
   return Array.from({ length: 256 }, (_, byte) => String.fromCodePoint(printable(byte) ? byte : 256 + shifted++));
 }
@@ -145,7 +155,9 @@ function isPrintableAscii(token: number): boolean {
 
 function checkShape(dimensions: number, layers: number, heads: number, contextLength: number): void {
   for (const [name, value] of Object.entries({ dimensions, layers, heads, contextLength })) {
-    if (!Number.isInteger(value) || value < 1) throw new Error(`tiny llama: ${name} must be a positive integer, got ${value}`);
+    if (!Number.isInteger(value) || value < 1)
+      throw new Error(`tiny llama: ${name} must be a positive integer, got ${value}`);
   }
-  if (dimensions % heads !== 0 || (dimensions / heads) % 2 !== 0) throw new Error(`tiny llama: heads (${heads}) must divide dimensions (${dimensions}) into an even head size`);
+  if (dimensions % heads !== 0 || (dimensions / heads) % 2 !== 0)
+    throw new Error(`tiny llama: heads (${heads}) must divide dimensions (${dimensions}) into an even head size`);
 }

@@ -39,7 +39,9 @@ force blue object decide surface deep moon island foot system busy test record b
 possible plane stead dry wonder laugh thousand ago ran check game shape equate hot miss brought
 heat snow tire bring yes distant fill east paint language among document search query answer index
 password email user account reset link server model vector embedding chunk text file report
-`.trim().split(/\s+/);
+`
+  .trim()
+  .split(/\s+/);
 
 const suffixes = ['ing', 'ed', 'er', 'est', 'ly', 's', 'es', 'tion', 'ment', 'ness', 'able', 'ful'];
 

@@ -45,7 +45,11 @@ function textOf(message: unknown): string {
 /** The start of the line "[n] Title: text" (the text, without the title), or a stand-in when n is only mentioned. */
 function gistOfPassage(question: string, number: string): string {
   const line = question.split('\n').find((candidate) => candidate.trimStart().startsWith(`[${number}]`));
-  const passage = line?.trimStart().slice(`[${number}]`.length).replace(/^\s*[^:.!?]{1,60}:\s+/, '').trim();
+  const passage = line
+    ?.trimStart()
+    .slice(`[${number}]`.length)
+    .replace(/^\s*[^:.!?]{1,60}:\s+/, '')
+    .trim();
   if (!passage) return 'the passage is relevant.';
   const words = answerPieces(passage).slice(0, wordsQuotedPerPassage).join('').trim();
   return /[.!?]$/.test(words) ? words : `${words}.`;

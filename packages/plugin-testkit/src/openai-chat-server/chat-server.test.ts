@@ -2,12 +2,14 @@ import { expect } from 'chai';
 import { answerPieces, chatAnswerFor, startChatCompletionsServer, type ChatCompletionsServer } from './index.js';
 
 const apiKey = 'sk-chat-server-test-0123456789';
-const question = 'Passages:\n[1] Invoices: Invoices are archived for ten years.\n[2] Passwords: Reset it from the sign-in page.\n\nQuestion: How long are invoices kept?';
+const question =
+  'Passages:\n[1] Invoices: Invoices are archived for ten years.\n[2] Passwords: Reset it from the sign-in page.\n\nQuestion: How long are invoices kept?';
 const messages = [
   { role: 'system', content: 'Cite passages as [n].' },
   { role: 'user', content: question },
 ];
-const expectedAnswer = 'According to [1], Invoices are archived for ten years. According to [2], Reset it from the sign-in page.';
+const expectedAnswer =
+  'According to [1], Invoices are archived for ten years. According to [2], Reset it from the sign-in page.';
 
 /** One parsed SSE event and when it arrived. */
 interface Received {
@@ -45,10 +47,16 @@ describe('testkit OpenAI chat-completions server', function () {
   this.timeout(20_000);
   let server: ChatCompletionsServer;
 
-  const chat = (body: Record<string, unknown>, init: { key?: string | null; path?: string; signal?: AbortSignal } = {}) =>
+  const chat = (
+    body: Record<string, unknown>,
+    init: { key?: string | null; path?: string; signal?: AbortSignal } = {},
+  ) =>
     fetch(`${server.origin}${init.path ?? '/v1/chat/completions'}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(init.key === null ? {} : { authorization: `Bearer ${init.key ?? apiKey}` }) },
+      headers: {
+        'content-type': 'application/json',
+        ...(init.key === null ? {} : { authorization: `Bearer ${init.key ?? apiKey}` }),
+      },
       body: JSON.stringify(body),
       ...(init.signal ? { signal: init.signal } : {}),
     });
@@ -91,7 +99,14 @@ describe('testkit OpenAI chat-completions server', function () {
     expect(finish.choices[0]).to.include({ finish_reason: 'stop' });
     const promptTokens = messages.reduce((total, message) => total + answerPieces(message.content).length, 0);
     const completionTokens = answerPieces(expectedAnswer).length;
-    expect(chunks.at(-1)).to.deep.include({ choices: [], usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens } });
+    expect(chunks.at(-1)).to.deep.include({
+      choices: [],
+      usage: {
+        prompt_tokens: promptTokens,
+        completion_tokens: completionTokens,
+        total_tokens: promptTokens + completionTokens,
+      },
+    });
     for (const chunk of chunks) expect(chunk).to.include({ object: 'chat.completion.chunk' });
   });
 
@@ -105,7 +120,11 @@ describe('testkit OpenAI chat-completions server', function () {
 
   it('answers a fixed reply when one is set', async () => {
     server.reply = 'Fixed words only.';
-    expect(contentOf(await readEvents(await chat({ model: 'm', messages, stream: true })))).to.deep.equal(['Fixed', ' words', ' only.']);
+    expect(contentOf(await readEvents(await chat({ model: 'm', messages, stream: true })))).to.deep.equal([
+      'Fixed',
+      ' words',
+      ' only.',
+    ]);
   });
 
   it('refuses a missing or wrong key with an OpenAI-style 401 that echoes the key', async () => {
@@ -113,13 +132,20 @@ describe('testkit OpenAI chat-completions server', function () {
     expect(missing.status).to.equal(401);
     const wrong = await chat({ model: 'm', messages }, { key: 'sk-wrong' });
     expect(wrong.status).to.equal(401);
-    expect((await jsonOf(wrong)).error).to.include({ code: 'invalid_api_key' }).and.have.property('message').that.includes('sk-wrong');
+    expect((await jsonOf(wrong)).error)
+      .to.include({ code: 'invalid_api_key' })
+      .and.have.property('message')
+      .that.includes('sk-wrong');
   });
 
   it('serves Azure deployments with the api-key header and an api-version, opening with a prompt-filter chunk', async () => {
     const path = '/openai/deployments/chat-prod/chat/completions';
     const azure = (query: string, key: string) =>
-      fetch(`${server.origin}${path}${query}`, { method: 'POST', headers: { 'content-type': 'application/json', 'api-key': key }, body: JSON.stringify({ messages, stream: true }) });
+      fetch(`${server.origin}${path}${query}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'api-key': key },
+        body: JSON.stringify({ messages, stream: true }),
+      });
     expect((await azure('', apiKey)).status).to.equal(400);
     expect((await azure('?api-version=2024-10-21', 'wrong')).status).to.equal(401);
     const events = await readEvents(await azure('?api-version=2024-10-21', apiKey));
@@ -131,7 +157,9 @@ describe('testkit OpenAI chat-completions server', function () {
   it('lists models and refuses others when models are given', async () => {
     await server.close();
     server = await startChatCompletionsServer({ apiKey, models: ['only-model'] });
-    const list = await jsonOf(await fetch(`${server.baseUrl}/models`, { headers: { authorization: `Bearer ${apiKey}` } }));
+    const list = await jsonOf(
+      await fetch(`${server.baseUrl}/models`, { headers: { authorization: `Bearer ${apiKey}` } }),
+    );
     expect(list.data.map((model: { id: string }) => model.id)).to.deep.equal(['only-model']);
     const unknown = await chat({ model: 'other', messages });
     expect(unknown.status).to.equal(404);
@@ -144,14 +172,21 @@ describe('testkit OpenAI chat-completions server', function () {
     expect((await chat({ model: 'm', messages })).status).to.equal(503);
     expect((await chat({ model: 'm', messages })).status).to.equal(200);
     server.failNext(400, 1, { message: 'custom', code: 'custom_code' });
-    expect((await jsonOf(await chat({ model: 'm', messages }))).error).to.include({ message: 'custom', code: 'custom_code', type: 'invalid_request_error' });
+    expect((await jsonOf(await chat({ model: 'm', messages }))).error).to.include({
+      message: 'custom',
+      code: 'custom_code',
+      type: 'invalid_request_error',
+    });
   });
 
   it('refuses a prompt plus max_tokens over contextLength as context_length_exceeded', async () => {
     server.contextLength = 35; // the prompt is 27 words
     const refused = await chat({ model: 'm', messages, max_tokens: 10 });
     expect(refused.status).to.equal(400);
-    expect((await jsonOf(refused)).error).to.include({ code: 'context_length_exceeded' }).and.have.property('message').that.includes('maximum context length is 35');
+    expect((await jsonOf(refused)).error)
+      .to.include({ code: 'context_length_exceeded' })
+      .and.have.property('message')
+      .that.includes('maximum context length is 35');
     expect((await chat({ model: 'm', messages, max_tokens: 5 })).status).to.equal(200);
   });
 
@@ -161,7 +196,8 @@ describe('testkit OpenAI chat-completions server', function () {
     const decoder = new TextDecoder();
     let text = '';
     const failure = await (async () => {
-      for await (const bytes of response.body as AsyncIterable<Uint8Array>) text += decoder.decode(bytes, { stream: true });
+      for await (const bytes of response.body as AsyncIterable<Uint8Array>)
+        text += decoder.decode(bytes, { stream: true });
     })().then(
       () => null,
       (error: unknown) => error,
@@ -192,7 +228,9 @@ describe('testkit OpenAI chat-completions server', function () {
     server.firstTokenDelayMs = 200;
     server.tokenDelayMs = 40;
     const started = Date.now();
-    const events = (await readEvents(await chat({ model: 'm', messages, stream: true, max_tokens: 4 }))).filter((event) => event.data.includes('"content":"') && !event.data.includes('"content":""'));
+    const events = (await readEvents(await chat({ model: 'm', messages, stream: true, max_tokens: 4 }))).filter(
+      (event) => event.data.includes('"content":"') && !event.data.includes('"content":""'),
+    );
     expect(events).to.have.lengthOf(4);
     // Piece i is due firstTokenDelayMs + i × tokenDelayMs after the request (a late one does not delay the next ones further).
     events.forEach((event, index) => expect(event.at - started, `piece ${index}`).to.be.at.least(200 + index * 40 - 5));
@@ -206,7 +244,11 @@ describe('testkit OpenAI chat-completions server', function () {
     server.firstTokenDelayMs = 1_000;
     let peak = 0;
     const sampler = setInterval(() => (peak = Math.max(peak, server.activeGenerations)), 5);
-    const answers = await Promise.all(Array.from({ length: 100 }, async () => contentOf(await readEvents(await chat({ model: 'm', messages, stream: true }))).join(''))).finally(() => clearInterval(sampler));
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, async () =>
+        contentOf(await readEvents(await chat({ model: 'm', messages, stream: true }))).join(''),
+      ),
+    ).finally(() => clearInterval(sampler));
     expect(new Set(answers)).to.deep.equal(new Set([expectedAnswer]));
     expect(peak, 'answers generated at once').to.be.at.least(50);
   });

@@ -1,6 +1,14 @@
 import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { azurePromptFilterEvent, chunkEvent, completionBody, doneEvent, usageOf, type CompletionIdentity, type FinishReason } from './protocol.js';
+import {
+  azurePromptFilterEvent,
+  chunkEvent,
+  completionBody,
+  doneEvent,
+  usageOf,
+  type CompletionIdentity,
+  type FinishReason,
+} from './protocol.js';
 import type { ReceivedChatRequest } from './types.js';
 
 /** One answer being generated: what to send, how fast, and how it may fail. */
@@ -37,18 +45,30 @@ async function completeAnswer(generation: Generation): Promise<void> {
   await pause(generation.firstTokenDelayMs + generation.tokenDelayMs * Math.max(0, pieces.length - 1), stop.signal);
   if (stop.signal.aborted || response.destroyed) return;
   generation.record.piecesSent = pieces.length;
-  const body = completionBody(generation.identity, pieces.join(''), generation.finishReason, usageOf(generation.promptTokens, pieces.length));
+  const body = completionBody(
+    generation.identity,
+    pieces.join(''),
+    generation.finishReason,
+    usageOf(generation.promptTokens, pieces.length),
+  );
   response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
 async function streamAnswer(generation: Generation): Promise<void> {
   const { response, identity, pieces, stop, record } = generation;
   // Headers go out at once, as a streaming server sends them before its first token.
-  response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  response.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
   response.flushHeaders();
   const usageField = generation.includeUsage ? null : undefined;
   if (generation.azure) await send(response, azurePromptFilterEvent());
-  await send(response, chunkEvent(identity, { delta: { role: 'assistant', content: '' }, finish_reason: null }, usageField));
+  await send(
+    response,
+    chunkEvent(identity, { delta: { role: 'assistant', content: '' }, finish_reason: null }, usageField),
+  );
 
   // Each piece is due at a fixed time from the start, so a busy event loop delays pieces without
   // the delays adding up over a long answer (a benchmark measures the client, not the drift).
@@ -66,7 +86,8 @@ async function streamAnswer(generation: Generation): Promise<void> {
   if (generation.breakAfterPieces !== null) return breakConnection(generation);
 
   await send(response, chunkEvent(identity, { delta: {}, finish_reason: generation.finishReason }, usageField));
-  if (generation.includeUsage) await send(response, chunkEvent(identity, null, usageOf(generation.promptTokens, pieces.length)));
+  if (generation.includeUsage)
+    await send(response, chunkEvent(identity, null, usageOf(generation.promptTokens, pieces.length)));
   response.end(doneEvent);
 }
 

@@ -1,3 +1,8 @@
 export { startChatCompletionsServer } from './server.js';
 export { chatAnswerFor, answerPieces } from './answer.js';
-export type { ChatCompletionsServer, ChatCompletionsServerOptions, ChatServerError, ReceivedChatRequest } from './types.js';
+export type {
+  ChatCompletionsServer,
+  ChatCompletionsServerOptions,
+  ChatServerError,
+  ReceivedChatRequest,
+} from './types.js';

@@ -22,11 +22,18 @@ export const usageOf = (promptTokens: number, completionTokens: number): Usage =
   total_tokens: promptTokens + completionTokens,
 });
 
-export function completionBody(identity: CompletionIdentity, content: string, finishReason: FinishReason, usage: Usage): object {
+export function completionBody(
+  identity: CompletionIdentity,
+  content: string,
+  finishReason: FinishReason,
+  usage: Usage,
+): object {
   return {
     ...identity,
     object: 'chat.completion',
-    choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: finishReason }],
+    choices: [
+      { index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: finishReason },
+    ],
     usage,
     system_fingerprint: null,
   };
@@ -53,7 +60,14 @@ export function chunkEvent(
 
 /** Azure opens a stream with a chunk that has no choices, only the prompt's content-filter results. */
 export function azurePromptFilterEvent(): string {
-  const chunk = { id: '', object: '', created: 0, model: '', choices: [], prompt_filter_results: [{ prompt_index: 0, content_filter_results: {} }] };
+  const chunk = {
+    id: '',
+    object: '',
+    created: 0,
+    model: '',
+    choices: [],
+    prompt_filter_results: [{ prompt_index: 0, content_filter_results: {} }],
+  };
   return `data: ${JSON.stringify(chunk)}\n\n`;
 }
 
@@ -63,12 +77,32 @@ export const doneEvent = 'data: [DONE]\n\n';
 export function errorBody(status: number, error: ChatServerError = {}): object {
   const defaults: Required<ChatServerError> =
     status === 429
-      ? { message: 'Rate limit reached for requests. Please try again in 1s.', type: 'requests', code: 'rate_limit_exceeded', param: null }
+      ? {
+          message: 'Rate limit reached for requests. Please try again in 1s.',
+          type: 'requests',
+          code: 'rate_limit_exceeded',
+          param: null,
+        }
       : status === 503
-        ? { message: 'The engine is currently overloaded, please try again later.', type: 'server_error', code: null, param: null }
+        ? {
+            message: 'The engine is currently overloaded, please try again later.',
+            type: 'server_error',
+            code: null,
+            param: null,
+          }
         : status >= 500
-          ? { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error', code: null, param: null }
-          : { message: `The request was refused (HTTP ${status}).`, type: 'invalid_request_error', code: null, param: null };
+          ? {
+              message: 'The server had an error while processing your request. Sorry about that!',
+              type: 'server_error',
+              code: null,
+              param: null,
+            }
+          : {
+              message: `The request was refused (HTTP ${status}).`,
+              type: 'invalid_request_error',
+              code: null,
+              param: null,
+            };
   return { error: { ...defaults, ...error } };
 }
 

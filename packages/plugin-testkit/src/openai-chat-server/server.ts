@@ -3,7 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { answerPieces, chatAnswerFor, promptWords } from './answer.js';
 import { generateAnswer, type Generation } from './generation.js';
 import { contextLengthExceeded, errorBody } from './protocol.js';
-import type { ChatCompletionsServer, ChatCompletionsServerOptions, ChatServerError, ReceivedChatRequest } from './types.js';
+import type {
+  ChatCompletionsServer,
+  ChatCompletionsServerOptions,
+  ChatServerError,
+  ReceivedChatRequest,
+} from './types.js';
 
 /** What GET /v1/models lists when the options name no models. */
 const defaultModel = 'docqa-test-chat';
@@ -17,7 +22,9 @@ const azureChatRoute = /^\/openai\/deployments\/([^/]+)\/chat\/completions$/;
  * and written the moment they are due, so the server adds no latency of its own to a benchmark.
  * Like OpenAI, a 401 echoes the key it got (here unmasked, so a test notices if a plugin passes it on).
  */
-export async function startChatCompletionsServer(options: ChatCompletionsServerOptions): Promise<ChatCompletionsServer> {
+export async function startChatCompletionsServer(
+  options: ChatCompletionsServerOptions,
+): Promise<ChatCompletionsServer> {
   let failure: { status: number; count: number; error: ChatServerError | undefined } | null = null;
   let midStreamFailure: { afterPieces: number; count: number } | null = null;
   let disconnects = 0;
@@ -58,7 +65,10 @@ export async function startChatCompletionsServer(options: ChatCompletionsServerO
             else resolve();
           },
         };
-        const timer = setTimeout(() => waiter.settle(new Error(`${disconnects} of ${total} clients went away within ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => waiter.settle(new Error(`${disconnects} of ${total} clients went away within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         disconnectWaiters.add(waiter);
       });
     },
@@ -86,22 +96,44 @@ export async function startChatCompletionsServer(options: ChatCompletionsServerO
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const body = parseObject(await readBody(request));
-    const record: ReceivedChatRequest = { method: request.method ?? '', path: `${url.pathname}${url.search}`, headers: request.headers, body, piecesSent: 0, clientWentAway: false };
+    const record: ReceivedChatRequest = {
+      method: request.method ?? '',
+      path: `${url.pathname}${url.search}`,
+      headers: request.headers,
+      body,
+      piecesSent: 0,
+      clientWentAway: false,
+    };
     state.requests.push(record);
 
     const azure = azureChatRoute.exec(url.pathname);
     if (request.method === 'GET' && url.pathname === '/v1/models') {
       if (!hasBearerKey(request, response)) return;
-      const data = (options.models ?? [defaultModel]).map((id) => ({ id, object: 'model', created: 0, owned_by: 'docqa-test' }));
+      const data = (options.models ?? [defaultModel]).map((id) => ({
+        id,
+        object: 'model',
+        created: 0,
+        owned_by: 'docqa-test',
+      }));
       return sendJson(response, 200, { object: 'list', data });
     }
     if (request.method !== 'POST' || (!azure && url.pathname !== '/v1/chat/completions')) {
-      return sendJson(response, 404, errorBody(404, { message: `Unknown request URL: ${request.method} ${url.pathname}.`, code: 'unknown_url' }));
+      return sendJson(
+        response,
+        404,
+        errorBody(404, { message: `Unknown request URL: ${request.method} ${url.pathname}.`, code: 'unknown_url' }),
+      );
     }
     if (azure) {
-      if (!url.searchParams.get('api-version')) return sendJson(response, 400, errorBody(400, { message: 'Missing required query parameter: api-version', code: 'MissingApiVersion' }));
+      if (!url.searchParams.get('api-version'))
+        return sendJson(
+          response,
+          400,
+          errorBody(400, { message: 'Missing required query parameter: api-version', code: 'MissingApiVersion' }),
+        );
       if (request.headers['api-key'] !== options.apiKey) {
-        const message = 'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.';
+        const message =
+          'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.';
         return sendJson(response, 401, { error: { code: '401', message } });
       }
     } else if (!hasBearerKey(request, response)) return;
@@ -109,14 +141,28 @@ export async function startChatCompletionsServer(options: ChatCompletionsServerO
     const failing = takeFailure();
     if (failing) return sendJson(response, failing.status, errorBody(failing.status, failing.error));
 
-    if (!body) return sendJson(response, 400, errorBody(400, { message: 'We could not parse the JSON body of your request.' }));
+    if (!body)
+      return sendJson(response, 400, errorBody(400, { message: 'We could not parse the JSON body of your request.' }));
     const model = azure ? decodeURIComponent(azure[1]!) : body.model;
     const invalid = invalidRequest(body, model);
     if (invalid) return sendJson(response, 400, errorBody(400, { message: invalid, type: 'invalid_request_error' }));
     if (options.models && !options.models.includes(model as string)) {
       return azure
-        ? sendJson(response, 404, { error: { code: 'DeploymentNotFound', message: 'The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again.' } })
-        : sendJson(response, 404, errorBody(404, { message: `The model \`${String(model)}\` does not exist or you do not have access to it.`, code: 'model_not_found' }));
+        ? sendJson(response, 404, {
+            error: {
+              code: 'DeploymentNotFound',
+              message:
+                'The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again.',
+            },
+          })
+        : sendJson(
+            response,
+            404,
+            errorBody(404, {
+              message: `The model \`${String(model)}\` does not exist or you do not have access to it.`,
+              code: 'model_not_found',
+            }),
+          );
     }
 
     // max_completion_tokens is OpenAI's newer name for max_tokens; a server takes either.
@@ -132,7 +178,11 @@ export async function startChatCompletionsServer(options: ChatCompletionsServerO
     const generation: Generation = {
       response,
       record,
-      identity: { id: `chatcmpl-docqa-test-${completions}`, created: Math.floor(Date.now() / 1000), model: String(model) },
+      identity: {
+        id: `chatcmpl-docqa-test-${completions}`,
+        created: Math.floor(Date.now() / 1000),
+        model: String(model),
+      },
       pieces,
       finishReason: pieces.length < allPieces.length ? 'length' : 'stop',
       promptTokens,
@@ -175,13 +225,18 @@ export async function startChatCompletionsServer(options: ChatCompletionsServerO
     const message = authorization
       ? `Incorrect API key provided: ${authorization.replace(/^Bearer\s+/i, '')}. You can find your API key at https://platform.openai.com/account/api-keys.`
       : "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).";
-    sendJson(response, 401, errorBody(401, { message, type: 'invalid_request_error', code: authorization ? 'invalid_api_key' : null }));
+    sendJson(
+      response,
+      401,
+      errorBody(401, { message, type: 'invalid_request_error', code: authorization ? 'invalid_api_key' : null }),
+    );
     return false;
   }
 
   const server = createServer({ noDelay: true }, (request, response) => {
     handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent) sendJson(response, 500, errorBody(500, { message: `test server failure: ${String(error)}` }));
+      if (!response.headersSent)
+        sendJson(response, 500, errorBody(500, { message: `test server failure: ${String(error)}` }));
       else response.destroy();
     });
   });
@@ -197,7 +252,8 @@ function invalidRequest(body: Record<string, unknown>, model: unknown): string |
   if (!Array.isArray(body.messages) || body.messages.length === 0) return "'messages' must be a non-empty array";
   for (const name of ['max_tokens', 'max_completion_tokens']) {
     const value = body[name];
-    if (value !== undefined && value !== null && !(Number.isInteger(value) && (value as number) >= 1)) return `Invalid '${name}': expected an integer of at least 1.`;
+    if (value !== undefined && value !== null && !(Number.isInteger(value) && (value as number) >= 1))
+      return `Invalid '${name}': expected an integer of at least 1.`;
   }
   return null;
 }
@@ -216,7 +272,9 @@ async function readBody(request: IncomingMessage): Promise<string> {
 function parseObject(text: string): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }

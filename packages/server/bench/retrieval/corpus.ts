@@ -30,7 +30,40 @@ export function gaussian(random: () => number): number {
 // Stop words first, in roughly their English frequency order: in real text they are about a
 // quarter of all words, which is what Zipf's law over this vocabulary gives them here too.
 // No 'a': Snowball's English list as @orama/stopwords ships it does not hold it.
-const stopWordsByFrequency = ['the', 'of', 'and', 'to', 'in', 'is', 'it', 'that', 'for', 'was', 'on', 'are', 'as', 'with', 'be', 'at', 'by', 'this', 'not', 'or', 'but', 'they', 'there', 'their', 'if', 'no', 'an', 'will', 'then', 'these', 'into', 'such'];
+const stopWordsByFrequency = [
+  'the',
+  'of',
+  'and',
+  'to',
+  'in',
+  'is',
+  'it',
+  'that',
+  'for',
+  'was',
+  'on',
+  'are',
+  'as',
+  'with',
+  'be',
+  'at',
+  'by',
+  'this',
+  'not',
+  'or',
+  'but',
+  'they',
+  'there',
+  'their',
+  'if',
+  'no',
+  'an',
+  'will',
+  'then',
+  'these',
+  'into',
+  'such',
+];
 
 export interface Vocabulary {
   words: string[];
@@ -42,14 +75,16 @@ export interface Vocabulary {
 
 /** Zipf's law with exponent 1 (English is close to it) over the stop words and `size` made-up words. */
 export function zipfVocabulary(size: number, random: () => number): Vocabulary {
-  if (stopWordsByFrequency.some((word) => !englishStopWords.has(word))) throw new Error('the stop word list drifted from the analyzer');
+  if (stopWordsByFrequency.some((word) => !englishStopWords.has(word)))
+    throw new Error('the stop word list drifted from the analyzer');
   const consonants = 'bdfgklmnprstvz';
   const vowels = 'aiou'; // no e or y: the Porter stemmer leaves such endings alone, so words stay distinct
   const made = new Set<string>();
   while (made.size < size) {
     let word = '';
     const syllables = 2 + Math.floor(random() * 3);
-    for (let s = 0; s < syllables; s++) word += consonants[Math.floor(random() * consonants.length)]! + vowels[Math.floor(random() * vowels.length)]!;
+    for (let s = 0; s < syllables; s++)
+      word += consonants[Math.floor(random() * consonants.length)]! + vowels[Math.floor(random() * vowels.length)]!;
     made.add(word);
   }
   const words = [...stopWordsByFrequency, ...made];
@@ -80,7 +115,10 @@ const topicShare = 0.45;
 
 /** A document's topic: content words drawn by Zipf's law, repeated through its chunks. */
 export function documentTopic(vocabulary: Vocabulary, random: () => number): string[] {
-  return Array.from({ length: topicWords }, () => vocabulary.words[sampleRank(vocabulary, random, vocabulary.firstContentRank)]!);
+  return Array.from(
+    { length: topicWords },
+    () => vocabulary.words[sampleRank(vocabulary, random, vocabulary.firstContentRank)]!,
+  );
 }
 
 /**
@@ -89,12 +127,20 @@ export function documentTopic(vocabulary: Vocabulary, random: () => number): str
  * the content words come from the document's topic: term frequencies above 1, postings per chunk
  * as in real text.
  */
-export function chunkText(vocabulary: Vocabulary, random: () => number, words: number, topic: readonly string[]): string {
+export function chunkText(
+  vocabulary: Vocabulary,
+  random: () => number,
+  words: number,
+  topic: readonly string[],
+): string {
   const parts: string[] = [];
   let sentenceLeft = 0;
   for (let i = 0; i < words; i++) {
     const rank = sampleRank(vocabulary, random);
-    let word = rank >= vocabulary.firstContentRank && random() < topicShare ? topic[Math.floor(random() * topic.length)]! : vocabulary.words[rank]!;
+    let word =
+      rank >= vocabulary.firstContentRank && random() < topicShare
+        ? topic[Math.floor(random() * topic.length)]!
+        : vocabulary.words[rank]!;
     if (sentenceLeft === 0) {
       sentenceLeft = 8 + Math.floor(random() * 13);
       word = word[0]!.toUpperCase() + word.slice(1);
@@ -111,13 +157,19 @@ export function chunkText(vocabulary: Vocabulary, random: () => number, words: n
  */
 export function lexicalQuery(vocabulary: Vocabulary, random: () => number): string {
   const count = 2 + Math.floor(random() * 4);
-  return Array.from({ length: count }, () => vocabulary.words[sampleRank(vocabulary, random, vocabulary.firstContentRank)]!).join(' ');
+  return Array.from(
+    { length: count },
+    () => vocabulary.words[sampleRank(vocabulary, random, vocabulary.firstContentRank)]!,
+  ).join(' ');
 }
 
 /** A query of stop words only: nothing matches lexically, so search answers in dense mode alone. */
 export function stopWordQuery(random: () => number): string {
   const count = 2 + Math.floor(random() * 3);
-  return Array.from({ length: count }, () => stopWordsByFrequency[Math.floor(random() * stopWordsByFrequency.length)]!).join(' ');
+  return Array.from(
+    { length: count },
+    () => stopWordsByFrequency[Math.floor(random() * stopWordsByFrequency.length)]!,
+  ).join(' ');
 }
 
 export interface VectorSpaceOptions {

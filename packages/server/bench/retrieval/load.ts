@@ -11,7 +11,14 @@ import { performance } from 'node:perf_hooks';
 import type { Db, EmbeddingSpace, VectorStoreProvider } from '@docqa/plugin-api';
 import { chunkId } from '../../src/documents/index-writer.js';
 import { analyseChunk, writePostings } from '../../src/search/lexical-index.js';
-import { chunkText, clusteredSpace, documentTopic, seededRandom, zipfVocabulary, type VectorSpaceOptions } from './corpus.js';
+import {
+  chunkText,
+  clusteredSpace,
+  documentTopic,
+  seededRandom,
+  zipfVocabulary,
+  type VectorSpaceOptions,
+} from './corpus.js';
 
 export interface CorpusOptions {
   chunks: number;
@@ -40,7 +47,12 @@ export interface LoadReport {
 const documentsPerTransaction = 100;
 const transactionsInFlight = 2;
 
-export async function loadCorpus(db: Db, store: VectorStoreProvider, space: EmbeddingSpace, options: CorpusOptions): Promise<LoadReport> {
+export async function loadCorpus(
+  db: Db,
+  store: VectorStoreProvider,
+  space: EmbeddingSpace,
+  options: CorpusOptions,
+): Promise<LoadReport> {
   const textRandom = seededRandom(options.seed);
   const vocabulary = zipfVocabulary(options.vocabularySize, textRandom);
   const documents = Math.ceil(options.chunks / options.chunksPerDocument);
@@ -55,24 +67,47 @@ export async function loadCorpus(db: Db, store: VectorStoreProvider, space: Embe
       const chunkCount = Math.min(options.chunksPerDocument, options.chunks - number * options.chunksPerDocument);
       const id = crypto.randomUUID();
       const topic = documentTopic(vocabulary, textRandom);
-      const texts = Array.from({ length: chunkCount }, () => chunkText(vocabulary, textRandom, minWords + Math.floor(textRandom() * (maxWords - minWords + 1)), topic));
-      return { id, name: `synthetic-${String(number).padStart(6, '0')}.txt`, chunks: texts.map((text, position) => ({ id: chunkId(id, position), position, text })) };
+      const texts = Array.from({ length: chunkCount }, () =>
+        chunkText(vocabulary, textRandom, minWords + Math.floor(textRandom() * (maxWords - minWords + 1)), topic),
+      );
+      return {
+        id,
+        name: `synthetic-${String(number).padStart(6, '0')}.txt`,
+        chunks: texts.map((text, position) => ({ id: chunkId(id, position), position, text })),
+      };
     });
     const analysed = docs.map((d) => d.chunks.map((c) => analyseChunk(c.id, c.text)));
-    const termCount = (chunks: ReturnType<typeof analyseChunk>[]) => chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+    const termCount = (chunks: ReturnType<typeof analyseChunk>[]) =>
+      chunks.reduce((sum, chunk) => sum + chunk.length, 0);
     await db.transaction(async (tx) => {
       await tx.query(
         `insert into document (id, path, filename, media_type, size_bytes, content_hash, status, title, chunk_count, term_count, indexed_at)
          select u.id, u.name, u.name, 'text/plain', u.size, u.hash, 'indexed', u.name, u.chunks, u.terms, now()
          from unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[], $5::int[], $6::bigint[]) as u(id, name, size, hash, chunks, terms)`,
-        [docs.map((d) => d.id), docs.map((d) => d.name), docs.map((d) => d.chunks.reduce((n, c) => n + c.text.length + 2, 0)), docs.map((d) => crypto.createHash('sha256').update(d.id).digest('hex')), docs.map((d) => d.chunks.length), analysed.map(termCount)],
+        [
+          docs.map((d) => d.id),
+          docs.map((d) => d.name),
+          docs.map((d) => d.chunks.reduce((n, c) => n + c.text.length + 2, 0)),
+          docs.map((d) => crypto.createHash('sha256').update(d.id).digest('hex')),
+          docs.map((d) => d.chunks.length),
+          analysed.map(termCount),
+        ],
       );
-      const chunks = docs.flatMap((d, i) => d.chunks.map((c, j) => ({ ...c, documentId: d.id, terms: analysed[i]![j]!.length })));
+      const chunks = docs.flatMap((d, i) =>
+        d.chunks.map((c, j) => ({ ...c, documentId: d.id, terms: analysed[i]![j]!.length })),
+      );
       await tx.query(
         `insert into chunk (id, document_id, position, text, kind, char_start, char_end, token_count, term_count)
          select u.id, u.document_id, u.position, u.text, 'text', 0, length(u.text), u.tokens, u.terms
          from unnest($1::uuid[], $2::uuid[], $3::int[], $4::text[], $5::int[], $6::int[]) as u(id, document_id, position, text, tokens, terms)`,
-        [chunks.map((c) => c.id), chunks.map((c) => c.documentId), chunks.map((c) => c.position), chunks.map((c) => c.text), chunks.map((c) => Math.ceil(c.text.split(' ').length * 1.3)), chunks.map((c) => c.terms)],
+        [
+          chunks.map((c) => c.id),
+          chunks.map((c) => c.documentId),
+          chunks.map((c) => c.position),
+          chunks.map((c) => c.text),
+          chunks.map((c) => Math.ceil(c.text.split(' ').length * 1.3)),
+          chunks.map((c) => c.terms),
+        ],
       );
       for (const [i, doc] of docs.entries()) await writePostings(tx, doc.id, analysed[i]!);
     });
@@ -95,9 +130,15 @@ export async function loadCorpus(db: Db, store: VectorStoreProvider, space: Embe
   const vectorRandom = seededRandom(options.seed + 1);
   const vectors = clusteredSpace(options.vectors, vectorRandom);
   const { rows: chunkRows } = await db.query<{ id: string; document_id: string }>('select id, document_id from chunk');
-  const records = chunkRows.map((row) => ({ chunkId: row.id, documentId: row.document_id, embedding: vectors.point(Math.floor(vectorRandom() * options.vectors.clusters)) }));
+  const records = chunkRows.map((row) => ({
+    chunkId: row.id,
+    documentId: row.document_id,
+    embedding: vectors.point(Math.floor(vectorRandom() * options.vectors.clusters)),
+  }));
   await store.upsert(space, records);
-  const { rows: hnsw } = await db.query<{ n: string }>(`select count(*) as n from pg_indexes where tablename = 'vector_embedding' and indexdef like '%USING hnsw%'`);
+  const { rows: hnsw } = await db.query<{ n: string }>(
+    `select count(*) as n from pg_indexes where tablename = 'vector_embedding' and indexdef like '%USING hnsw%'`,
+  );
   // The store logs (rather than throws) a failed index build and answers exactly: a bench must not.
   if (Number(hnsw[0]?.n) !== 1) throw new Error('the vector store did not build its HNSW index');
   const vectorSeconds = (performance.now() - vectorStarted) / 1000;
@@ -105,11 +146,20 @@ export async function loadCorpus(db: Db, store: VectorStoreProvider, space: Embe
   // What autovacuum would do shortly after a bulk load: statistics for the planner, and the
   // visibility map that lets BM25 scoring read postings by index-only scans.
   const vacuumStarted = performance.now();
-  for (const table of ['document', 'chunk', 'chunk_term', 'term_stats', 'vector_embedding']) await db.query(`vacuum (analyze) ${table}`);
+  for (const table of ['document', 'chunk', 'chunk_term', 'term_stats', 'vector_embedding'])
+    await db.query(`vacuum (analyze) ${table}`);
   const vacuumSeconds = (performance.now() - vacuumStarted) / 1000;
 
   const { rows } = await db.query<{ postings: string }>('select count(*) as postings from chunk_term');
-  return { documents, chunks: chunkRows.length, postings: Number(rows[0]?.postings), textSeconds, postingIndexSeconds, vectorSeconds, vacuumSeconds };
+  return {
+    documents,
+    chunks: chunkRows.length,
+    postings: Number(rows[0]?.postings),
+    textSeconds,
+    postingIndexSeconds,
+    vectorSeconds,
+    vacuumSeconds,
+  };
 }
 
 /**
@@ -134,11 +184,14 @@ async function dropPostingIndexes(db: Db): Promise<() => Promise<void>> {
   // postings (by the trigger that keeps them as documents are indexed one at a time).
   await db.query('alter table chunk_term disable trigger chunk_term_stats_insert');
   return async () => {
-    for (const constraint of constraints) await db.query(`alter table chunk_term add constraint "${constraint.name}" ${constraint.definition}`);
+    for (const constraint of constraints)
+      await db.query(`alter table chunk_term add constraint "${constraint.name}" ${constraint.definition}`);
     for (const index of indexes) await db.query(index.definition);
     await db.transaction(async (tx) => {
       await tx.query('delete from term_stats');
-      await tx.query(`insert into term_stats (term, df) select t.term, count(*) from chunk_term t join document d on d.id = t.document_id and d.status = 'indexed' group by t.term`);
+      await tx.query(
+        `insert into term_stats (term, df) select t.term, count(*) from chunk_term t join document d on d.id = t.document_id and d.status = 'indexed' group by t.term`,
+      );
     });
     await db.query('alter table chunk_term enable trigger chunk_term_stats_insert');
   };

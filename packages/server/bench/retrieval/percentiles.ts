@@ -11,4 +11,7 @@ export interface Spread {
   p95: number;
 }
 
-export const spread = (values: readonly number[]): Spread => ({ p50: percentile(values, 0.5), p95: percentile(values, 0.95) });
+export const spread = (values: readonly number[]): Spread => ({
+  p50: percentile(values, 0.5),
+  p95: percentile(values, 0.95),
+});

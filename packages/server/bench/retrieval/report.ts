@@ -8,9 +8,14 @@ const ms = (value: number): string => `${value.toFixed(1)} ms`.padStart(9);
 const pct = (s: Spread): string => `p50 ${ms(s.p50)}  p95 ${ms(s.p95)}`;
 const verdict = (pass: boolean): string => (pass ? 'PASS' : 'MISS');
 
-export function printLoad(load: LoadReport, settings: { dimensions: number; clusters: number; maintenanceWorkMem: string }): void {
+export function printLoad(
+  load: LoadReport,
+  settings: { dimensions: number; clusters: number; maintenanceWorkMem: string },
+): void {
   const seconds = load.textSeconds + load.postingIndexSeconds + load.vectorSeconds + load.vacuumSeconds;
-  console.log(`corpus: ${load.documents.toLocaleString('en')} documents, ${load.chunks.toLocaleString('en')} chunks, ${load.postings.toLocaleString('en')} postings, ${settings.dimensions}-d vectors in ${settings.clusters} clusters`);
+  console.log(
+    `corpus: ${load.documents.toLocaleString('en')} documents, ${load.chunks.toLocaleString('en')} chunks, ${load.postings.toLocaleString('en')} postings, ${settings.dimensions}-d vectors in ${settings.clusters} clusters`,
+  );
   console.log(
     `load ${seconds.toFixed(1)} s: chunks + postings ${load.textSeconds.toFixed(1)} s (${(load.chunks / load.textSeconds).toFixed(0)} chunks/s), postings' indexes ${load.postingIndexSeconds.toFixed(1)} s, ` +
       `vectors + HNSW build ${load.vectorSeconds.toFixed(1)} s, vacuum analyze ${load.vacuumSeconds.toFixed(1)} s (maintenance_work_mem ${settings.maintenanceWorkMem})`,
@@ -36,35 +41,85 @@ export interface Settings {
 }
 
 export function printResults(r: Results, s: Settings): void {
-  const modes = (run: SearchRun) => Object.entries(run.modes).map(([mode, n]) => `${mode} ${n}`).join(', ');
-  const row = (name: string, run: SearchRun, note: string) => `  ${name.padEnd(8)}${pct(run.retrieve)}   round trip ${pct(run.roundTrip)}   answered ${modes(run)}; ${note}`;
-  console.log(`\nretrieve stage: the server's timing.retrieve over ${r.lexical.queries} sequential POST /api/search (top_k 10) each, after ${s.warmUp} warm-up`);
+  const modes = (run: SearchRun) =>
+    Object.entries(run.modes)
+      .map(([mode, n]) => `${mode} ${n}`)
+      .join(', ');
+  const row = (name: string, run: SearchRun, note: string) =>
+    `  ${name.padEnd(8)}${pct(run.retrieve)}   round trip ${pct(run.roundTrip)}   answered ${modes(run)}; ${note}`;
+  console.log(
+    `\nretrieve stage: the server's timing.retrieve over ${r.lexical.queries} sequential POST /api/search (top_k 10) each, after ${s.warmUp} warm-up`,
+  );
   console.log(row('lexical', r.lexical, 'server without embedder'));
   console.log(row('dense', r.dense, 'stop-word queries: embed the query, HNSW top-50, visibility check'));
   console.log(row('hybrid', r.hybrid, 'the lexical queries again: BM25 ∥ dense, fused by RRF'));
-  console.log(`  hybrid / lexical on the same queries: p50 ${(r.hybrid.retrieve.p50 / r.lexical.retrieve.p50).toFixed(2)}×, p95 ${(r.hybrid.retrieve.p95 / r.lexical.retrieve.p95).toFixed(2)}×`);
-  console.log(`  postings BM25 reads per query (Σ df of its terms): p50 ${r.postings.p50.toLocaleString('en')}, p95 ${r.postings.p95.toLocaleString('en')}`);
-  console.log(`vector store alone, top-10 of ${r.recall.queries} query vectors: HNSW ${pct(r.recall.hnsw)}; exact scan ${pct(r.recall.exact)}; exact takes ${(r.recall.exact.p50 / r.recall.hnsw.p50).toFixed(1)}× the HNSW time (p50)`);
+  console.log(
+    `  hybrid / lexical on the same queries: p50 ${(r.hybrid.retrieve.p50 / r.lexical.retrieve.p50).toFixed(2)}×, p95 ${(r.hybrid.retrieve.p95 / r.lexical.retrieve.p95).toFixed(2)}×`,
+  );
+  console.log(
+    `  postings BM25 reads per query (Σ df of its terms): p50 ${r.postings.p50.toLocaleString('en')}, p95 ${r.postings.p95.toLocaleString('en')}`,
+  );
+  console.log(
+    `vector store alone, top-10 of ${r.recall.queries} query vectors: HNSW ${pct(r.recall.hnsw)}; exact scan ${pct(r.recall.exact)}; exact takes ${(r.recall.exact.p50 / r.recall.hnsw.p50).toFixed(1)}× the HNSW time (p50)`,
+  );
 
   const http = spread(r.pairs.map((p) => p.httpFirstDelta));
   const direct = spread(r.pairs.map((p) => p.backendFirstToken));
   const raw = spread(r.pairs.map((p) => p.httpFirstDelta - p.backendFirstToken));
   const work = spread(r.pairs.map((p) => p.classifyRetrieve));
   const pure = spread(r.pairs.map((p) => p.httpFirstDelta - p.backendFirstToken - p.classifyRetrieve));
-  console.log(`\nchat, time to first token (${r.pairs.length} pairs, each chat replayed at once against the backend; model: first token after ${s.firstTokenDelayMs} ms, then one every ${s.tokenDelayMs} ms)`);
-  console.log(`  POST /api/chat (SSE) → first delta      ${pct(http)}   ${(http.p50 / direct.p50).toFixed(2)}× the direct call (p50)`);
+  console.log(
+    `\nchat, time to first token (${r.pairs.length} pairs, each chat replayed at once against the backend; model: first token after ${s.firstTokenDelayMs} ms, then one every ${s.tokenDelayMs} ms)`,
+  );
+  console.log(
+    `  POST /api/chat (SSE) → first delta      ${pct(http)}   ${(http.p50 / direct.p50).toFixed(2)}× the direct call (p50)`,
+  );
   console.log(`  llm-openai generate() → first token     ${pct(direct)}`);
   console.log(`  difference, raw                         ${pct(raw)}`);
   console.log(`  of which classify + retrieve (done)     ${pct(work)}`);
-  console.log(`  difference − classify − retrieve        ${pct(pure)}   (HTTP + SSE + prompt: the figure judged below)`);
+  console.log(
+    `  difference − classify − retrieve        ${pct(pure)}   (HTTP + SSE + prompt: the figure judged below)`,
+  );
 
   const c = r.concurrent;
   const clean = c.done === c.streams && c.errorEvents === 0 && c.failed === 0;
-  const line = (name: string, value: string, target: string, pass: boolean, note = '') => `  ${name.padEnd(46)}${value.padStart(10)}   target ${target.padEnd(9)} ${verdict(pass)}${note ? `   ${note}` : ''}`;
+  const line = (name: string, value: string, target: string, pass: boolean, note = '') =>
+    `  ${name.padEnd(46)}${value.padStart(10)}   target ${target.padEnd(9)} ${verdict(pass)}${note ? `   ${note}` : ''}`;
   console.log('\ntargets');
-  console.log(line('hybrid retrieve p95', ms(r.hybrid.retrieve.p95).trim(), `≤ ${s.targets.hybridP95Ms} ms`, r.hybrid.retrieve.p95 <= s.targets.hybridP95Ms, `(${(r.hybrid.retrieve.p95 / s.targets.hybridP95Ms).toFixed(2)}× the target)`));
-  console.log(line(`HNSW recall@10 against exact (${r.recall.queries} queries)`, r.recall.recallAt10.toFixed(4), `≥ ${s.targets.recallAt10}`, r.recall.recallAt10 >= s.targets.recallAt10));
-  console.log(line('SSE overhead p50 (minus classify + retrieve)', ms(pure.p50).trim(), `≤ ${s.targets.sseOverheadMs} ms`, pure.p50 <= s.targets.sseOverheadMs, `(p95 ${ms(pure.p95).trim()}; raw p50 ${ms(raw.p50).trim()})`));
-  console.log(line(`${c.streams} concurrent chat streams`, `${c.done} done`, '0 errors', clean, `(error events ${c.errorEvents}, failed requests ${c.failed}, wall ${c.wallSeconds.toFixed(2)} s, first delta ${pct(spread(c.firstDeltas)).replace(/\s+/g, ' ')})`));
+  console.log(
+    line(
+      'hybrid retrieve p95',
+      ms(r.hybrid.retrieve.p95).trim(),
+      `≤ ${s.targets.hybridP95Ms} ms`,
+      r.hybrid.retrieve.p95 <= s.targets.hybridP95Ms,
+      `(${(r.hybrid.retrieve.p95 / s.targets.hybridP95Ms).toFixed(2)}× the target)`,
+    ),
+  );
+  console.log(
+    line(
+      `HNSW recall@10 against exact (${r.recall.queries} queries)`,
+      r.recall.recallAt10.toFixed(4),
+      `≥ ${s.targets.recallAt10}`,
+      r.recall.recallAt10 >= s.targets.recallAt10,
+    ),
+  );
+  console.log(
+    line(
+      'SSE overhead p50 (minus classify + retrieve)',
+      ms(pure.p50).trim(),
+      `≤ ${s.targets.sseOverheadMs} ms`,
+      pure.p50 <= s.targets.sseOverheadMs,
+      `(p95 ${ms(pure.p95).trim()}; raw p50 ${ms(raw.p50).trim()})`,
+    ),
+  );
+  console.log(
+    line(
+      `${c.streams} concurrent chat streams`,
+      `${c.done} done`,
+      '0 errors',
+      clean,
+      `(error events ${c.errorEvents}, failed requests ${c.failed}, wall ${c.wallSeconds.toFixed(2)} s, first delta ${pct(spread(c.firstDeltas)).replace(/\s+/g, ' ')})`,
+    ),
+  );
   if (c.firstFailure) console.log(`    first failure: ${c.firstFailure}`);
 }

@@ -19,26 +19,42 @@ export interface PairedFirstToken {
   mode: string;
 }
 
-export async function pairedFirstTokens(baseUrl: string, token: string, llm: ChatCompletionsServer, backend: LlmBackend, queries: readonly string[]): Promise<PairedFirstToken[]> {
+export async function pairedFirstTokens(
+  baseUrl: string,
+  token: string,
+  llm: ChatCompletionsServer,
+  backend: LlmBackend,
+  queries: readonly string[],
+): Promise<PairedFirstToken[]> {
   const pairs: PairedFirstToken[] = [];
   for (const query of queries) {
     const before = llm.requests.length;
     const { status, events } = await chatStream(baseUrl, token, { query });
     const firstDelta = events.find((event) => event.type === 'delta');
     const done = events.find((event) => event.type === 'done');
-    if (status !== 200 || !firstDelta || !done) throw new Error(`chat stream for "${query}" ended without an answer: ${JSON.stringify(events.at(-1) ?? status)}`);
+    if (status !== 200 || !firstDelta || !done)
+      throw new Error(`chat stream for "${query}" ended without an answer: ${JSON.stringify(events.at(-1) ?? status)}`);
     const sent = llm.requests.slice(before).find((request) => request.path === '/v1/chat/completions')?.body;
     if (!sent) throw new Error('the server answered without asking the model (no passages retrieved?)');
 
     const started = performance.now();
     let backendFirstToken = Number.NaN;
-    const request = { messages: sent.messages as ChatMessage[], maxTokens: sent.max_tokens as number, temperature: sent.temperature as number };
+    const request = {
+      messages: sent.messages as ChatMessage[],
+      maxTokens: sent.max_tokens as number,
+      temperature: sent.temperature as number,
+    };
     // Read to the end like the server does, so the model server is idle again for the next pair.
     for await (const _piece of backend.generate(request, new AbortController().signal)) {
       if (Number.isNaN(backendFirstToken)) backendFirstToken = performance.now() - started;
     }
     const timing = done.data.timing as { classify: number; retrieve: number };
-    pairs.push({ httpFirstDelta: firstDelta.at, backendFirstToken, classifyRetrieve: timing.classify + timing.retrieve, mode: done.data.retrieval_settings.mode as string });
+    pairs.push({
+      httpFirstDelta: firstDelta.at,
+      backendFirstToken,
+      classifyRetrieve: timing.classify + timing.retrieve,
+      mode: done.data.retrieval_settings.mode as string,
+    });
   }
   return pairs;
 }
@@ -55,9 +71,21 @@ export interface ConcurrentOutcome {
 }
 
 /** `queries.length` chat streams at once; each must end with `done` and no `error`. */
-export async function concurrentStreams(baseUrl: string, token: string, queries: readonly string[]): Promise<ConcurrentOutcome> {
+export async function concurrentStreams(
+  baseUrl: string,
+  token: string,
+  queries: readonly string[],
+): Promise<ConcurrentOutcome> {
   const started = performance.now();
-  const outcome: ConcurrentOutcome = { streams: queries.length, done: 0, errorEvents: 0, failed: 0, wallSeconds: 0, firstDeltas: [], firstFailure: null };
+  const outcome: ConcurrentOutcome = {
+    streams: queries.length,
+    done: 0,
+    errorEvents: 0,
+    failed: 0,
+    wallSeconds: 0,
+    firstDeltas: [],
+    firstFailure: null,
+  };
   await Promise.all(
     queries.map(async (query) => {
       try {

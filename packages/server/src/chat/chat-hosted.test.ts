@@ -25,7 +25,15 @@ describe('chat through a hosted OpenAI-compatible API (LLM_BACKEND=hosted, loopb
     t = await startSearchServer({
       plan: 'PRO',
       embedder: false,
-      env: { LLM_BACKEND: 'hosted', HOSTED_API_KEY: apiKey, HOSTED_MODEL: 'docqa-test-chat', HOSTED_BASE_URL: llm.baseUrl, INFERENCE_TIMEOUT_SECONDS: '10', RAG_CLASSIFIER_LLM_ENABLED: 'true', RAG_CLASSIFIER_LLM_MAX_TOKENS: '7' },
+      env: {
+        LLM_BACKEND: 'hosted',
+        HOSTED_API_KEY: apiKey,
+        HOSTED_MODEL: 'docqa-test-chat',
+        HOSTED_BASE_URL: llm.baseUrl,
+        INFERENCE_TIMEOUT_SECONDS: '10',
+        RAG_CLASSIFIER_LLM_ENABLED: 'true',
+        RAG_CLASSIFIER_LLM_MAX_TOKENS: '7',
+      },
       plugins: [{ plugin: connectorTemplate }],
     });
     await t.uploadTexts({
@@ -43,7 +51,7 @@ describe('chat through a hosted OpenAI-compatible API (LLM_BACKEND=hosted, loopb
     await llm?.close();
   });
 
-  it('sends the system prompt, the numbered passages and the question, and answers with the model\'s cited text', async () => {
+  it("sends the system prompt, the numbered passages and the question, and answers with the model's cited text", async () => {
     const before = llm.requests.length;
     const res = await t.call('POST', '/api/chat', t.admin, { query: 'How long are invoices archived?' });
     expect(res.status).to.equal(200);
@@ -54,11 +62,13 @@ describe('chat through a hosted OpenAI-compatible API (LLM_BACKEND=hosted, loopb
     expect(request?.headers.authorization).to.equal(`Bearer ${apiKey}`);
     const messages = request?.body?.messages as Json[];
     expect(messages[0]).to.deep.equal({ role: 'system', content: systemPrompt });
-    expect(messages.at(-1)?.content).to.include('[1] invoices.txt (invoices.txt)\nInvoice retention policy.').and.include('Question: How long are invoices archived?');
+    expect(messages.at(-1)?.content)
+      .to.include('[1] invoices.txt (invoices.txt)\nInvoice retention policy.')
+      .and.include('Question: How long are invoices archived?');
     expect(request?.body?.stream).to.equal(true);
   });
 
-  it('streams the model\'s pieces as delta events as they arrive, then done', async () => {
+  it("streams the model's pieces as delta events as they arrive, then done", async () => {
     llm.reply = 'Invoices are kept ten years [1].';
     llm.tokenDelayMs = 40;
     const { events } = await chatStream(t.server.url, t.admin, { query: 'invoices archived' });
@@ -132,14 +142,23 @@ describe('chat through a hosted OpenAI-compatible API (LLM_BACKEND=hosted, loopb
 
   it('rewrites a follow-up with the model when RAG_QUERY_REWRITE_ENABLED', async () => {
     const first = await t.call('POST', '/api/chat', t.admin, { query: 'Where are invoices archived?' });
-    expect((await t.call('PATCH', '/api/admin/settings', t.admin, { RAG_QUERY_REWRITE_ENABLED: true })).status).to.equal(200);
+    expect(
+      (await t.call('PATCH', '/api/admin/settings', t.admin, { RAG_QUERY_REWRITE_ENABLED: true })).status,
+    ).to.equal(200);
     try {
       const before = llm.requests.length;
       llm.reply = 'For how long are invoices archived in the finance vault?';
-      const followUp = await t.call('POST', '/api/chat', t.admin, { query: 'for how long?', conversation_id: first.body.conversation_id });
-      expect(followUp.body.retrieval_settings.rewritten_query).to.equal('For how long are invoices archived in the finance vault?');
+      const followUp = await t.call('POST', '/api/chat', t.admin, {
+        query: 'for how long?',
+        conversation_id: first.body.conversation_id,
+      });
+      expect(followUp.body.retrieval_settings.rewritten_query).to.equal(
+        'For how long are invoices archived in the finance vault?',
+      );
       const [rewrite, answer] = llm.requests.slice(before);
-      expect((rewrite?.body?.messages as Json[]).at(-1)?.content).to.include('User: Where are invoices archived?').and.include('Last question: for how long?');
+      expect((rewrite?.body?.messages as Json[]).at(-1)?.content)
+        .to.include('User: Where are invoices archived?')
+        .and.include('Last question: for how long?');
       // The answer prompt carries the earlier turn as history, then the question as asked.
       const answerMessages = answer?.body?.messages as Json[];
       expect(answerMessages.map((message) => message.role)).to.deep.equal(['system', 'user', 'assistant', 'user']);
@@ -176,22 +195,56 @@ describe('chat through a hosted OpenAI-compatible API (LLM_BACKEND=hosted, loopb
 
   it('asks the model to settle an ambiguous classification (RAG_CLASSIFIER_LLM_ENABLED), within RAG_CLASSIFIER_LLM_MAX_TOKENS', async () => {
     const feed = path.join(fs.mkdtempSync(path.join(t.server.kernel.config.dataDir, 'feed-')), 'contracts.jsonl');
-    const contract = (id: string, text: string) => JSON.stringify({ id, title: `Contract ${id}`, body: `Contract ${id}\n\n${text}`, updated_at: '2026-01-01T00:00:00Z' });
-    fs.writeFileSync(feed, [contract('A-1', 'The notice period is three months.'), contract('B-2', 'The notice period is one month.')].join('\n'));
-    const source = (await t.call('POST', '/api/integrations', t.admin, { name: 'Contracts', type: 'json-feed', config: { path: feed } })).body.id as string;
-    const rule = { field_name: 'contract', pattern: 'Contract ([A-Z]-\\d)', query_pattern: 'Contract ([A-Z]-\\d)', scope: 'header', level: 'document' };
+    const contract = (id: string, text: string) =>
+      JSON.stringify({
+        id,
+        title: `Contract ${id}`,
+        body: `Contract ${id}\n\n${text}`,
+        updated_at: '2026-01-01T00:00:00Z',
+      });
+    fs.writeFileSync(
+      feed,
+      [contract('A-1', 'The notice period is three months.'), contract('B-2', 'The notice period is one month.')].join(
+        '\n',
+      ),
+    );
+    const source = (
+      await t.call('POST', '/api/integrations', t.admin, {
+        name: 'Contracts',
+        type: 'json-feed',
+        config: { path: feed },
+      })
+    ).body.id as string;
+    const rule = {
+      field_name: 'contract',
+      pattern: 'Contract ([A-Z]-\\d)',
+      query_pattern: 'Contract ([A-Z]-\\d)',
+      scope: 'header',
+      level: 'document',
+    };
     expect((await t.call('POST', `/api/metadata/${source}/rules`, t.admin, rule)).status).to.equal(201);
     const job = (await t.call('POST', `/api/integrations/${source}/sync`, t.admin)).body.job_id as string;
-    for (let i = 0; i < 300 && (await t.call('GET', `/api/jobs/${job}`, t.admin)).body.status !== 'succeeded'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let i = 0; i < 300 && (await t.call('GET', `/api/jobs/${job}`, t.admin)).body.status !== 'succeeded'; i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     // The sync only queues the contracts for indexing: wait until both are indexed too.
-    const indexed = async () => Number((await t.server.kernel.db.query<{ count: string }>(`select count(*) from document where status = 'indexed' and source_id = $1`, [source])).rows[0]?.count);
+    const indexed = async () =>
+      Number(
+        (
+          await t.server.kernel.db.query<{ count: string }>(
+            `select count(*) from document where status = 'indexed' and source_id = $1`,
+            [source],
+          )
+        ).rows[0]?.count,
+      );
     for (let i = 0; i < 600 && (await indexed()) < 2; i++) await new Promise((resolve) => setTimeout(resolve, 100));
 
     const query = { query: 'Is the notice period of Contract A-1 longer than Contract B-2?' };
     llm.reply = 'B-2';
     const before = llm.requests.length;
     const chosen = await t.call('POST', '/api/chat', t.admin, query);
-    expect(chosen.body.retrieval_settings.classification.ambiguous).to.deep.equal({ contract: { candidates: ['A-1', 'B-2'], chosen: 'B-2', by: 'llm' } });
+    expect(chosen.body.retrieval_settings.classification.ambiguous).to.deep.equal({
+      contract: { candidates: ['A-1', 'B-2'], chosen: 'B-2', by: 'llm' },
+    });
     expect(chosen.body.retrieval_settings.filters).to.deep.equal({ metadata: { contract: 'B-2' } });
     const classifierRequest = llm.requests[before]!;
     expect(classifierRequest.body?.max_completion_tokens ?? classifierRequest.body?.max_tokens).to.equal(7);
@@ -199,7 +252,11 @@ describe('chat through a hosted OpenAI-compatible API (LLM_BACKEND=hosted, loopb
 
     llm.reply = 'none';
     const undecided = await t.call('POST', '/api/chat', t.admin, query);
-    expect(undecided.body.retrieval_settings.classification.ambiguous.contract).to.deep.equal({ candidates: ['A-1', 'B-2'], chosen: null, by: 'llm' });
+    expect(undecided.body.retrieval_settings.classification.ambiguous.contract).to.deep.equal({
+      candidates: ['A-1', 'B-2'],
+      chosen: null,
+      by: 'llm',
+    });
     expect(undecided.body.retrieval_settings.filters).to.deep.equal({});
   });
 
@@ -207,7 +264,14 @@ describe('chat through a hosted OpenAI-compatible API (LLM_BACKEND=hosted, loopb
     const before = llm.requests.length;
     const info = await t.call('GET', '/api/model-info', t.admin);
     expect(info.status).to.equal(200);
-    expect(info.body).to.include({ backend: 'hosted', configured_backend: 'hosted', model: 'docqa-test-chat', generative: true, exact_token_count: false, endpoint: llm.baseUrl });
+    expect(info.body).to.include({
+      backend: 'hosted',
+      configured_backend: 'hosted',
+      model: 'docqa-test-chat',
+      generative: true,
+      exact_token_count: false,
+      endpoint: llm.baseUrl,
+    });
     expect(JSON.stringify(info.body)).to.not.include(apiKey);
     expect(llm.requests.length).to.equal(before);
   });

@@ -83,7 +83,8 @@ export class ChatService {
   backend(): LlmBackend {
     const switched = switchedChatBackend(this.kernel);
     if (switched) return switched;
-    if (!this.kernel.container.has(providerTokens.llm)) throw new DocqaError('unavailable', 'No LLM backend is configured in this edition.');
+    if (!this.kernel.container.has(providerTokens.llm))
+      throw new DocqaError('unavailable', 'No LLM backend is configured in this edition.');
     return this.kernel.resolve(providerTokens.llm);
   }
 
@@ -93,7 +94,8 @@ export class ChatService {
     this.search.checkFilters(request.filters);
     if (request.conversationId === null) return request;
     const state = await this.conversations.ownership(principal.userId, request.conversationId);
-    if (state === 'another user') throw new DocqaError('not_found', `Conversation ${request.conversationId} was not found.`);
+    if (state === 'another user')
+      throw new DocqaError('not_found', `Conversation ${request.conversationId} was not found.`);
     return { ...request, startsConversation: state === 'none' };
   }
 
@@ -118,15 +120,22 @@ export class ChatService {
     const backend = this.backend();
     const settings = this.kernel.settings;
     try {
-      const rewriteTurns = settings.get('RAG_QUERY_REWRITE_ENABLED') === true ? Number(settings.get('RAG_QUERY_REWRITE_MAX_TURNS')) : 0;
+      const rewriteTurns =
+        settings.get('RAG_QUERY_REWRITE_ENABLED') === true ? Number(settings.get('RAG_QUERY_REWRITE_MAX_TURNS')) : 0;
       const id = request.conversationId;
       const turns = Math.max(rewriteTurns, promptHistoryTurns);
       const stored = () => (id === null ? [] : this.conversations.recentTurns(principal.userId, id, turns));
       const history: PriorTurn[] = request.clientHistory ?? (await stored());
 
-      const rewritten = rewriteTurns > 0 ? await rewriteFollowUp(request.query, history.slice(-rewriteTurns), backend, signal, this.kernel.logger) : null;
+      const rewritten =
+        rewriteTurns > 0
+          ? await rewriteFollowUp(request.query, history.slice(-rewriteTurns), backend, signal, this.kernel.logger)
+          : null;
       const retrievalQuery = rewritten ?? request.query;
-      const classifierLlm = this.kernel.config.values.RAG_CLASSIFIER_LLM_ENABLED && backend.capabilities.generative ? { backend, maxTokens: this.kernel.config.values.RAG_CLASSIFIER_LLM_MAX_TOKENS } : null;
+      const classifierLlm =
+        this.kernel.config.values.RAG_CLASSIFIER_LLM_ENABLED && backend.capabilities.generative
+          ? { backend, maxTokens: this.kernel.config.values.RAG_CLASSIFIER_LLM_MAX_TOKENS }
+          : null;
       const classification = await this.#classifier.classify(retrievalQuery, classifierLlm, signal);
       const classified = performance.now();
 
@@ -151,13 +160,26 @@ export class ChatService {
         const messages = buildMessages(request.query, sources, budget.history);
         const generationStarted = performance.now();
         let firstPieceAt: number | null = null;
-        for await (const piece of backend.generate({ messages, maxTokens: budget.reservedCompletion, temperature: answerTemperature, grounding: groundingOf(retrievalQuery, sources) }, signal)) {
+        for await (const piece of backend.generate(
+          {
+            messages,
+            maxTokens: budget.reservedCompletion,
+            temperature: answerTemperature,
+            grounding: groundingOf(retrievalQuery, sources),
+          },
+          signal,
+        )) {
           if (signal.aborted) break;
           firstPieceAt ??= performance.now();
           answer += piece;
           yield { type: 'delta', text: piece };
         }
-        if (!signal.aborted) await this.#recordGeneration(backend, budget.estimatedPrompt, answer, { started: generationStarted, firstPieceAt, ended: performance.now() });
+        if (!signal.aborted)
+          await this.#recordGeneration(backend, budget.estimatedPrompt, answer, {
+            started: generationStarted,
+            firstPieceAt,
+            ended: performance.now(),
+          });
       }
       if (signal.aborted) return;
       const finished = performance.now();
@@ -170,28 +192,52 @@ export class ChatService {
         sources,
         token_budget: budget.report,
         retrieval_settings: { ...retrieved.retrieval_settings, rewritten_query: rewritten, classification },
-        timing: { classify: ms(classified - started), retrieve: ms(retrievedAt - classified), generate: ms(finished - retrievedAt), total: ms(finished - started) },
+        timing: {
+          classify: ms(classified - started),
+          retrieve: ms(retrievedAt - classified),
+          generate: ms(finished - retrievedAt),
+          total: ms(finished - started),
+        },
         usage: {
           prompt_tokens: promptTokens,
           completion_tokens: completionTokens,
-          total_tokens: promptTokens + completionTokens
+          total_tokens: promptTokens + completionTokens,
         },
       };
       const conversationId = await this.#save(principal, request, outcome);
       if (settings.get('RAG_LOG_TOKEN_USAGE') === true) {
-        this.kernel.logger.info({ conversation: conversationId, token_budget: budget.report, estimated_prompt: budget.estimatedPrompt, reserved_completion: budget.reservedCompletion, limit: this.kernel.effectiveNCtx }, 'chat token usage');
+        this.kernel.logger.info(
+          {
+            conversation: conversationId,
+            token_budget: budget.report,
+            estimated_prompt: budget.estimatedPrompt,
+            reserved_completion: budget.reservedCompletion,
+            limit: this.kernel.effectiveNCtx,
+          },
+          'chat token usage',
+        );
       }
-      await this.#recordQuery(principal, request, conversationId, 'success', { sources: sources.length, mode: outcome.retrieval_settings.mode });
+      await this.#recordQuery(principal, request, conversationId, 'success', {
+        sources: sources.length,
+        mode: outcome.retrieval_settings.mode,
+      });
       yield { type: 'done', outcome: { conversation_id: conversationId, ...outcome } };
     } catch (error) {
       if (signal.aborted) return;
-      await this.#recordQuery(principal, request, request.conversationId, 'failure', { error: error instanceof DocqaError ? error.code : 'internal' });
+      await this.#recordQuery(principal, request, request.conversationId, 'failure', {
+        error: error instanceof DocqaError ? error.code : 'internal',
+      });
       throw error;
     }
   }
 
   /** Token counts as the token budget makes them: the model's tokenizer when it has one, else the estimate. */
-  async #recordGeneration(backend: LlmBackend, promptTokens: number, answer: string, at: { started: number; firstPieceAt: number | null; ended: number }): Promise<void> {
+  async #recordGeneration(
+    backend: LlmBackend,
+    promptTokens: number,
+    answer: string,
+    at: { started: number; firstPieceAt: number | null; ended: number },
+  ): Promise<void> {
     if (!this.metrics) return;
     try {
       const completionTokens = await countAnswer(backend, answer);
@@ -212,16 +258,29 @@ export class ChatService {
    * When the classifier's filters leave nothing, retrieval runs again without them: a rule that
    * misreads a question must not hide every answer.
    */
-  async #retrieve(principal: Principal, query: string, request: ChatRequest, classification: Classification): Promise<SearchResult> {
+  async #retrieve(
+    principal: Principal,
+    query: string,
+    request: ChatRequest,
+    classification: Classification,
+  ): Promise<SearchResult> {
     const classified = Object.keys(classification.filters).length > 0;
     const metadata = { ...classification.filters, ...request.filters?.metadata };
     const filters: SearchFilters = { ...request.filters, ...(Object.keys(metadata).length > 0 ? { metadata } : {}) };
     const result = await this.search.search(principal, { query, topK: request.topK, filters });
     if (result.items.length > 0 || !classified) return result;
-    return this.search.search(principal, { query, topK: request.topK, ...(request.filters ? { filters: request.filters } : {}) });
+    return this.search.search(principal, {
+      query,
+      topK: request.topK,
+      ...(request.filters ? { filters: request.filters } : {}),
+    });
   }
 
-  async #save(principal: Principal, request: ChatRequest, outcome: Omit<ChatOutcome, 'conversation_id'>): Promise<string> {
+  async #save(
+    principal: Principal,
+    request: ChatRequest,
+    outcome: Omit<ChatOutcome, 'conversation_id'>,
+  ): Promise<string> {
     // The client keeps its own conversation: nothing to save, and an id for this answer alone.
     if (request.clientHistory) return crypto.randomUUID();
     const maxTurns = Number(this.kernel.settings.get('RAG_CONVERSATION_MAX_TURNS'));
@@ -230,13 +289,27 @@ export class ChatService {
     return this.conversations.appendTurn(
       principal.userId,
       { id: request.conversationId, create: request.conversationId === null || request.startsConversation === true },
-      { query: request.query, rewritten_query: outcome.retrieval_settings.rewritten_query, answer: outcome.answer, sources, retrieval_settings: outcome.retrieval_settings, token_budget: outcome.token_budget as Record<string, unknown> | null, timing: outcome.timing },
+      {
+        query: request.query,
+        rewritten_query: outcome.retrieval_settings.rewritten_query,
+        answer: outcome.answer,
+        sources,
+        retrieval_settings: outcome.retrieval_settings,
+        token_budget: outcome.token_budget as Record<string, unknown> | null,
+        timing: outcome.timing,
+      },
       maxTurns,
     );
   }
 
   /** Audit event chat.query; the question itself only when RAG_LOG_REDACT_QUERIES is off. */
-  async #recordQuery(principal: Principal, request: ChatRequest, conversationId: string | null, outcome: 'success' | 'failure', details: Record<string, unknown>): Promise<void> {
+  async #recordQuery(
+    principal: Principal,
+    request: ChatRequest,
+    conversationId: string | null,
+    outcome: 'success' | 'failure',
+    details: Record<string, unknown>,
+  ): Promise<void> {
     const redact = this.kernel.settings.get('RAG_LOG_REDACT_QUERIES') !== false;
     await this.#audit.record({
       type: 'chat.query',
@@ -244,7 +317,10 @@ export class ChatService {
       ip: request.clientIp ?? null,
       target: conversationId,
       outcome,
-      details: { ...details, ...(redact ? { query_redacted: true, query_length: request.query.length } : { query: request.query }) },
+      details: {
+        ...details,
+        ...(redact ? { query_redacted: true, query_length: request.query.length } : { query: request.query }),
+      },
     });
   }
 }

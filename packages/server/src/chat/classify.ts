@@ -10,7 +10,8 @@ export interface Classification {
   ambiguous: Record<string, { candidates: string[]; chosen: string | null; by: 'priority' | 'llm' }>;
 }
 
-const classifierPrompt = 'You classify questions about documents. Reply with exactly one of the listed values, copied verbatim, or with the word none. Reply with nothing else.';
+const classifierPrompt =
+  'You classify questions about documents. Reply with exactly one of the listed values, copied verbatim, or with the word none. Reply with nothing else.';
 
 /**
  * The classify stage: rules' query patterns turn the query into filters, deterministically (the
@@ -26,11 +27,19 @@ export class QueryClassifier {
     private readonly logger: Logger,
   ) {}
 
-  async classify(query: string, llm: { backend: LlmBackend; maxTokens: number } | null, signal: AbortSignal): Promise<Classification> {
+  async classify(
+    query: string,
+    llm: { backend: LlmBackend; maxTokens: number } | null,
+    signal: AbortSignal,
+  ): Promise<Classification> {
     const rules = await this.rules.allRules();
     if (rules.length === 0) return { filters: {}, ambiguous: {} };
     const { filters, candidates, failures } = await classifyQuery(rules, query, { runner: this.runner });
-    for (const failure of failures) this.logger.warn({ rule: failure.ruleId, error: failure.error }, 'a metadata rule failed on a query; classification went on without it');
+    for (const failure of failures)
+      this.logger.warn(
+        { rule: failure.ruleId, error: failure.error },
+        'a metadata rule failed on a query; classification went on without it',
+      );
     const ambiguous: Classification['ambiguous'] = {};
     for (const [field, values] of Object.entries(candidates)) {
       if (values.length < 2) continue;
@@ -46,15 +55,35 @@ export class QueryClassifier {
     return { filters, ambiguous };
   }
 
-  async #askModel(llm: { backend: LlmBackend; maxTokens: number }, query: string, field: string, values: string[], signal: AbortSignal): Promise<string | null> {
+  async #askModel(
+    llm: { backend: LlmBackend; maxTokens: number },
+    query: string,
+    field: string,
+    values: string[],
+    signal: AbortSignal,
+  ): Promise<string | null> {
     const question = `Question: ${query}\n\nWhich ${field} does the question ask about? Values:\n${values.map((value) => `- ${value}`).join('\n')}`;
     try {
-      const reply = await collectAnswer(llm.backend, { messages: [{ role: 'system', content: classifierPrompt }, { role: 'user', content: question }], maxTokens: llm.maxTokens, temperature: 0 }, signal);
+      const reply = await collectAnswer(
+        llm.backend,
+        {
+          messages: [
+            { role: 'system', content: classifierPrompt },
+            { role: 'user', content: question },
+          ],
+          maxTokens: llm.maxTokens,
+          temperature: 0,
+        },
+        signal,
+      );
       return pickCandidate(reply, values);
     } catch (error) {
       if (signal.aborted) throw error;
       // The classifier only refines retrieval: a model failure here falls back to no filter.
-      this.logger.warn({ field, error: error instanceof Error ? error.message : String(error) }, 'the model could not classify an ambiguous query; that field is not filtered');
+      this.logger.warn(
+        { field, error: error instanceof Error ? error.message : String(error) },
+        'the model could not classify an ambiguous query; that field is not filtered',
+      );
       return null;
     }
   }
@@ -62,11 +91,21 @@ export class QueryClassifier {
 
 /** The candidate the reply names: an exact reply first, else the longest candidate it contains. */
 export function pickCandidate(reply: string, candidates: readonly string[]): string | null {
-  const cleaned = reply.trim().replace(/^["'`]+|["'`.]+$/g, '').trim();
+  const cleaned = reply
+    .trim()
+    .replace(/^["'`]+|["'`.]+$/g, '')
+    .trim();
   const exact = candidates.find((candidate) => candidate.toLowerCase() === cleaned.toLowerCase());
   if (exact !== undefined) return exact;
-  const contained = candidates.filter((candidate) => cleaned.toLowerCase().includes(candidate.toLowerCase())).sort((a, b) => b.length - a.length);
+  const contained = candidates
+    .filter((candidate) => cleaned.toLowerCase().includes(candidate.toLowerCase()))
+    .sort((a, b) => b.length - a.length);
   // Two different candidates in one reply is no choice at all.
-  if (contained.length === 1 || (contained.length > 1 && contained.slice(1).every((other) => contained[0]!.toLowerCase().includes(other.toLowerCase())))) return contained[0] ?? null;
+  if (
+    contained.length === 1 ||
+    (contained.length > 1 &&
+      contained.slice(1).every((other) => contained[0]!.toLowerCase().includes(other.toLowerCase())))
+  )
+    return contained[0] ?? null;
   return null;
 }

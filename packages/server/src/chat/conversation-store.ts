@@ -72,15 +72,31 @@ export class ConversationStore {
    * so two answers finishing together get distinct positions. A conversation that existed when its
    * answer began and was deleted meanwhile is not brought back.
    */
-  async appendTurn(userId: string, target: { id: string | null; create: boolean }, turn: Omit<ConversationTurn, 'created_at'>, maxTurns: number): Promise<string> {
+  async appendTurn(
+    userId: string,
+    target: { id: string | null; create: boolean },
+    turn: Omit<ConversationTurn, 'created_at'>,
+    maxTurns: number,
+  ): Promise<string> {
     return this.db.transaction(async (tx) => {
       const conversationId = target.id ?? crypto.randomUUID();
       if (target.create) {
-        await tx.query('insert into conversation (id, user_id, title) values ($1, $2, $3) on conflict (id) do nothing', [conversationId, userId, titleOf(turn.query)]);
+        await tx.query(
+          'insert into conversation (id, user_id, title) values ($1, $2, $3) on conflict (id) do nothing',
+          [conversationId, userId, titleOf(turn.query)],
+        );
       }
-      const { rowCount } = await tx.query('select 1 from conversation where id = $1 and user_id = $2 for update', [conversationId, userId]);
+      const { rowCount } = await tx.query('select 1 from conversation where id = $1 and user_id = $2 for update', [
+        conversationId,
+        userId,
+      ]);
       if (rowCount === 0) {
-        throw new DocqaError('not_found', target.create ? `Conversation ${conversationId} was not found.` : `Conversation ${conversationId} was deleted while it was answered.`);
+        throw new DocqaError(
+          'not_found',
+          target.create
+            ? `Conversation ${conversationId} was not found.`
+            : `Conversation ${conversationId} was deleted while it was answered.`,
+        );
       }
       const { rows } = await tx.query<{ position: number }>(
         `insert into conversation_turn (id, conversation_id, position, query, rewritten_query, answer, sources, retrieval_settings, token_budget, timing)
@@ -99,7 +115,10 @@ export class ConversationStore {
         ],
       );
       const position = rows[0]?.position ?? 1;
-      await tx.query('delete from conversation_turn where conversation_id = $1 and position <= $2', [conversationId, position - maxTurns]);
+      await tx.query('delete from conversation_turn where conversation_id = $1 and position <= $2', [
+        conversationId,
+        position - maxTurns,
+      ]);
       await tx.query('update conversation set updated_at = now() where id = $1', [conversationId]);
       return conversationId;
     });
@@ -115,17 +134,35 @@ export class ConversationStore {
       this.db.query<{ count: string }>('select count(*) from conversation where user_id = $1', [userId]),
     ]);
     return {
-      items: rows.map((row) => ({ id: row.id, title: row.title, turns: Number(row.turns), created_at: iso(row.created_at), updated_at: iso(row.updated_at) })),
+      items: rows.map((row) => ({
+        id: row.id,
+        title: row.title,
+        turns: Number(row.turns),
+        created_at: iso(row.created_at),
+        updated_at: iso(row.updated_at),
+      })),
       total: Number(total.rows[0]?.count ?? 0),
     };
   }
 
   async get(userId: string, id: string): Promise<Conversation> {
-    const { rows } = await this.db.query<{ id: string; title: string; created_at: string; updated_at: string }>('select * from conversation where id = $1 and user_id = $2', [id, userId]);
+    const { rows } = await this.db.query<{ id: string; title: string; created_at: string; updated_at: string }>(
+      'select * from conversation where id = $1 and user_id = $2',
+      [id, userId],
+    );
     const row = rows[0];
     if (!row) throw new DocqaError('not_found', `Conversation ${id} was not found.`);
-    const turns = await this.db.query<TurnRow>('select * from conversation_turn where conversation_id = $1 order by position', [id]);
-    return { id: row.id, title: row.title, created_at: iso(row.created_at), updated_at: iso(row.updated_at), turns: turns.rows.map(toTurn) };
+    const turns = await this.db.query<TurnRow>(
+      'select * from conversation_turn where conversation_id = $1 order by position',
+      [id],
+    );
+    return {
+      id: row.id,
+      title: row.title,
+      created_at: iso(row.created_at),
+      updated_at: iso(row.updated_at),
+      turns: turns.rows.map(toTurn),
+    };
   }
 
   async delete(userId: string, id: string): Promise<void> {
@@ -135,7 +172,10 @@ export class ConversationStore {
 
   /** Deletes conversations without activity for `maxAgeDays`; answers how many went. */
   async purgeOlderThan(maxAgeDays: number): Promise<number> {
-    const { rowCount } = await this.db.query(`delete from conversation where updated_at < now() - make_interval(days => $1)`, [maxAgeDays]);
+    const { rowCount } = await this.db.query(
+      `delete from conversation where updated_at < now() - make_interval(days => $1)`,
+      [maxAgeDays],
+    );
     return rowCount;
   }
 }

@@ -2,7 +2,7 @@ import type { ChatMessage, GroundingPassage } from '@docqa/plugin-api';
 
 /** What the model is told once per request; the passages and the question follow in the user turn. */
 export const systemPrompt = [
-  'You are DocQA, an assistant that answers questions from an organisation\'s documents.',
+  "You are DocQA, an assistant that answers questions from an organisation's documents.",
   'Answer only from the numbered passages in the last message. After each statement, cite the passages it comes from as [n].',
   'If the passages do not contain the answer, say that the documents do not answer the question; do not guess.',
   'Answer in the language of the question, concisely.',
@@ -30,17 +30,33 @@ export function formatQuestion(question: string, passageBlocks: readonly string[
 }
 
 /** System prompt, earlier turns as they were asked and answered, then passages and the question. */
-export function buildMessages(question: string, passages: readonly PromptPassage[], history: readonly PriorTurn[]): ChatMessage[] {
+export function buildMessages(
+  question: string,
+  passages: readonly PromptPassage[],
+  history: readonly PriorTurn[],
+): ChatMessage[] {
   return [
     { role: 'system', content: systemPrompt },
     ...history.flatMap((turn): ChatMessage[] => [
       { role: 'user', content: turn.query },
       { role: 'assistant', content: turn.answer },
     ]),
-    { role: 'user', content: formatQuestion(question, passages.map((passage, index) => formatPassage(index + 1, passage))) },
+    {
+      role: 'user',
+      content: formatQuestion(
+        question,
+        passages.map((passage, index) => formatPassage(index + 1, passage)),
+      ),
+    },
   ];
 }
 
-export function groundingOf(question: string, passages: readonly PromptPassage[]): { question: string; passages: GroundingPassage[] } {
-  return { question, passages: passages.map((passage, index) => ({ index: index + 1, title: passage.title, text: passage.text })) };
+export function groundingOf(
+  question: string,
+  passages: readonly PromptPassage[],
+): { question: string; passages: GroundingPassage[] } {
+  return {
+    question,
+    passages: passages.map((passage, index) => ({ index: index + 1, title: passage.title, text: passage.text })),
+  };
 }

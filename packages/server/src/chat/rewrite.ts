@@ -17,7 +17,13 @@ const rewriteMaxTokens = 96;
  * is put in front of the follow-up so its terms still steer retrieval. A rewrite that comes back
  * empty or absurdly long is ignored.
  */
-export async function rewriteFollowUp(query: string, turns: readonly PriorTurn[], backend: LlmBackend | null, signal: AbortSignal, logger: Logger): Promise<string | null> {
+export async function rewriteFollowUp(
+  query: string,
+  turns: readonly PriorTurn[],
+  backend: LlmBackend | null,
+  signal: AbortSignal,
+  logger: Logger,
+): Promise<string | null> {
   const last = turns.at(-1);
   if (!last) return null;
   if (!backend?.capabilities.generative) return `${last.query.trim()} ${query.trim()}`;
@@ -25,15 +31,31 @@ export async function rewriteFollowUp(query: string, turns: readonly PriorTurn[]
   try {
     const reply = await collectAnswer(
       backend,
-      { messages: [{ role: 'system', content: rewritePrompt }, { role: 'user', content: `Conversation:\n${conversation}\n\nLast question: ${query}` }], maxTokens: rewriteMaxTokens, temperature: 0 },
+      {
+        messages: [
+          { role: 'system', content: rewritePrompt },
+          { role: 'user', content: `Conversation:\n${conversation}\n\nLast question: ${query}` },
+        ],
+        maxTokens: rewriteMaxTokens,
+        temperature: 0,
+      },
       signal,
     );
-    const rewritten = reply.split('\n').map((line) => line.trim()).find((line) => line !== '')?.replace(/^(standalone )?question:\s*/i, '').replace(/^["']|["']$/g, '') ?? '';
+    const rewritten =
+      reply
+        .split('\n')
+        .map((line) => line.trim())
+        .find((line) => line !== '')
+        ?.replace(/^(standalone )?question:\s*/i, '')
+        .replace(/^["']|["']$/g, '') ?? '';
     if (rewritten === '' || rewritten.length > query.length * 4 + 400) return null;
     return rewritten;
   } catch (error) {
     if (signal.aborted) throw error;
-    logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'query rewrite failed; the question is used as asked');
+    logger.warn(
+      { error: error instanceof Error ? error.message : String(error) },
+      'query rewrite failed; the question is used as asked',
+    );
     return null;
   }
 }

@@ -17,7 +17,12 @@ export interface StreamOptions {
  * POSTs to /api/chat with Accept: text/event-stream and parses the events as they arrive, the way
  * a browser's EventSource would (blank-line separated, `event:` and `data:` fields, `:` comments).
  */
-export async function chatStream(baseUrl: string, token: string, body: unknown, options: StreamOptions = {}): Promise<{ status: number; headers: Headers; events: SseEvent[]; json: Json | null }> {
+export async function chatStream(
+  baseUrl: string,
+  token: string,
+  body: unknown,
+  options: StreamOptions = {},
+): Promise<{ status: number; headers: Headers; events: SseEvent[]; json: Json | null }> {
   const started = performance.now();
   const controller = new AbortController();
   const res = await fetch(`${baseUrl}/api/chat`, {

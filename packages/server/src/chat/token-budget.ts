@@ -47,9 +47,18 @@ export const perMessageOverhead = 6;
 export async function fitToBudget<P extends PromptPassage>(request: BudgetRequest<P>): Promise<BudgetOutcome<P>> {
   const reservedCompletion = Math.max(1, Math.min(request.maxAnswerTokens, Math.floor(request.limit / 4)));
   const available = request.limit - reservedCompletion;
-  const fixed = (await request.count(systemPrompt)) + (await request.count(formatQuestion(request.question, []))) + 2 * perMessageOverhead;
-  const passageCosts = await Promise.all(request.passages.map((passage, index) => request.count(`${formatPassage(index + 1, passage)}\n\n`)));
-  const turnCosts = await Promise.all(request.history.map(async (turn) => (await request.count(turn.query)) + (await request.count(turn.answer)) + 2 * perMessageOverhead));
+  const fixed =
+    (await request.count(systemPrompt)) +
+    (await request.count(formatQuestion(request.question, []))) +
+    2 * perMessageOverhead;
+  const passageCosts = await Promise.all(
+    request.passages.map((passage, index) => request.count(`${formatPassage(index + 1, passage)}\n\n`)),
+  );
+  const turnCosts = await Promise.all(
+    request.history.map(
+      async (turn) => (await request.count(turn.query)) + (await request.count(turn.answer)) + 2 * perMessageOverhead,
+    ),
+  );
 
   let keptPassages = request.passages.length;
   let firstTurn = 0;
@@ -58,15 +67,32 @@ export async function fitToBudget<P extends PromptPassage>(request: BudgetReques
   while (total() > available && firstTurn < turnCosts.length) firstTurn += 1;
   const estimatedPrompt = total();
   if (estimatedPrompt > available) {
-    throw new DocqaError('validation_failed', `The question needs about ${estimatedPrompt} tokens, more than the ${available} the model's context window of ${request.limit} leaves after ${reservedCompletion} for the answer; shorten it.`, {
-      errors: [{ field: 'body.query', message: 'is too long for the model\'s context window' }],
-    });
+    throw new DocqaError(
+      'validation_failed',
+      `The question needs about ${estimatedPrompt} tokens, more than the ${available} the model's context window of ${request.limit} leaves after ${reservedCompletion} for the answer; shorten it.`,
+      {
+        errors: [{ field: 'body.query', message: "is too long for the model's context window" }],
+      },
+    );
   }
   const chunksDropped = request.passages.length - keptPassages;
-  const report = chunksDropped > 0 || firstTurn > 0
-    ? { limit: request.limit, estimated_prompt: estimatedPrompt, reserved_completion: reservedCompletion, chunks_dropped: chunksDropped, history_turns_dropped: firstTurn }
-    : null;
-  return { passages: request.passages.slice(0, keptPassages), history: request.history.slice(firstTurn), reservedCompletion, estimatedPrompt, report };
+  const report =
+    chunksDropped > 0 || firstTurn > 0
+      ? {
+          limit: request.limit,
+          estimated_prompt: estimatedPrompt,
+          reserved_completion: reservedCompletion,
+          chunks_dropped: chunksDropped,
+          history_turns_dropped: firstTurn,
+        }
+      : null;
+  return {
+    passages: request.passages.slice(0, keptPassages),
+    history: request.history.slice(firstTurn),
+    reservedCompletion,
+    estimatedPrompt,
+    report,
+  };
 }
 
 /**

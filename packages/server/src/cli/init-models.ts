@@ -21,7 +21,11 @@ export interface PullModelsIo {
  * in `.env` (LLM_MODEL_PATH, EMBEDDING_MODEL_PATH) so the next start loads them. Variables that
  * are set already are left alone; `docqa models use` switches later without touching `.env`.
  */
-export async function pullRecommendedModels(envFile: string, given: Partial<PullModelsIo> & Pick<PullModelsIo, 'cwd' | 'out'>, ask: boolean): Promise<number> {
+export async function pullRecommendedModels(
+  envFile: string,
+  given: Partial<PullModelsIo> & Pick<PullModelsIo, 'cwd' | 'out'>,
+  ask: boolean,
+): Promise<number> {
   const io: PullModelsIo = {
     env: process.env,
     err: (line) => process.stderr.write(`${line}\n`),
@@ -30,11 +34,20 @@ export async function pullRecommendedModels(envFile: string, given: Partial<Pull
     ...given,
   };
   const store = storeFor(io.env, io.cwd);
-  const picks = (['chat', 'embedding'] as const).flatMap((purpose) => store.catalogue.entries.filter((entry) => entry.purpose === purpose && entry.recommended).slice(0, 1));
+  const picks = (['chat', 'embedding'] as const).flatMap((purpose) =>
+    store.catalogue.entries.filter((entry) => entry.purpose === purpose && entry.recommended).slice(0, 1),
+  );
   if (picks.length === 0) return 0;
   if (ask) {
-    const offer = picks.map((entry) => `${entry.name} (${entry.purpose}, ${entry.size ?? 'size unknown'}, ${entry.license ?? 'licence unknown'})`).join(' and ');
-    const answer = await io.ask(`Download the recommended models now: ${offer}? Without a chat model answers quote passages. [y/N] `);
+    const offer = picks
+      .map(
+        (entry) =>
+          `${entry.name} (${entry.purpose}, ${entry.size ?? 'size unknown'}, ${entry.license ?? 'licence unknown'})`,
+      )
+      .join(' and ');
+    const answer = await io.ask(
+      `Download the recommended models now: ${offer}? Without a chat model answers quote passages. [y/N] `,
+    );
     if (!/^y(es)?$/i.test(answer.trim())) {
       io.out('No models downloaded. Later: docqa models list, docqa models pull <name>.');
       return 0;
@@ -56,13 +69,24 @@ export async function pullRecommendedModels(envFile: string, given: Partial<Pull
     const model = await store.find(entry.name);
     if (!model) continue;
     if (known[variable]) {
-      io.out(`${variable} is set already (${known[variable]}); left as it is. Switch with: docqa models use ${entry.name}`);
+      io.out(
+        `${variable} is set already (${known[variable]}); left as it is. Switch with: docqa models use ${entry.name}`,
+      );
       continue;
     }
     lines.push(`${variable}=${model.path}`);
     io.out(`${variable}=${model.path} (${bytes(model.gguf.sizeBytes)}) added to ${envFile}; the next start loads it.`);
   }
-  if (lines.length > 0) fs.appendFileSync(envFile, ['', '# Added by `docqa init`: the recommended models. `docqa models use` switches at run time.', ...lines, ''].join('\n'));
+  if (lines.length > 0)
+    fs.appendFileSync(
+      envFile,
+      [
+        '',
+        '# Added by `docqa init`: the recommended models. `docqa models use` switches at run time.',
+        ...lines,
+        '',
+      ].join('\n'),
+    );
   return 0;
 }
 

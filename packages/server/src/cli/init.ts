@@ -35,9 +35,13 @@ export async function runInit(options: InitOptions): Promise<number> {
     if (options.ifMissing) {
       options.out(`Using the existing ${file}.`);
       // Only an explicit --pull-models on an existing installation; the question is for fresh ones.
-      return options.pullModels === true ? pullRecommendedModels(file, { cwd: options.cwd, out: options.out, ...options.models }, false) : 0;
+      return options.pullModels === true
+        ? pullRecommendedModels(file, { cwd: options.cwd, out: options.out, ...options.models }, false)
+        : 0;
     }
-    options.out(`${file} exists already; pass --force to replace it (its secrets would change and stored MFA secrets become unreadable).`);
+    options.out(
+      `${file} exists already; pass --force to replace it (its secrets would change and stored MFA secrets become unreadable).`,
+    );
     return 1;
   }
   const adminPassword = password();
@@ -57,5 +61,9 @@ export async function runInit(options: InitOptions): Promise<number> {
   options.out(`The admin account will be "admin" with the password: ${adminPassword}`);
   options.out('This is the only time the password is shown here; change it after the first sign-in.');
   if (!options.pullModels) return 0;
-  return pullRecommendedModels(file, { cwd: options.cwd, out: options.out, ...options.models }, options.pullModels === 'ask');
+  return pullRecommendedModels(
+    file,
+    { cwd: options.cwd, out: options.out, ...options.models },
+    options.pullModels === 'ask',
+  );
 }

@@ -4,7 +4,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DocqaError, plans, type Plan } from '@docqa/plugin-api';
 import { readEnvironment } from '@docqa/kernel';
-import { generateLicenseKeyPair, publicKeyFromPem, readUnverifiedClaims, signLicense, vendorPublicKeyPem, verifyLicenseKey } from '@docqa/plugin-license-ed25519';
+import {
+  generateLicenseKeyPair,
+  publicKeyFromPem,
+  readUnverifiedClaims,
+  signLicense,
+  vendorPublicKeyPem,
+  verifyLicenseKey,
+} from '@docqa/plugin-license-ed25519';
 
 export const licenseUsage = `Usage: docqa license <command>
 
@@ -62,7 +69,10 @@ function keygen(argv: string[], io: LicenseCliIo): number {
   const privateFile = path.join(dir, 'license-private.pem');
   const publicFile = path.join(dir, 'license-public.pem');
   for (const file of [privateFile, publicFile]) {
-    if (fs.existsSync(file)) throw usage(`${file} exists already; a key pair is never overwritten (licenses signed with it would stop verifying)`);
+    if (fs.existsSync(file))
+      throw usage(
+        `${file} exists already; a key pair is never overwritten (licenses signed with it would stop verifying)`,
+      );
   }
   // 'wx': created here or not at all, so a file that appeared meanwhile is not replaced.
   fs.writeFileSync(privateFile, privateKeyPem, { mode: 0o600, flag: 'wx' });
@@ -93,14 +103,23 @@ function sign(argv: string[], io: LicenseCliIo): number {
   if (!plans.includes(plan as Plan)) throw usage(`--plan must be one of ${plans.join(', ')}`);
   if (values.expires && values.days) throw usage('give --expires or --days, not both');
   const now = Math.floor((io.now ?? Date.now)() / 1000);
-  const exp = values.expires ? parseExpiry(values.expires) : now + Math.round(number('--days', values.days ?? '365') * day);
+  const exp = values.expires
+    ? parseExpiry(values.expires)
+    : now + Math.round(number('--days', values.days ?? '365') * day);
   const limits = {
     ...(values.documents !== undefined ? { documents: number('--documents', values.documents) } : {}),
     ...(values['file-size-mb'] !== undefined ? { file_size_mb: number('--file-size-mb', values['file-size-mb']) } : {}),
     ...(values['storage-gb'] !== undefined ? { storage_gb: number('--storage-gb', values['storage-gb']) } : {}),
   };
   const privateKeyPem = readFile(path.resolve(io.cwd, values['private-key']), '--private-key');
-  const key = signLicense(privateKeyPem, { plan: plan as Plan, licensee: values.licensee, id: values.id ?? crypto.randomUUID(), iat: now, exp, ...(Object.keys(limits).length > 0 ? { limits } : {}) });
+  const key = signLicense(privateKeyPem, {
+    plan: plan as Plan,
+    licensee: values.licensee,
+    id: values.id ?? crypto.randomUUID(),
+    iat: now,
+    exp,
+    ...(Object.keys(limits).length > 0 ? { limits } : {}),
+  });
   // Only the key on stdout, so `docqa license sign … > license.key` writes a key file.
   io.out(key);
   io.err(`Signed a ${plan} license for ${values.licensee}, valid until ${new Date(exp * 1000).toISOString()}.`);
@@ -108,11 +127,16 @@ function sign(argv: string[], io: LicenseCliIo): number {
 }
 
 function inspect(argv: string[], io: LicenseCliIo): number {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { 'public-key': { type: 'string' } } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { 'public-key': { type: 'string' } },
+  });
   const [given] = positionals;
   if (!given || positionals.length > 1) throw usage('give one license key, or the file holding it');
   const asFile = path.resolve(io.cwd, given);
-  if (!fs.existsSync(asFile) && given.split('.').length !== 3) throw usage(`${given} is neither a license key (header.payload.signature) nor a file`);
+  if (!fs.existsSync(asFile) && given.split('.').length !== 3)
+    throw usage(`${given} is neither a license key (header.payload.signature) nor a file`);
   const key = fs.existsSync(asFile) ? readFile(asFile, 'the key file') : given;
   const claims = readUnverifiedClaims(key);
   io.out(claims ? JSON.stringify(claims, null, 2) : 'The key holds no readable payload.');
@@ -121,7 +145,11 @@ function inspect(argv: string[], io: LicenseCliIo): number {
     const verified = verifyLicenseKey(key, publicKeyFromPem(pem));
     const expiresIn = verified.exp - (io.now ?? Date.now)() / 1000;
     io.out(`Signature: valid (checked with ${from}).`);
-    io.out(expiresIn > 0 ? `Expires: ${new Date(verified.exp * 1000).toISOString()} (in ${Math.ceil(expiresIn / day)} days).` : `Expired: ${new Date(verified.exp * 1000).toISOString()}; a server answers FREE for it.`);
+    io.out(
+      expiresIn > 0
+        ? `Expires: ${new Date(verified.exp * 1000).toISOString()} (in ${Math.ceil(expiresIn / day)} days).`
+        : `Expired: ${new Date(verified.exp * 1000).toISOString()}; a server answers FREE for it.`,
+    );
     return expiresIn > 0 ? 0 : 1;
   } catch (error) {
     if (!DocqaError.is(error)) throw error;
@@ -135,7 +163,11 @@ function verifyingKey(option: string | undefined, io: LicenseCliIo): { pem: stri
   if (option) return { pem: readFile(path.resolve(io.cwd, option), '--public-key'), from: option };
   const env = readEnvironment(io.env, io.cwd);
   if (env.LICENSE_PUBLIC_KEY) return { pem: env.LICENSE_PUBLIC_KEY, from: 'LICENSE_PUBLIC_KEY' };
-  if (env.LICENSE_PUBLIC_KEY_FILE) return { pem: readFile(path.resolve(io.cwd, env.LICENSE_PUBLIC_KEY_FILE), 'LICENSE_PUBLIC_KEY_FILE'), from: `LICENSE_PUBLIC_KEY_FILE (${env.LICENSE_PUBLIC_KEY_FILE})` };
+  if (env.LICENSE_PUBLIC_KEY_FILE)
+    return {
+      pem: readFile(path.resolve(io.cwd, env.LICENSE_PUBLIC_KEY_FILE), 'LICENSE_PUBLIC_KEY_FILE'),
+      from: `LICENSE_PUBLIC_KEY_FILE (${env.LICENSE_PUBLIC_KEY_FILE})`,
+    };
   const secret = path.join(env.DOCQA_SECRETS_DIR ?? '/run/secrets', 'license_public_key');
   if (fs.existsSync(secret)) return { pem: readFile(secret, 'the secret file'), from: secret };
   return { pem: vendorPublicKeyPem, from: 'the built-in vendor key' };
@@ -151,7 +183,8 @@ function parseExpiry(text: string): number {
 
 function number(option: string, text: string): number {
   const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value) || value <= 0) throw usage(`${option} "${text}" must be a positive number`);
+  if (text.trim() === '' || !Number.isFinite(value) || value <= 0)
+    throw usage(`${option} "${text}" must be a positive number`);
   return value;
 }
 

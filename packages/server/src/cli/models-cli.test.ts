@@ -25,7 +25,14 @@ describe('docqa models and docqa init --pull-models (against a file server on lo
   const run = async (argv: string[], tty = false) => {
     const lines: string[] = [];
     const drawn: string[] = [];
-    const code = await runModels(argv, { cwd, env: { MODELS_CATALOGUE: fixtures.cataloguePath }, out: (line) => lines.push(line), err: (line) => lines.push(line), progress: { isTTY: tty, write: (text) => drawn.push(text) }, retryDelayMs: 10 });
+    const code = await runModels(argv, {
+      cwd,
+      env: { MODELS_CATALOGUE: fixtures.cataloguePath },
+      out: (line) => lines.push(line),
+      err: (line) => lines.push(line),
+      progress: { isTTY: tty, write: (text) => drawn.push(text) },
+      retryDelayMs: 10,
+    });
     return { code, output: lines.join('\n'), drawn: drawn.join('') };
   };
   const modelsDir = () => path.join(cwd, 'data', 'models');
@@ -35,7 +42,9 @@ describe('docqa models and docqa init --pull-models (against a file server on lo
     fixtures.files.throttle({ chunkBytes: 32 * 1024, delayMs: 5 });
     const pulled = await run(['pull', 'tiny-chat-b'], true);
     expect(pulled.code, pulled.output).to.equal(0);
-    expect(pulled.output).to.include(`Downloading tiny-chat-b (size unknown) from ${fixtures.files.url}/tiny-chat-b.gguf`).and.include('SHA-256 verified');
+    expect(pulled.output)
+      .to.include(`Downloading tiny-chat-b (size unknown) from ${fixtures.files.url}/tiny-chat-b.gguf`)
+      .and.include('SHA-256 verified');
     expect(pulled.drawn).to.match(/\rtiny-chat-b \[#+\] 100% /);
     expect(pulled.drawn.endsWith('\n')).to.equal(true);
     expect(fs.readdirSync(modelsDir())).to.deep.equal(['tiny-chat-b.gguf']);
@@ -66,7 +75,9 @@ describe('docqa models and docqa init --pull-models (against a file server on lo
     expect(copied.output).to.include('Imported offline-chat (chat, llama, F32');
     const linked = await run(['import', fixtures.sources['tiny-bert-48']!, '--link']);
     expect(linked.output).to.include('(hard link)');
-    expect(fs.statSync(path.join(modelsDir(), 'tiny-bert-48.gguf')).ino).to.equal(fs.statSync(fixtures.sources['tiny-bert-48']!).ino);
+    expect(fs.statSync(path.join(modelsDir(), 'tiny-bert-48.gguf')).ino).to.equal(
+      fs.statSync(fixtures.sources['tiny-bert-48']!).ino,
+    );
 
     const text = path.join(cwd, 'notes.gguf');
     fs.writeFileSync(text, 'not a model');
@@ -86,18 +97,43 @@ describe('docqa models and docqa init --pull-models (against a file server on lo
 
   it('docqa init --pull-models pulls the recommended pair and names them in .env', async () => {
     const lines: string[] = [];
-    const code = await runInit({ cwd, ifMissing: false, force: false, out: (line) => lines.push(line), pullModels: true, models: { env: { MODELS_CATALOGUE: fixtures.cataloguePath }, err: (line) => lines.push(line), progress: { isTTY: false, write: () => true } } });
+    const code = await runInit({
+      cwd,
+      ifMissing: false,
+      force: false,
+      out: (line) => lines.push(line),
+      pullModels: true,
+      models: {
+        env: { MODELS_CATALOGUE: fixtures.cataloguePath },
+        err: (line) => lines.push(line),
+        progress: { isTTY: false, write: () => true },
+      },
+    });
     expect(code, lines.join('\n')).to.equal(0);
     const env = fs.readFileSync(path.join(cwd, '.env'), 'utf8');
-    expect(env).to.include(`LLM_MODEL_PATH=${path.join(modelsDir(), 'tiny-chat-a.gguf')}`).and.include(`EMBEDDING_MODEL_PATH=${path.join(modelsDir(), 'tiny-bert-48.gguf')}`);
+    expect(env)
+      .to.include(`LLM_MODEL_PATH=${path.join(modelsDir(), 'tiny-chat-a.gguf')}`)
+      .and.include(`EMBEDDING_MODEL_PATH=${path.join(modelsDir(), 'tiny-bert-48.gguf')}`);
     expect(fs.readdirSync(modelsDir()).sort()).to.deep.equal(['tiny-bert-48.gguf', 'tiny-chat-a.gguf']);
   });
 
   it('docqa init asks on a terminal (no by default) and downloads nothing unless asked', async () => {
     const questions: string[] = [];
-    const declined = await runInit({ cwd, ifMissing: false, force: false, out: () => undefined, pullModels: 'ask', models: { env: { MODELS_CATALOGUE: fixtures.cataloguePath }, ask: async (question) => (questions.push(question), '') } });
+    const declined = await runInit({
+      cwd,
+      ifMissing: false,
+      force: false,
+      out: () => undefined,
+      pullModels: 'ask',
+      models: {
+        env: { MODELS_CATALOGUE: fixtures.cataloguePath },
+        ask: async (question) => (questions.push(question), ''),
+      },
+    });
     expect(declined).to.equal(0);
-    expect(questions[0]).to.include('tiny-chat-a (chat, 0.5 MB, Apache-2.0) and tiny-bert-48 (embedding').and.include('[y/N]');
+    expect(questions[0])
+      .to.include('tiny-chat-a (chat, 0.5 MB, Apache-2.0) and tiny-bert-48 (embedding')
+      .and.include('[y/N]');
     expect(fs.existsSync(modelsDir())).to.equal(false);
 
     const requests = fixtures.files.requests.length;

@@ -93,28 +93,48 @@ async function list(io: ModelsCliIo): Promise<number> {
   const files = new Set(installed.map((model) => model.gguf.file));
   io.out(`Catalogue (${store.catalogue.path}):`);
   for (const entry of store.catalogue.entries) {
-    const marks = [files.has(entry.file) ? 'installed' : '', entry.recommended ? 'recommended' : '', entry.verified ? '' : 'not fully verified'].filter(Boolean).join(', ');
-    io.out(`  ${entry.name.padEnd(24)} ${entry.purpose.padEnd(9)} ${(entry.size ?? '?').padEnd(8)} ${(entry.quantization ?? '').padEnd(7)} ${(entry.license ?? '?').padEnd(11)} ${marks}`);
+    const marks = [
+      files.has(entry.file) ? 'installed' : '',
+      entry.recommended ? 'recommended' : '',
+      entry.verified ? '' : 'not fully verified',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    io.out(
+      `  ${entry.name.padEnd(24)} ${entry.purpose.padEnd(9)} ${(entry.size ?? '?').padEnd(8)} ${(entry.quantization ?? '').padEnd(7)} ${(entry.license ?? '?').padEnd(11)} ${marks}`,
+    );
   }
   io.out(`Installed in ${store.dir}:`);
   if (installed.length === 0) io.out('  (none)');
-  for (const model of installed) io.out(`  ${model.name.padEnd(24)} ${model.purpose.padEnd(9)} ${bytes(model.gguf.sizeBytes).padEnd(8)} ${model.gguf.file}`);
+  for (const model of installed)
+    io.out(
+      `  ${model.name.padEnd(24)} ${model.purpose.padEnd(9)} ${bytes(model.gguf.sizeBytes).padEnd(8)} ${model.gguf.file}`,
+    );
   const api = apiOf(io, false);
   if (api) {
-    const body = (await api.call('GET', '/api/models')) as { active: Record<string, { name: string; source: string } | null>; index: { stale: boolean; embedded_chunks: number; chunks: number } };
+    const body = (await api.call('GET', '/api/models')) as {
+      active: Record<string, { name: string; source: string } | null>;
+      index: { stale: boolean; embedded_chunks: number; chunks: number };
+    };
     io.out('In use by the running service:');
     for (const purpose of ['chat', 'embedding']) {
       const active = body.active[purpose];
-      io.out(`  ${purpose.padEnd(9)} ${active ? `${active.name} (${active.source === 'switched' ? 'docqa models use' : 'configuration'})` : 'none'}`);
+      io.out(
+        `  ${purpose.padEnd(9)} ${active ? `${active.name} (${active.source === 'switched' ? 'docqa models use' : 'configuration'})` : 'none'}`,
+      );
     }
-    if (body.index.stale) io.out(`  The index is stale: ${body.index.embedded_chunks} of ${body.index.chunks} chunks have vectors of the embedding model in use (docqa models use <model> --reembed, or POST /api/index/rebuild).`);
+    if (body.index.stale)
+      io.out(
+        `  The index is stale: ${body.index.embedded_chunks} of ${body.index.chunks} chunks have vectors of the embedding model in use (docqa models use <model> --reembed, or POST /api/index/rebuild).`,
+      );
   }
   return 0;
 }
 
 async function pull(argv: string[], io: ModelsCliIo): Promise<number> {
   const { positionals } = parseArgs({ args: argv, allowPositionals: true, options: {} });
-  if (positionals.length !== 1) throw new DocqaError('bad_request', 'give one model name (docqa models list shows them)');
+  if (positionals.length !== 1)
+    throw new DocqaError('bad_request', 'give one model name (docqa models list shows them)');
   const store = storeOf(io);
   const entry = store.entry(positionals[0]!);
   io.out(`Downloading ${entry.name} (${entry.size ?? 'size unknown'}) from ${downloadUrl(entry)} into ${store.dir}`);
@@ -142,11 +162,25 @@ async function pull(argv: string[], io: ModelsCliIo): Promise<number> {
 }
 
 async function importModel(argv: string[], io: ModelsCliIo): Promise<number> {
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { name: { type: 'string' }, link: { type: 'boolean', default: false }, force: { type: 'boolean', default: false } } });
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      link: { type: 'boolean', default: false },
+      force: { type: 'boolean', default: false },
+    },
+  });
   if (positionals.length !== 1) throw new DocqaError('bad_request', 'give one .gguf file to import');
   const store = storeOf(io);
-  const model = await store.import(path.resolve(io.cwd, positionals[0]!), { ...(values.name ? { name: values.name } : {}), link: values.link, force: values.force });
-  io.out(`Imported ${model.name} (${model.purpose}, ${model.gguf.architecture}, ${model.gguf.quantization ?? 'unknown quantization'}, ${bytes(model.gguf.sizeBytes)}) as ${model.path}${model.linked ? ' (hard link)' : ''}.`);
+  const model = await store.import(path.resolve(io.cwd, positionals[0]!), {
+    ...(values.name ? { name: values.name } : {}),
+    link: values.link,
+    force: values.force,
+  });
+  io.out(
+    `Imported ${model.name} (${model.purpose}, ${model.gguf.architecture}, ${model.gguf.quantization ?? 'unknown quantization'}, ${bytes(model.gguf.sizeBytes)}) as ${model.path}${model.linked ? ' (hard link)' : ''}.`,
+  );
   io.out(`Switch the running service to it with: docqa models use ${model.name}`);
   return 0;
 }
@@ -158,10 +192,15 @@ async function remove(argv: string[], io: ModelsCliIo): Promise<number> {
   const store = storeOf(io);
   const api = apiOf(io, false);
   if (api) {
-    const body = (await api.call('GET', '/api/models')) as { active: Record<string, { name: string; source: string } | null> };
+    const body = (await api.call('GET', '/api/models')) as {
+      active: Record<string, { name: string; source: string } | null>;
+    };
     const using = Object.entries(body.active).find(([, active]) => active?.name === name);
     if (using) {
-      const how = using[1]!.source === 'switched' ? `docqa models use --reset ${using[0]}` : `unset ${using[0] === 'chat' ? 'LLM_MODEL_PATH' : 'EMBEDDING_MODEL_PATH'} and restart`;
+      const how =
+        using[1]!.source === 'switched'
+          ? `docqa models use --reset ${using[0]}`
+          : `unset ${using[0] === 'chat' ? 'LLM_MODEL_PATH' : 'EMBEDDING_MODEL_PATH'} and restart`;
       throw new DocqaError('conflict', `${name} is the ${using[0]} model in use; switch to another first (${how}).`);
     }
   }
@@ -179,21 +218,44 @@ async function remove(argv: string[], io: ModelsCliIo): Promise<number> {
     throw new DocqaError('not_found', `${name} is not installed in ${store.dir}.`);
   }
   await store.remove(name);
-  io.out(`Removed ${installed.path}.${api ? '' : ' (Without DOCQA_URL credentials, whether a running service uses it was not checked.)'}`);
+  io.out(
+    `Removed ${installed.path}.${api ? '' : ' (Without DOCQA_URL credentials, whether a running service uses it was not checked.)'}`,
+  );
   return 0;
 }
 
 async function use(argv: string[], io: ModelsCliIo): Promise<number> {
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { reset: { type: 'string' }, reembed: { type: 'boolean', default: false } } });
-  if (values.reset !== undefined && values.reset !== 'chat' && values.reset !== 'embedding') throw new DocqaError('bad_request', '--reset takes chat or embedding');
-  if (values.reset === undefined && positionals.length !== 1) throw new DocqaError('bad_request', 'give one installed model name, or --reset chat|embedding');
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { reset: { type: 'string' }, reembed: { type: 'boolean', default: false } },
+  });
+  if (values.reset !== undefined && values.reset !== 'chat' && values.reset !== 'embedding')
+    throw new DocqaError('bad_request', '--reset takes chat or embedding');
+  if (values.reset === undefined && positionals.length !== 1)
+    throw new DocqaError('bad_request', 'give one installed model name, or --reset chat|embedding');
   const api = apiOf(io, true)!;
   const body = values.reset ? { name: null, purpose: values.reset } : { name: positionals[0], reembed: values.reembed };
-  const result = (await api.call('POST', '/api/models/use', body)) as { purpose: string; name: string | null; previous: string | null; effective_n_ctx: number; index: { stale: boolean; embedded_chunks: number; chunks: number }; rebuild_job_id: string | null };
-  io.out(result.name ? `The ${result.purpose} model is now ${result.name}${result.previous ? ` (was ${result.previous})` : ''}; every replica loads it within seconds.` : `The ${result.purpose} model is the configured one again.`);
+  const result = (await api.call('POST', '/api/models/use', body)) as {
+    purpose: string;
+    name: string | null;
+    previous: string | null;
+    effective_n_ctx: number;
+    index: { stale: boolean; embedded_chunks: number; chunks: number };
+    rebuild_job_id: string | null;
+  };
+  io.out(
+    result.name
+      ? `The ${result.purpose} model is now ${result.name}${result.previous ? ` (was ${result.previous})` : ''}; every replica loads it within seconds.`
+      : `The ${result.purpose} model is the configured one again.`,
+  );
   if (result.purpose === 'chat') io.out(`EFFECTIVE_N_CTX is ${result.effective_n_ctx}.`);
-  if (result.rebuild_job_id) io.out(`Re-embedding every document: job ${result.rebuild_job_id} (GET /api/jobs/${result.rebuild_job_id}).`);
-  else if (result.index.stale) io.out(`The index is stale: ${result.index.embedded_chunks} of ${result.index.chunks} chunks have vectors of this model. Re-embed with docqa models use ${result.name ?? '--reset embedding'} --reembed, or POST /api/index/rebuild.`);
+  if (result.rebuild_job_id)
+    io.out(`Re-embedding every document: job ${result.rebuild_job_id} (GET /api/jobs/${result.rebuild_job_id}).`);
+  else if (result.index.stale)
+    io.out(
+      `The index is stale: ${result.index.embedded_chunks} of ${result.index.chunks} chunks have vectors of this model. Re-embed with docqa models use ${result.name ?? '--reset embedding'} --reembed, or POST /api/index/rebuild.`,
+    );
   return 0;
 }
 
@@ -209,7 +271,11 @@ function apiOf(io: ModelsCliIo, required: boolean): Api | null {
   const env = readEnvironment(io.env, io.cwd);
   const hasLogin = Boolean(env.DOCQA_USERNAME && env.DOCQA_PASSWORD);
   if (!env.DOCQA_TOKEN && !hasLogin) {
-    if (required) throw new DocqaError('bad_request', 'this talks to the running service: set DOCQA_TOKEN to an admin access token, or DOCQA_USERNAME and DOCQA_PASSWORD (and DOCQA_URL when it is not at http://HOST:PORT)');
+    if (required)
+      throw new DocqaError(
+        'bad_request',
+        'this talks to the running service: set DOCQA_TOKEN to an admin access token, or DOCQA_USERNAME and DOCQA_PASSWORD (and DOCQA_URL when it is not at http://HOST:PORT)',
+      );
     return null;
   }
   const host = !env.HOST || env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
@@ -218,20 +284,47 @@ function apiOf(io: ModelsCliIo, required: boolean): Api | null {
   const request = async (method: string, route: string, body: unknown, auth: string | null) => {
     let response: Response;
     try {
-      response = await fetch(base + route, { method, headers: { 'content-type': 'application/json', ...(auth ? { authorization: `Bearer ${auth}` } : {}) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      response = await fetch(base + route, {
+        method,
+        headers: { 'content-type': 'application/json', ...(auth ? { authorization: `Bearer ${auth}` } : {}) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
     } catch (error) {
-      throw new DocqaError('unavailable', `cannot reach DocQA at ${base} (${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message}); is it running? Set DOCQA_URL otherwise.`, { cause: error });
+      throw new DocqaError(
+        'unavailable',
+        `cannot reach DocQA at ${base} (${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message}); is it running? Set DOCQA_URL otherwise.`,
+        { cause: error },
+      );
     }
     const text = await response.text();
     const json = (text ? JSON.parse(text) : {}) as Record<string, unknown>;
-    if (!response.ok) throw new DocqaError(response.status === 401 ? 'unauthorized' : response.status === 404 ? 'not_found' : response.status === 409 ? 'conflict' : 'unavailable', `${base}${route} answered ${response.status}: ${String(json.detail ?? text)}`);
+    if (!response.ok)
+      throw new DocqaError(
+        response.status === 401
+          ? 'unauthorized'
+          : response.status === 404
+            ? 'not_found'
+            : response.status === 409
+              ? 'conflict'
+              : 'unavailable',
+        `${base}${route} answered ${response.status}: ${String(json.detail ?? text)}`,
+      );
     return json;
   };
   return {
     async call(method, route, body) {
       if (!token) {
-        const login = await request('POST', '/api/auth/login', { username: env.DOCQA_USERNAME, password: env.DOCQA_PASSWORD }, null);
-        if (login.mfa_required) throw new DocqaError('unauthorized', `${env.DOCQA_USERNAME} signs in with TOTP; set DOCQA_TOKEN to an access token instead.`);
+        const login = await request(
+          'POST',
+          '/api/auth/login',
+          { username: env.DOCQA_USERNAME, password: env.DOCQA_PASSWORD },
+          null,
+        );
+        if (login.mfa_required)
+          throw new DocqaError(
+            'unauthorized',
+            `${env.DOCQA_USERNAME} signs in with TOTP; set DOCQA_TOKEN to an access token instead.`,
+          );
         token = String(login.access_token);
       }
       return request(method, route, body, token);
@@ -244,6 +337,13 @@ export function runModelsCommand(argv: string[]): Promise<number> {
   const stop = new AbortController();
   const onSigint = () => stop.abort(new DocqaError('unavailable', 'interrupted'));
   process.once('SIGINT', onSigint);
-  const io: ModelsCliIo = { cwd: process.cwd(), env: process.env, out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`), progress: process.stderr, signal: stop.signal };
+  const io: ModelsCliIo = {
+    cwd: process.cwd(),
+    env: process.env,
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+    progress: process.stderr,
+    signal: stop.signal,
+  };
   return runModels(argv, io).finally(() => process.off('SIGINT', onSigint));
 }

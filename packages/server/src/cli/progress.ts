@@ -10,7 +10,11 @@ export interface ProgressTarget {
  * A one-line progress bar redrawn in place, for terminals only: on a pipe or in a log file a
  * redrawn line is noise, so there the caller prints a line when the download starts and ends.
  */
-export function progressBar(target: ProgressTarget, label: string, now: () => number = Date.now): { update(progress: DownloadProgress): void; done(): void } {
+export function progressBar(
+  target: ProgressTarget,
+  label: string,
+  now: () => number = Date.now,
+): { update(progress: DownloadProgress): void; done(): void } {
   const started = now();
   let drawn = 0;
   let startBytes: number | null = null;
@@ -26,9 +30,14 @@ export function progressBar(target: ProgressTarget, label: string, now: () => nu
       const speed = (receivedBytes - startBytes) / seconds;
       const share = totalBytes ? Math.min(receivedBytes / totalBytes, 1) : null;
       const width = 24;
-      const bar = share === null ? '' : `[${'#'.repeat(Math.round(share * width)).padEnd(width, '.')}] ${String(Math.floor(share * 100)).padStart(3)}% `;
+      const bar =
+        share === null
+          ? ''
+          : `[${'#'.repeat(Math.round(share * width)).padEnd(width, '.')}] ${String(Math.floor(share * 100)).padStart(3)}% `;
       const eta = totalBytes && speed > 0 ? `  ETA ${duration((totalBytes - receivedBytes) / speed)}` : '';
-      target.write(`\r${label} ${bar}${bytes(receivedBytes)}${totalBytes ? ` / ${bytes(totalBytes)}` : ''}  ${bytes(speed)}/s${eta}\u001b[K`);
+      target.write(
+        `\r${label} ${bar}${bytes(receivedBytes)}${totalBytes ? ` / ${bytes(totalBytes)}` : ''}  ${bytes(speed)}/s${eta}\u001b[K`,
+      );
     },
     done() {
       if (target.isTTY && drawn > 0) target.write('\n');

@@ -33,7 +33,10 @@ async function serveInProcess(): Promise<number> {
   // Only node's start can apply them: say so to an operator who launches the CLI another way.
   const missing = missingLaunchSettings(process.execArgv, process.env);
   if (missing.length > 0) {
-    running.kernel.logger.warn({ missing }, `started without the memory settings ${missing.join(', ')}, which npm start and the image set: expect a larger resident set (docs/operations.md, Memory)`);
+    running.kernel.logger.warn(
+      { missing },
+      `started without the memory settings ${missing.join(', ')}, which npm start and the image set: expect a larger resident set (docs/operations.md, Memory)`,
+    );
   }
   const ended = await Promise.race([signalled.then((signal) => ({ signal })), fatal.then((error) => ({ error }))]);
   if ('signal' in ended) running.kernel.logger.info({ signal: ended.signal }, 'shutdown requested');
@@ -67,7 +70,9 @@ export async function serve(options: ServeOptions = {}): Promise<number> {
   const config = loadConfig(readEnvironment(process.env, process.cwd()), { cwd: process.cwd() });
   let workers = config.values.BACKEND_WORKERS;
   if (workers > 1 && !config.values.DATABASE_URL) {
-    process.stderr.write(`BACKEND_WORKERS=${workers} needs DATABASE_URL: the embedded database serves one process; running 1 worker.\n`);
+    process.stderr.write(
+      `BACKEND_WORKERS=${workers} needs DATABASE_URL: the embedded database serves one process; running 1 worker.\n`,
+    );
     workers = 1;
   }
   if (workers === 1 && !options.supervise) return serveInProcess();
@@ -76,8 +81,16 @@ export async function serve(options: ServeOptions = {}): Promise<number> {
   // open none (clusterMetrics). Opened first, so a port already taken stops the start before any fork.
   let metrics: MetricsListener | null = null;
   if (config.values.METRICS_PORT !== undefined) {
-    const logger = { info: () => undefined, error: (_fields: object | string, message?: string) => void process.stderr.write(`${message ?? 'metrics listener error'}\n`) };
-    metrics = await startMetricsListener(clusterMetricsSource(), { port: config.values.METRICS_PORT, host: config.values.METRICS_HOST, logger });
+    const logger = {
+      info: () => undefined,
+      error: (_fields: object | string, message?: string) =>
+        void process.stderr.write(`${message ?? 'metrics listener error'}\n`),
+    };
+    metrics = await startMetricsListener(clusterMetricsSource(), {
+      port: config.values.METRICS_PORT,
+      host: config.values.METRICS_HOST,
+      logger,
+    });
     process.stderr.write(`metrics of all ${workers} server workers on ${metrics.url}/metrics\n`);
   }
   const code = await superviseWorkers(workers);
@@ -109,13 +122,18 @@ function superviseWorkers(count: number): Promise<number> {
       if (stopping) return;
       if (!listened) {
         process.stderr.write(`the server failed to start (${signal ?? code}); not restarting it\n`);
-        stopAll().then(() => resolve(code || 1), () => resolve(1));
+        stopAll().then(
+          () => resolve(code || 1),
+          () => resolve(1),
+        );
         return;
       }
       if (Date.now() - lastFailure > 60_000) failuresInARow = 0;
       lastFailure = Date.now();
       const delay = Math.min(30_000, 1000 * 2 ** failuresInARow++);
-      process.stderr.write(`server process ${worker.process.pid} exited (${signal ?? code}); starting another in ${delay / 1000} s\n`);
+      process.stderr.write(
+        `server process ${worker.process.pid} exited (${signal ?? code}); starting another in ${delay / 1000} s\n`,
+      );
       setTimeout(() => stopping || cluster.fork(), delay);
     });
     for (let i = 0; i < count; i++) cluster.fork();

@@ -30,7 +30,14 @@ const mebibytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`
 /** `docqa export --out <file>`. */
 export async function runExport(argv: string[], io: TransferCliIo): Promise<number> {
   return refusalsAsExitCode('export', io, async () => {
-    const { values } = parseArgs({ args: argv, options: { out: { type: 'string' }, 'without-models': { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } });
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        out: { type: 'string' },
+        'without-models': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
     if (values.help) {
       io.out(exportUsage);
       return 0;
@@ -39,9 +46,17 @@ export async function runExport(argv: string[], io: TransferCliIo): Promise<numb
       io.err(exportUsage);
       return 2;
     }
-    const summary = await exportArchive({ env: io.env, cwd: io.cwd, out: values.out, withoutModels: values['without-models'], log: io.out });
+    const summary = await exportArchive({
+      env: io.env,
+      cwd: io.cwd,
+      out: values.out,
+      withoutModels: values['without-models'],
+      log: io.out,
+    });
     const rows = summary.tables.reduce((sum, table) => sum + table.rows, 0);
-    io.out(`Exported ${rows} rows of ${summary.tables.length} tables (${summary.migrations} migrations applied) and ${summary.files} files (${mebibytes(summary.fileBytes)}) to ${summary.file}.`);
+    io.out(
+      `Exported ${rows} rows of ${summary.tables.length} tables (${summary.migrations} migrations applied) and ${summary.files} files (${mebibytes(summary.fileBytes)}) to ${summary.file}.`,
+    );
     for (const table of summary.tables) io.out(`  ${table.name}: ${table.rows}`);
     return 0;
   });
@@ -50,7 +65,11 @@ export async function runExport(argv: string[], io: TransferCliIo): Promise<numb
 /** `docqa import <file>`. */
 export async function runImport(argv: string[], io: TransferCliIo): Promise<number> {
   return refusalsAsExitCode('import', io, async () => {
-    const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { help: { type: 'boolean', short: 'h', default: false } } });
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { help: { type: 'boolean', short: 'h', default: false } },
+    });
     if (values.help) {
       io.out(importUsage);
       return 0;
@@ -61,10 +80,18 @@ export async function runImport(argv: string[], io: TransferCliIo): Promise<numb
     }
     const summary = await importArchive({ env: io.env, cwd: io.cwd, file: positionals[0] as string, log: io.out });
     const rows = summary.tables.reduce((sum, table) => sum + table.rows, 0);
-    io.out(`Imported ${rows} rows of ${summary.tables.length} tables and ${summary.files} files (${mebibytes(summary.fileBytes)}); every table's row count matches the archive.`);
+    io.out(
+      `Imported ${rows} rows of ${summary.tables.length} tables and ${summary.files} files (${mebibytes(summary.fileBytes)}); every table's row count matches the archive.`,
+    );
     for (const table of summary.tables) io.out(`  ${table.name}: ${table.rows}`);
-    if (summary.requeuedDocuments > 0) io.out(`${summary.requeuedDocuments} document(s) were waiting or being indexed; they are queued again when DocQA starts.`);
-    if (summary.migratedAfter.length > 0) io.out(`Applied ${summary.migratedAfter.length} newer migration(s) after loading: ${summary.migratedAfter.join(', ')}.`);
+    if (summary.requeuedDocuments > 0)
+      io.out(
+        `${summary.requeuedDocuments} document(s) were waiting or being indexed; they are queued again when DocQA starts.`,
+      );
+    if (summary.migratedAfter.length > 0)
+      io.out(
+        `Applied ${summary.migratedAfter.length} newer migration(s) after loading: ${summary.migratedAfter.join(', ')}.`,
+      );
     io.out('Start DocQA with this configuration to serve the imported data.');
     return 0;
   });

@@ -35,7 +35,11 @@ export class ConnectorDocuments {
   /** Refuses, before a byte of the file is read, a path taken or refused by the connector. */
   async checkUploadPath(target: ConnectorTarget, targetPath: string, pathsBefore: readonly string[]): Promise<void> {
     if (pathsBefore.includes(targetPath)) {
-      throw new DocqaError('conflict', `Two files of this upload would both be '${targetPath}' in ${target.source.name}.`, { errors: [{ field: 'file', message: 'appears twice' }] });
+      throw new DocqaError(
+        'conflict',
+        `Two files of this upload would both be '${targetPath}' in ${target.source.name}.`,
+        { errors: [{ field: 'file', message: 'appears twice' }] },
+      );
     }
     await this.#refuseTakenPath(target, targetPath, 'file');
     try {
@@ -53,10 +57,18 @@ export class ConnectorDocuments {
   async storeUpload(files: readonly ConnectorUploadFile[], target: ConnectorTarget, principal: Principal) {
     const written: string[] = [];
     try {
-      for (const file of files) written.push((await target.storage.write(file.targetPath, fs.createReadStream(file.blob.tempPath))).externalId);
+      for (const file of files)
+        written.push((await target.storage.write(file.targetPath, fs.createReadStream(file.blob.tempPath))).externalId);
     } catch (error) {
       for (const externalId of written) {
-        await target.storage.delete(externalId).catch((cause: unknown) => this.deps.logger.warn({ source_id: target.source.id, path: externalId, error: (cause as Error).message }, 'could not take back a file of a refused upload'));
+        await target.storage
+          .delete(externalId)
+          .catch((cause: unknown) =>
+            this.deps.logger.warn(
+              { source_id: target.source.id, path: externalId, error: (cause as Error).message },
+              'could not take back a file of a refused upload',
+            ),
+          );
       }
       throw inRequestTerms(error, { path: 'file' });
     }
@@ -77,11 +89,19 @@ export class ConnectorDocuments {
       });
       if (row) {
         const queued = await this.deps.queueIngest(row.id, target.source.id);
-        this.deps.logger.info({ document_id: row.id, source_id: target.source.id, path: externalId, size_bytes: Number(row.size_bytes) }, 'document uploaded into a connector');
+        this.deps.logger.info(
+          { document_id: row.id, source_id: target.source.id, path: externalId, size_bytes: Number(row.size_bytes) },
+          'document uploaded into a connector',
+        );
         answers.push({ ...publicDocument(queued), duplicate: false });
       } else {
         // A scan found the new file between our write and this insert: that document is this file.
-        answers.push({ ...publicDocument((await this.deps.repository.bySourceExternalId('connector', target.source.id, externalId)) as DocumentRow), duplicate: true });
+        answers.push({
+          ...publicDocument(
+            (await this.deps.repository.bySourceExternalId('connector', target.source.id, externalId)) as DocumentRow,
+          ),
+          duplicate: true,
+        });
       }
     }
     return answers;
@@ -90,7 +110,9 @@ export class ConnectorDocuments {
   /** Deletes the file of one of the connector's documents (the caller then deletes the document). */
   async deleteFile(document: DocumentRow, target: ConnectorTarget): Promise<void> {
     if (document.source_type !== 'connector' || document.source_id !== target.source.id) {
-      throw new DocqaError('validation_failed', `Document ${document.id} does not belong to ${target.source.name}.`, { errors: [{ field: 'query.connector_id', message: 'is not the document\'s connector' }] });
+      throw new DocqaError('validation_failed', `Document ${document.id} does not belong to ${target.source.name}.`, {
+        errors: [{ field: 'query.connector_id', message: "is not the document's connector" }],
+      });
     }
     try {
       await target.storage.delete(document.external_id ?? document.path);
@@ -101,7 +123,9 @@ export class ConnectorDocuments {
 
   /** Moves a document of the connector within it, or an upload into it; chunks and vectors stay. */
   async move(document: DocumentRow, target: ConnectorTarget, targetPath: string): Promise<DocumentRow> {
-    return document.source_id === target.source.id ? this.#moveWithin(document, target, targetPath) : this.#moveUploadInto(document, target, targetPath);
+    return document.source_id === target.source.id
+      ? this.#moveWithin(document, target, targetPath)
+      : this.#moveUploadInto(document, target, targetPath);
   }
 
   async #moveWithin(document: DocumentRow, target: ConnectorTarget, targetPath: string): Promise<DocumentRow> {
@@ -113,13 +137,30 @@ export class ConnectorDocuments {
       stored = await target.storage.move(from, targetPath);
     } catch (error) {
       if (DocqaError.is(error, 'not_found')) {
-        throw new DocqaError('conflict', `The file of document ${document.id} ('${from}') is no longer in ${target.source.name}; scan the connector to bring the index up to date.`, { cause: error });
+        throw new DocqaError(
+          'conflict',
+          `The file of document ${document.id} ('${from}') is no longer in ${target.source.name}; scan the connector to bring the index up to date.`,
+          { cause: error },
+        );
       }
       throw inRequestTerms(error, { to: 'body.target_path', from: 'body.document_id' });
     }
-    const moved = await this.deps.repository.relocate(document.id, { sourceType: 'connector', sourceId: target.source.id, externalId: stored.externalId, path: stored.path, filename: path.posix.basename(stored.path) });
-    if (!moved) throw new DocqaError('not_found', `Document ${document.id} was deleted while it moved; its file is now '${stored.path}'.`);
-    this.deps.logger.info({ document_id: document.id, source_id: target.source.id, from, to: stored.path }, 'document moved in its connector');
+    const moved = await this.deps.repository.relocate(document.id, {
+      sourceType: 'connector',
+      sourceId: target.source.id,
+      externalId: stored.externalId,
+      path: stored.path,
+      filename: path.posix.basename(stored.path),
+    });
+    if (!moved)
+      throw new DocqaError(
+        'not_found',
+        `Document ${document.id} was deleted while it moved; its file is now '${stored.path}'.`,
+      );
+    this.deps.logger.info(
+      { document_id: document.id, source_id: target.source.id, from, to: stored.path },
+      'document moved in its connector',
+    );
     return moved;
   }
 
@@ -128,25 +169,42 @@ export class ConnectorDocuments {
     await this.#refuseTakenPath(target, targetPath, 'body.target_path');
     let stored;
     try {
-      stored = await target.storage.write(targetPath, fs.createReadStream(this.deps.blobs.pathOf(document.content_hash)));
+      stored = await target.storage.write(
+        targetPath,
+        fs.createReadStream(this.deps.blobs.pathOf(document.content_hash)),
+      );
     } catch (error) {
       throw inRequestTerms(error, { path: 'body.target_path' });
     }
     let moved: DocumentRow | null = null;
     try {
-      moved = await this.deps.repository.relocate(document.id, { sourceType: 'connector', sourceId: target.source.id, externalId: stored.externalId, path: stored.path, filename: path.posix.basename(stored.path) });
+      moved = await this.deps.repository.relocate(document.id, {
+        sourceType: 'connector',
+        sourceId: target.source.id,
+        externalId: stored.externalId,
+        path: stored.path,
+        filename: path.posix.basename(stored.path),
+      });
     } finally {
       // The document is gone or could not be updated: the written copy would only become a duplicate.
       if (!moved) await target.storage.delete(stored.externalId).catch(() => undefined);
     }
     if (!moved) throw new DocqaError('not_found', `Document ${document.id} was not found.`);
-    this.deps.logger.info({ document_id: document.id, source_id: target.source.id, path: stored.path }, 'uploaded document moved into a connector');
+    this.deps.logger.info(
+      { document_id: document.id, source_id: target.source.id, path: stored.path },
+      'uploaded document moved into a connector',
+    );
     return moved;
   }
 
   /** A document of the connector at that path (its file may be gone, the scan not run yet) is a conflict too. */
   async #refuseTakenPath(target: ConnectorTarget, targetPath: string, field: string): Promise<void> {
     const taken = await this.deps.repository.bySourceExternalId('connector', target.source.id, targetPath);
-    if (taken) throw new DocqaError('conflict', `${target.source.name} already has a document at '${targetPath}'; delete it first or choose another path.`, { errors: [{ field, message: 'already exists' }] });
+    if (taken)
+      throw new DocqaError(
+        'conflict',
+        `${target.source.name} already has a document at '${targetPath}'; delete it first or choose another path.`,
+        { errors: [{ field, message: 'already exists' }] },
+      );
   }
 }

@@ -3,7 +3,13 @@ import type { SourceRow, SourceService } from '../sources/source-service.js';
 
 /** A path inside a source as the API takes it: relative, normalised, no way out (the plugin checks again). */
 export function isRelativeSourcePath(value: string): boolean {
-  return value.length > 0 && value.length <= 1024 && !value.startsWith('/') && !value.includes('\\') && !value.split('/').some((part) => part === '..' || part === '.' || part === '');
+  return (
+    value.length > 0 &&
+    value.length <= 1024 &&
+    !value.startsWith('/') &&
+    !value.includes('\\') &&
+    !value.split('/').some((part) => part === '..' || part === '.' || part === '')
+  );
 }
 
 /** A connector whose storage an upload, a move or a delete writes to. */
@@ -23,16 +29,26 @@ export class ConnectorTargets {
   async resolve(connectorId: string, field: string): Promise<ConnectorTarget> {
     const source = await this.sources.byId(connectorId);
     if (!source) throw new DocqaError('not_found', `Connector ${connectorId} was not found.`);
-    const refuse = (reason: string) => new DocqaError('validation_failed', `${source.name} ${reason}.`, { errors: [{ field, message: reason }] });
+    const refuse = (reason: string) =>
+      new DocqaError('validation_failed', `${source.name} ${reason}.`, { errors: [{ field, message: reason }] });
     if (source.kind !== 'connector') throw refuse('is an integration: DocQA reads it but cannot store files in it');
     const provider = this.sources.provider(source.kind, source.type);
-    if (!provider.capabilities.storage || !provider.openStorage) throw refuse(`is a ${provider.displayName} connector, which DocQA reads but cannot store files in`);
+    if (!provider.capabilities.storage || !provider.openStorage)
+      throw refuse(`is a ${provider.displayName} connector, which DocQA reads but cannot store files in`);
     try {
-      return { source, storage: await provider.openStorage(provider.sourceConfigSchema.parse(this.sources.fullConfig(source)), { sourceId: source.id }) };
+      return {
+        source,
+        storage: await provider.openStorage(provider.sourceConfigSchema.parse(this.sources.fullConfig(source)), {
+          sourceId: source.id,
+        }),
+      };
     } catch (error) {
       // The connector's own directory (or bucket) is no longer usable: say so on the field that named it.
       if (!DocqaError.is(error, 'validation_failed')) throw error;
-      throw new DocqaError('validation_failed', `${source.name} cannot store files now: ${error.message}`, { errors: [{ field, message: 'its storage cannot be used now' }], cause: error });
+      throw new DocqaError('validation_failed', `${source.name} cannot store files now: ${error.message}`, {
+        errors: [{ field, message: 'its storage cannot be used now' }],
+        cause: error,
+      });
     }
   }
 }

@@ -2,7 +2,11 @@ import { expect } from 'chai';
 import { startSearchServer, type SearchTestServer } from '../search/search.test-support.js';
 
 /** Several sentences, so the chunker (about 256 tokens a chunk) makes more than one chunk. */
-const longText = (word: string, sentences: number) => Array.from({ length: sentences }, (_, i) => `${word} sentence ${i} ${'filler words about nothing in particular '.repeat(8)}.`).join('\n\n');
+const longText = (word: string, sentences: number) =>
+  Array.from(
+    { length: sentences },
+    (_, i) => `${word} sentence ${i} ${'filler words about nothing in particular '.repeat(8)}.`,
+  ).join('\n\n');
 
 describe('documents: deleting in groups', function () {
   this.timeout(120_000);
@@ -22,7 +26,9 @@ describe('documents: deleting in groups', function () {
   after(() => t?.stop());
 
   const chunkCounts = async () => {
-    const { rows } = await t.server.kernel.db.query<{ filename: string; chunk_count: number }>('select filename, chunk_count from document');
+    const { rows } = await t.server.kernel.db.query<{ filename: string; chunk_count: number }>(
+      'select filename, chunk_count from document',
+    );
     return Object.fromEntries(rows.map((row) => [row.filename, Number(row.chunk_count)]));
   };
 
@@ -31,7 +37,10 @@ describe('documents: deleting in groups', function () {
     expect(counts['alpha.txt']).to.be.greaterThan(2);
     expect(counts['delta.txt']).to.be.greaterThan(2);
     const missing = '00000000-0000-4000-8000-000000000000';
-    const groups = await t.server.services.documents.repository.deletionGroups([ids['alpha.txt']!, ids['beta.txt']!, ids['gamma.txt']!, ids['delta.txt']!, missing], 2);
+    const groups = await t.server.services.documents.repository.deletionGroups(
+      [ids['alpha.txt']!, ids['beta.txt']!, ids['gamma.txt']!, ids['delta.txt']!, missing],
+      2,
+    );
     const byName = Object.fromEntries(Object.entries(ids).map(([name, id]) => [id, name]));
     // One upload shares its created_at, so the order is the ids': the two short ones end up
     // together only where they are neighbours. What holds whatever the order: no group passes
@@ -62,10 +71,24 @@ describe('documents: deleting in groups', function () {
     expect(await left('select count(*) as n from chunk where document_id = any($1::uuid[])')).to.equal(0);
     expect(await left('select count(*) as n from chunk_term where document_id = any($1::uuid[])')).to.equal(0);
     expect(await left('select count(*) as n from vector_embedding where document_id = any($1::text[])')).to.equal(0);
-    const counted = await db.query<{ term: string; df: string }>(`select t.term, count(*) as df from chunk_term t join document d on d.id = t.document_id and d.status = 'indexed' group by t.term order by t.term`);
-    const kept = await db.query<{ term: string; df: number }>('select term, df from term_stats where df > 0 order by term');
-    expect(kept.rows.map((row) => [row.term, Number(row.df)])).to.deep.equal(counted.rows.map((row) => [row.term, Number(row.df)]));
-    expect(Number((await db.query<{ n: string }>('select count(*) as n from vector_embedding where document_id = $1', [ids['kept.txt']])).rows[0]!.n)).to.equal(1);
+    const counted = await db.query<{ term: string; df: string }>(
+      `select t.term, count(*) as df from chunk_term t join document d on d.id = t.document_id and d.status = 'indexed' group by t.term order by t.term`,
+    );
+    const kept = await db.query<{ term: string; df: number }>(
+      'select term, df from term_stats where df > 0 order by term',
+    );
+    expect(kept.rows.map((row) => [row.term, Number(row.df)])).to.deep.equal(
+      counted.rows.map((row) => [row.term, Number(row.df)]),
+    );
+    expect(
+      Number(
+        (
+          await db.query<{ n: string }>('select count(*) as n from vector_embedding where document_id = $1', [
+            ids['kept.txt'],
+          ])
+        ).rows[0]!.n,
+      ),
+    ).to.equal(1);
     const search = await t.call('POST', '/api/search', t.admin, { query: 'kiwi' });
     expect(search.status).to.equal(200);
     expect(JSON.stringify(search.body)).to.include('kept.txt');

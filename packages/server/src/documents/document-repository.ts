@@ -92,7 +92,9 @@ export class DocumentRepository {
   constructor(private readonly db: Db) {}
 
   async totals(): Promise<{ documents: number; bytes: number }> {
-    const { rows } = await this.db.query<{ documents: string; bytes: string | null }>('select count(*) as documents, sum(size_bytes) as bytes from document');
+    const { rows } = await this.db.query<{ documents: string; bytes: string | null }>(
+      'select count(*) as documents, sum(size_bytes) as bytes from document',
+    );
     return { documents: Number(rows[0]?.documents ?? 0), bytes: Number(rows[0]?.bytes ?? 0) };
   }
 
@@ -112,12 +114,18 @@ export class DocumentRepository {
 
   /** The document, now `indexing`: an ingest's first statement, one instead of a read and an update. */
   async claimForIndexing(id: string): Promise<DocumentRow | null> {
-    const { rows } = await this.db.query<DocumentRow>(`update document set status = 'indexing', error = null, updated_at = now() where id = $1 returning *`, [id]);
+    const { rows } = await this.db.query<DocumentRow>(
+      `update document set status = 'indexing', error = null, updated_at = now() where id = $1 returning *`,
+      [id],
+    );
     return rows[0] ?? null;
   }
 
   async byContent(contentHash: string): Promise<DocumentRow | null> {
-    const { rows } = await this.db.query<DocumentRow>(`select * from document where source_type = 'upload' and source_id is null and content_hash = $1`, [contentHash]);
+    const { rows } = await this.db.query<DocumentRow>(
+      `select * from document where source_type = 'upload' and source_id is null and content_hash = $1`,
+      [contentHash],
+    );
     return rows[0] ?? null;
   }
 
@@ -139,13 +147,31 @@ export class DocumentRepository {
       `insert into document (id, source_type, source_id, external_id, path, filename, title, media_type, size_bytes, content_hash, status, uploaded_by)
        values ($1, 'connector', $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10)
        on conflict (source_type, source_id, external_id) where external_id is not null do nothing returning *`,
-      [crypto.randomUUID(), doc.sourceId, doc.externalId, doc.path, doc.filename, doc.title, doc.mediaType, doc.sizeBytes, doc.contentHash, doc.uploadedBy],
+      [
+        crypto.randomUUID(),
+        doc.sourceId,
+        doc.externalId,
+        doc.path,
+        doc.filename,
+        doc.title,
+        doc.mediaType,
+        doc.sizeBytes,
+        doc.contentHash,
+        doc.uploadedBy,
+      ],
     );
     return rows[0] ?? null;
   }
 
-  async bySourceExternalId(sourceType: DocumentRow['source_type'], sourceId: string, externalId: string): Promise<DocumentRow | null> {
-    const { rows } = await this.db.query<DocumentRow>('select * from document where source_type = $1 and source_id = $2 and external_id = $3', [sourceType, sourceId, externalId]);
+  async bySourceExternalId(
+    sourceType: DocumentRow['source_type'],
+    sourceId: string,
+    externalId: string,
+  ): Promise<DocumentRow | null> {
+    const { rows } = await this.db.query<DocumentRow>(
+      'select * from document where source_type = $1 and source_id = $2 and external_id = $3',
+      [sourceType, sourceId, externalId],
+    );
     return rows[0] ?? null;
   }
 
@@ -159,7 +185,10 @@ export class DocumentRepository {
   }
 
   async setJob(tx: SqlExecutor, id: string, jobId: string): Promise<DocumentRow> {
-    const { rows } = await tx.query<DocumentRow>('update document set job_id = $2, updated_at = now() where id = $1 returning *', [id, jobId]);
+    const { rows } = await tx.query<DocumentRow>(
+      'update document set job_id = $2, updated_at = now() where id = $1 returning *',
+      [id, jobId],
+    );
     return rows[0] as DocumentRow;
   }
 
@@ -172,7 +201,9 @@ export class DocumentRepository {
     }
     if (filter.search) {
       values.push(`%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-      where.push(`(d.filename ilike $${values.length} or d.path ilike $${values.length} or coalesce(d.title, '') ilike $${values.length})`);
+      where.push(
+        `(d.filename ilike $${values.length} or d.path ilike $${values.length} or coalesce(d.title, '') ilike $${values.length})`,
+      );
     }
     if (filter.sourceType) {
       values.push(filter.sourceType);
@@ -188,7 +219,8 @@ export class DocumentRepository {
     }
     const sql = `select d.*, count(*) over () as total from document d ${where.length ? `where ${where.join(' and ')}` : ''} order by d.created_at desc, d.id limit $1 offset $2`;
     const { rows } = await this.db.query<DocumentRow & { total: string }>(sql, values);
-    const firstRow = async () => (await this.db.query<DocumentRow & { total: string }>(sql, [1, 0, ...values.slice(2)])).rows;
+    const firstRow = async () =>
+      (await this.db.query<DocumentRow & { total: string }>(sql, [1, 0, ...values.slice(2)])).rows;
     return { items: rows, total: await pageTotal(rows, offset, (row) => row.total, firstRow) };
   }
 
@@ -197,7 +229,10 @@ export class DocumentRepository {
    * is a group of its own); ids that name no document are left out.
    */
   async deletionGroups(ids: string[], maxChunks: number): Promise<string[][]> {
-    const { rows } = await this.db.query<{ id: string; chunk_count: number }>('select id, chunk_count from document where id = any($1::uuid[]) order by created_at, id', [ids]);
+    const { rows } = await this.db.query<{ id: string; chunk_count: number }>(
+      'select id, chunk_count from document where id = any($1::uuid[]) order by created_at, id',
+      [ids],
+    );
     const groups: string[][] = [];
     let group: string[] = [];
     let chunks = 0;
@@ -215,7 +250,10 @@ export class DocumentRepository {
   }
 
   async delete(ids: string[], tx: SqlExecutor = this.db): Promise<Array<{ id: string; content_hash: string }>> {
-    const { rows } = await tx.query<{ id: string; content_hash: string }>('delete from document where id = any($1::uuid[]) returning id, content_hash', [ids]);
+    const { rows } = await tx.query<{ id: string; content_hash: string }>(
+      'delete from document where id = any($1::uuid[]) returning id, content_hash',
+      [ids],
+    );
     return rows;
   }
 
@@ -225,7 +263,10 @@ export class DocumentRepository {
   }
 
   async move(id: string, path: string): Promise<DocumentRow | null> {
-    const { rows } = await this.db.query<DocumentRow>('update document set path = $2, updated_at = now() where id = $1 returning *', [id, path]);
+    const { rows } = await this.db.query<DocumentRow>(
+      'update document set path = $2, updated_at = now() where id = $1 returning *',
+      [id, path],
+    );
     return rows[0] ?? null;
   }
 }

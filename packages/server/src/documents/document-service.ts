@@ -80,7 +80,13 @@ export class DocumentService {
     this.#policy = new UploadPolicy(kernel);
     this.#jobs = kernel.jobs;
     this.#logger = kernel.logger.child({ component: 'documents' });
-    this.#connectorDocuments = new ConnectorDocuments({ db: kernel.db, repository: this.repository, blobs: this.blobs, logger: this.#logger, queueIngest: (documentId, sourceId) => this.#queueIngest(documentId, sourceId) });
+    this.#connectorDocuments = new ConnectorDocuments({
+      db: kernel.db,
+      repository: this.repository,
+      blobs: this.blobs,
+      logger: this.#logger,
+      queueIngest: (documentId, sourceId) => this.#queueIngest(documentId, sourceId),
+    });
   }
 
   /**
@@ -88,17 +94,26 @@ export class DocumentService {
    * arrive; only when all parts are accepted are they stored and queued. A refusal leaves nothing
    * stored and the rest of the body unread (the HTTP layer drains it).
    */
-  async upload(body: UploadBody, principal: Principal, options: UploadOptions = {}): Promise<Array<ReturnType<typeof publicDocument> & { duplicate: boolean }>> {
+  async upload(
+    body: UploadBody,
+    principal: Principal,
+    options: UploadOptions = {},
+  ): Promise<Array<ReturnType<typeof publicDocument> & { duplicate: boolean }>> {
     const target: UploadTarget = {
       connector: options.connectorId ? await this.#targets.resolve(options.connectorId, 'query.connector_id') : null,
       directory: options.directory ?? '',
     };
-    if (!isMultipartForm(body.contentType)) throw new DocqaError('bad_request', 'Send the files as multipart/form-data, each in a part named "file".');
+    if (!isMultipartForm(body.contentType))
+      throw new DocqaError('bad_request', 'Send the files as multipart/form-data, each in a part named "file".');
     const staged: StagedFile[] = [];
     try {
       await this.#stageParts(body, target, staged);
-      if (staged.length === 0) throw new DocqaError('validation_failed', 'The upload holds no file; send each file in a part named "file".', { errors: [{ field: 'file', message: 'is required' }] });
-      if (target.connector) return await this.#connectorDocuments.storeUpload(staged as ConnectorUploadFile[], target.connector, principal);
+      if (staged.length === 0)
+        throw new DocqaError('validation_failed', 'The upload holds no file; send each file in a part named "file".', {
+          errors: [{ field: 'file', message: 'is required' }],
+        });
+      if (target.connector)
+        return await this.#connectorDocuments.storeUpload(staged as ConnectorUploadFile[], target.connector, principal);
       try {
         return await this.#store(staged, principal);
       } catch (error) {
@@ -119,14 +134,19 @@ export class DocumentService {
     const limits = this.#policy.limits();
     const totals = await this.repository.totals();
     if (limits.documents !== null && totals.documents >= limits.documents) {
-      throw new DocqaError('plan_limit', `This plan holds at most ${limits.documents} documents; delete some or upgrade.`, { extra: { limit: limits.documents, current: totals.documents } });
+      throw new DocqaError(
+        'plan_limit',
+        `This plan holds at most ${limits.documents} documents; delete some or upgrade.`,
+        { extra: { limit: limits.documents, current: totals.documents } },
+      );
     }
     let filesSeen = false;
     for await (const part of multipartParts(body, { files: maxFilesPerUpload, fields: 10, fieldSize: 1024 })) {
       if (part.kind === 'field') {
         // connector_id and directory may come as form fields, before the files: each file is checked
         // against its target as it arrives, so a field after the first file comes too late.
-        if (part.name === 'connector_id' || part.name === 'directory') await this.#applyUploadField(target, part.name, part.value, filesSeen);
+        if (part.name === 'connector_id' || part.name === 'directory')
+          await this.#applyUploadField(target, part.name, part.value, filesSeen);
         continue;
       }
       if (part.name !== 'file') {
@@ -138,26 +158,47 @@ export class DocumentService {
     }
   }
 
-  async #stageFile(part: Extract<MultipartPart, { kind: 'file' }>, target: UploadTarget, staged: StagedFile[], limits: PlanLimits, totals: { documents: number; bytes: number }): Promise<StagedFile> {
+  async #stageFile(
+    part: Extract<MultipartPart, { kind: 'file' }>,
+    target: UploadTarget,
+    staged: StagedFile[],
+    limits: PlanLimits,
+    totals: { documents: number; bytes: number },
+  ): Promise<StagedFile> {
     // Until its checks pass, the part's bytes stay unread.
     const filename = safeFilename(part.filename);
     const extractor = this.#policy.extractorFor(filename);
     if (limits.documents !== null && totals.documents + staged.length + 1 > limits.documents) {
-      throw new DocqaError('plan_limit', `This plan holds at most ${limits.documents} documents.`, { extra: { limit: limits.documents, current: totals.documents + staged.length } });
+      throw new DocqaError('plan_limit', `This plan holds at most ${limits.documents} documents.`, {
+        extra: { limit: limits.documents, current: totals.documents + staged.length },
+      });
     }
     const targetPath = await this.#connectorPathFor(target, filename, staged);
     const stagedBytes = staged.reduce((sum, file) => sum + file.blob.sizeBytes, 0);
-    const blob = await this.blobs.stage(part.stream, (bytes) => {
-      if (limits.fileSizeBytes !== null && bytes > limits.fileSizeBytes) this.#policy.refuseTooLarge(filename, limits);
-      if (limits.storageBytes !== null && totals.bytes + stagedBytes + bytes > limits.storageBytes) {
-        throw new DocqaError('plan_limit', `Storing ${filename} would pass the ${formatBytes(limits.storageBytes)} of storage this plan has.`, { extra: { limit: limits.storageBytes, current: totals.bytes + stagedBytes } });
-      }
-    }).catch((error: unknown) => {
-      // The part's own stream failing is the body's fault (cut short, malformed); the disk's is ours.
-      if (!DocqaError.is(error) && part.stream.errored) throw new DocqaError('bad_request', `${filename} was cut short: the multipart body ended inside it.`);
-      throw error;
-    });
-    const file: StagedFile = { filename, mediaType: extractor.mediaTypes.includes(part.mimeType) ? part.mimeType : (extractor.mediaTypes[0] as string), blob, ...(targetPath === undefined ? {} : { targetPath }) };
+    const blob = await this.blobs
+      .stage(part.stream, (bytes) => {
+        if (limits.fileSizeBytes !== null && bytes > limits.fileSizeBytes)
+          this.#policy.refuseTooLarge(filename, limits);
+        if (limits.storageBytes !== null && totals.bytes + stagedBytes + bytes > limits.storageBytes) {
+          throw new DocqaError(
+            'plan_limit',
+            `Storing ${filename} would pass the ${formatBytes(limits.storageBytes)} of storage this plan has.`,
+            { extra: { limit: limits.storageBytes, current: totals.bytes + stagedBytes } },
+          );
+        }
+      })
+      .catch((error: unknown) => {
+        // The part's own stream failing is the body's fault (cut short, malformed); the disk's is ours.
+        if (!DocqaError.is(error) && part.stream.errored)
+          throw new DocqaError('bad_request', `${filename} was cut short: the multipart body ended inside it.`);
+        throw error;
+      });
+    const file: StagedFile = {
+      filename,
+      mediaType: extractor.mediaTypes.includes(part.mimeType) ? part.mimeType : (extractor.mediaTypes[0] as string),
+      blob,
+      ...(targetPath === undefined ? {} : { targetPath }),
+    };
     if (part.stream.truncated) {
       await this.blobs.discard(blob);
       throw new DocqaError('bad_request', `${filename} was cut short.`);
@@ -169,18 +210,29 @@ export class DocumentService {
     // Answer in upload order; the same bytes twice (stored before, or twice in this upload) are one document.
     const byHash = new Map<string, DocumentRow | null>();
     for (const file of staged) {
-      if (!byHash.has(file.blob.sha256)) byHash.set(file.blob.sha256, await this.repository.byContent(file.blob.sha256));
+      if (!byHash.has(file.blob.sha256))
+        byHash.set(file.blob.sha256, await this.repository.byContent(file.blob.sha256));
     }
     const fresh: StagedFile[] = [];
     for (const file of staged) {
-      if (byHash.get(file.blob.sha256) === null && !fresh.some((other) => other.blob.sha256 === file.blob.sha256)) fresh.push(file);
+      if (byHash.get(file.blob.sha256) === null && !fresh.some((other) => other.blob.sha256 === file.blob.sha256))
+        fresh.push(file);
     }
     // Blobs first: a crash after this leaves unreferenced content (swept), never a row without bytes.
     for (const file of fresh) await this.blobs.commit(file.blob);
     const inserted = await this.kernel.db.transaction(async (tx) => {
       const rows: DocumentRow[] = [];
       for (const file of fresh) {
-        rows.push(await this.repository.insertUpload(tx, { filename: file.filename, path: file.filename, mediaType: file.mediaType, sizeBytes: file.blob.sizeBytes, contentHash: file.blob.sha256, uploadedBy: principal.userId }));
+        rows.push(
+          await this.repository.insertUpload(tx, {
+            filename: file.filename,
+            path: file.filename,
+            mediaType: file.mediaType,
+            sizeBytes: file.blob.sizeBytes,
+            contentHash: file.blob.sha256,
+            uploadedBy: principal.userId,
+          }),
+        );
       }
       return rows;
     });
@@ -188,7 +240,8 @@ export class DocumentService {
     // holds); a crash in between leaves `pending` documents without a job, which start-up re-queues.
     const created: DocumentRow[] = [];
     for (const row of inserted) created.push(await this.#queueIngest(row.id));
-    for (const row of created) this.#logger.info({ document_id: row.id, size_bytes: Number(row.size_bytes) }, 'document uploaded');
+    for (const row of created)
+      this.#logger.info({ document_id: row.id, size_bytes: Number(row.size_bytes) }, 'document uploaded');
     const createdByHash = new Map(created.map((row) => [row.content_hash, row]));
     const answered = new Set<string>();
     return staged.map((file) => {
@@ -201,19 +254,41 @@ export class DocumentService {
     });
   }
 
-  async #applyUploadField(target: UploadTarget, name: 'connector_id' | 'directory', value: string, afterFiles: boolean): Promise<void> {
+  async #applyUploadField(
+    target: UploadTarget,
+    name: 'connector_id' | 'directory',
+    value: string,
+    afterFiles: boolean,
+  ): Promise<void> {
     const field = `body.${name}`;
-    const refuse = (message: string, detail: string) => new DocqaError('validation_failed', detail, { errors: [{ field, message }] });
-    if (afterFiles) throw refuse('must come before the file parts', `Send the ${name} field before the file parts: files are checked against their target as they arrive.`);
+    const refuse = (message: string, detail: string) =>
+      new DocqaError('validation_failed', detail, { errors: [{ field, message }] });
+    if (afterFiles)
+      throw refuse(
+        'must come before the file parts',
+        `Send the ${name} field before the file parts: files are checked against their target as they arrive.`,
+      );
     if (name === 'directory') {
-      if (!isRelativeSourcePath(value)) throw refuse('must be a relative path without ".", ".." or empty segments', `Directory '${value}' is not a relative path inside the connector.`);
-      if (target.directory && target.directory !== value) throw refuse('differs from the query\'s directory', 'The directory form field and the directory query parameter differ.');
+      if (!isRelativeSourcePath(value))
+        throw refuse(
+          'must be a relative path without ".", ".." or empty segments',
+          `Directory '${value}' is not a relative path inside the connector.`,
+        );
+      if (target.directory && target.directory !== value)
+        throw refuse(
+          "differs from the query's directory",
+          'The directory form field and the directory query parameter differ.',
+        );
       target.directory = value;
       return;
     }
     if (!uuidPattern.test(value)) throw refuse('must be a UUID', `connector_id '${value}' is not a UUID.`);
     if (target.connector) {
-      if (target.connector.source.id !== value.toLowerCase()) throw refuse('differs from the query\'s connector_id', 'The connector_id form field and the connector_id query parameter differ.');
+      if (target.connector.source.id !== value.toLowerCase())
+        throw refuse(
+          "differs from the query's connector_id",
+          'The connector_id form field and the connector_id query parameter differ.',
+        );
       return;
     }
     target.connector = await this.#targets.resolve(value, field);
@@ -225,23 +300,36 @@ export class DocumentService {
    */
   async #connectorPathFor(target: UploadTarget, filename: string, staged: StagedFile[]): Promise<string | undefined> {
     if (!target.connector) {
-      if (target.directory) throw new DocqaError('validation_failed', 'directory places files inside a connector; send connector_id too.', { errors: [{ field: 'directory', message: 'needs connector_id' }] });
+      if (target.directory)
+        throw new DocqaError('validation_failed', 'directory places files inside a connector; send connector_id too.', {
+          errors: [{ field: 'directory', message: 'needs connector_id' }],
+        });
       return undefined;
     }
     const targetPath = target.directory ? `${target.directory}/${filename}` : filename;
-    await this.#connectorDocuments.checkUploadPath(target.connector, targetPath, staged.flatMap((file) => (file.targetPath === undefined ? [] : [file.targetPath])));
+    await this.#connectorDocuments.checkUploadPath(
+      target.connector,
+      targetPath,
+      staged.flatMap((file) => (file.targetPath === undefined ? [] : [file.targetPath])),
+    );
     return targetPath;
   }
 
   /** Uploads share one group; a source's documents are grouped by the source (see workers.ts). */
   async #queueIngest(documentId: string, sourceId: string | null = null): Promise<DocumentRow> {
-    const jobId = await this.#jobs.send<IngestJobData>(ingestQueue, { documentId }, { singletonKey: documentId, group: sourceId ?? 'uploads' });
+    const jobId = await this.#jobs.send<IngestJobData>(
+      ingestQueue,
+      { documentId },
+      { singletonKey: documentId, group: sourceId ?? 'uploads' },
+    );
     return this.repository.setJob(this.kernel.db, documentId, jobId);
   }
 
   /** Documents accepted but never queued (a crash between commit and queueing) get their job now. */
   async requeueOrphans(): Promise<number> {
-    const { rows } = await this.kernel.db.query<{ id: string; source_id: string | null }>(`select id, source_id from document where status = 'pending' and job_id is null`);
+    const { rows } = await this.kernel.db.query<{ id: string; source_id: string | null }>(
+      `select id, source_id from document where status = 'pending' and job_id is null`,
+    );
     for (const row of rows) await this.#queueIngest(row.id, row.source_id);
     return rows.length;
   }
@@ -274,7 +362,9 @@ export class DocumentService {
    * and jobs get their turn between groups instead of timing out behind one long statement.
    */
   async delete(ids: string[], chunksPerGroup = chunksPerDeletion): Promise<{ deleted: string[]; not_found: string[] }> {
-    const store = this.kernel.container.has(providerTokens.vectorStore) ? this.kernel.resolve(providerTokens.vectorStore) : null;
+    const store = this.kernel.container.has(providerTokens.vectorStore)
+      ? this.kernel.resolve(providerTokens.vectorStore)
+      : null;
     const deleted = new Set<string>();
     for (const group of await this.repository.deletionGroups(ids, chunksPerGroup)) {
       const removed = await this.repository.delete(group);
@@ -310,7 +400,12 @@ export class DocumentService {
    * moved into a connector has its bytes written there and becomes that connector's document.
    * Otherwise (uploads, integrations' documents) only the document's path changes.
    */
-  async move(documentId: string, targetPath: string, connectorId: string | undefined, connectorField = 'body.connector_id') {
+  async move(
+    documentId: string,
+    targetPath: string,
+    connectorId: string | undefined,
+    connectorField = 'body.connector_id',
+  ) {
     const named = connectorId ? await this.#targets.resolve(connectorId, connectorField) : null;
     const document = await this.repository.byId(documentId);
     if (!document) throw new DocqaError('not_found', `Document ${documentId} was not found.`);
@@ -321,15 +416,21 @@ export class DocumentService {
       return publicDocument(moved);
     }
     if (named && document.source_type !== 'upload' && document.source_id !== named.source.id) {
-      throw new DocqaError('validation_failed', `Document ${documentId} belongs to another ${document.source_type}; documents move within their connector, or from uploads into a connector.`, {
-        errors: [{ field: connectorField, message: 'is not the document\'s connector' }],
-      });
+      throw new DocqaError(
+        'validation_failed',
+        `Document ${documentId} belongs to another ${document.source_type}; documents move within their connector, or from uploads into a connector.`,
+        {
+          errors: [{ field: connectorField, message: "is not the document's connector" }],
+        },
+      );
     }
     const target = named ?? (await this.#targets.resolve(ownConnector as string, 'body.document_id'));
-    if (!isRelativeSourcePath(targetPath)) throw new DocqaError('validation_failed', `'${targetPath}' is not a path inside the connector.`, { errors: [{ field: 'body.target_path', message: 'must be a relative path' }] });
+    if (!isRelativeSourcePath(targetPath))
+      throw new DocqaError('validation_failed', `'${targetPath}' is not a path inside the connector.`, {
+        errors: [{ field: 'body.target_path', message: 'must be a relative path' }],
+      });
     return publicDocument(await this.#connectorDocuments.move(document, target, targetPath));
   }
-
 }
 
 /** `multipart/form-data`, whatever its parameters and case. */
@@ -340,7 +441,13 @@ function isMultipartForm(contentType: string | undefined): boolean {
 /** Keeps the last path segment of a client's file name, without control characters. */
 function safeFilename(name: string | undefined): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
-  if (!clean || clean === '.' || clean === '..') throw new DocqaError('validation_failed', 'Each file part needs a file name.', { errors: [{ field: 'file', message: 'needs a filename' }] });
+  const clean = base
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, 255);
+  if (!clean || clean === '.' || clean === '..')
+    throw new DocqaError('validation_failed', 'Each file part needs a file name.', {
+      errors: [{ field: 'file', message: 'needs a filename' }],
+    });
   return clean;
 }

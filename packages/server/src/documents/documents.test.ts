@@ -46,11 +46,19 @@ describe('documents API', function () {
   const upload = async (files: Array<{ name: string; content: string | Buffer }>, token = admin) => {
     const form = new FormData();
     for (const file of files) form.append('file', new Blob([file.content]), file.name);
-    const res = await fetch(`${server.url}/api/docs/upload`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`${server.url}/api/docs/upload`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${token}` },
+    });
     return { status: res.status, body: (await res.json()) as Json };
   };
   const call = async (method: string, route: string, body?: unknown, token = admin) => {
-    const res = await fetch(server.url + route, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: body === undefined ? null : JSON.stringify(body) });
+    const res = await fetch(server.url + route, {
+      method,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: body === undefined ? null : JSON.stringify(body),
+    });
     const text = await res.text();
     return { status: res.status, body: (text ? JSON.parse(text) : {}) as Json };
   };
@@ -58,17 +66,45 @@ describe('documents API', function () {
 
   before(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-docs-'));
-    const database = process.env.TEST_DATABASE_URL ? await createTemporaryDatabase(process.env.TEST_DATABASE_URL) : null;
+    const database = process.env.TEST_DATABASE_URL
+      ? await createTemporaryDatabase(process.env.TEST_DATABASE_URL)
+      : null;
     drop = database?.drop;
     server = await startServer({
-      env: { ...testSecrets, DOCQA_DATA_DIR: dataDir, DOCQA_SECRETS_DIR: dataDir, LOG_LEVEL: 'ERROR', DEFAULT_ADMIN_PASSWORD: 'admin-password-1', ...(database ? { DATABASE_URL: database.url } : {}) },
+      env: {
+        ...testSecrets,
+        DOCQA_DATA_DIR: dataDir,
+        DOCQA_SECRETS_DIR: dataDir,
+        LOG_LEVEL: 'ERROR',
+        DEFAULT_ADMIN_PASSWORD: 'admin-password-1',
+        ...(database ? { DATABASE_URL: database.url } : {}),
+      },
       cwd: dataDir,
       inMemoryDatabase: database === null,
-      presets: { standard: definePreset({ id: 'standard', description: 'test', plugins: () => [{ plugin: license }, { plugin: extractor('extractor-plain', '.txt') }, { plugin: extractor('extractor-table', '.csv', 'PRO') }] }) },
+      presets: {
+        standard: definePreset({
+          id: 'standard',
+          description: 'test',
+          plugins: () => [
+            { plugin: license },
+            { plugin: extractor('extractor-plain', '.txt') },
+            { plugin: extractor('extractor-table', '.csv', 'PRO') },
+          ],
+        }),
+      },
       port: 0,
       host: '127.0.0.1',
     });
-    const login = async (username: string, password: string) => ((await (await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) })).json()) as Json).access_token as string;
+    const login = async (username: string, password: string) =>
+      (
+        (await (
+          await fetch(`${server.url}/api/auth/login`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ username, password }),
+          })
+        ).json()) as Json
+      ).access_token as string;
     admin = await login('admin', 'admin-password-1');
     viewerId = (await call('POST', '/api/auth/users', { username: 'val', password: 'val-password-1' })).body.id;
     viewer = await login('val', 'val-password-1');
@@ -80,11 +116,23 @@ describe('documents API', function () {
   });
 
   it('stores uploads, queues their indexing, and lists them', async () => {
-    const res = await upload([{ name: 'a.txt', content: 'alpha document' }, { name: 'dir/b.txt', content: 'beta document' }]);
+    const res = await upload([
+      { name: 'a.txt', content: 'alpha document' },
+      { name: 'dir/b.txt', content: 'beta document' },
+    ]);
     expect(res.status).to.equal(202);
-    expect(res.body.documents.map((d: Json) => [d.filename, d.status, d.duplicate])).to.deep.equal([['a.txt', 'pending', false], ['b.txt', 'pending', false]]);
+    expect(res.body.documents.map((d: Json) => [d.filename, d.status, d.duplicate])).to.deep.equal([
+      ['a.txt', 'pending', false],
+      ['b.txt', 'pending', false],
+    ]);
     expect(res.body.documents[0].job_id).to.match(/^[0-9a-f-]{36}$/);
-    const stored = path.join(dataDir, 'blobs', 'sha256', res.body.documents[0].content_hash.slice(0, 2), res.body.documents[0].content_hash);
+    const stored = path.join(
+      dataDir,
+      'blobs',
+      'sha256',
+      res.body.documents[0].content_hash.slice(0, 2),
+      res.body.documents[0].content_hash,
+    );
     expect(fs.readFileSync(stored, 'utf8')).to.equal('alpha document');
     const list = await call('GET', '/api/docs?q=A.TXT', undefined, viewer);
     expect(list.body.items.map((d: Json) => d.filename)).to.deep.equal(['a.txt']);
@@ -92,14 +140,25 @@ describe('documents API', function () {
   });
 
   it('the same bytes again answer the stored document as a duplicate', async () => {
-    const res = await upload([{ name: 'copy.txt', content: 'alpha document' }, { name: 'new.txt', content: 'gamma' }, { name: 'new-again.txt', content: 'gamma' }]);
-    expect(res.body.documents.map((d: Json) => [d.filename, d.duplicate])).to.deep.equal([['a.txt', true], ['new.txt', false], ['new.txt', true]]);
+    const res = await upload([
+      { name: 'copy.txt', content: 'alpha document' },
+      { name: 'new.txt', content: 'gamma' },
+      { name: 'new-again.txt', content: 'gamma' },
+    ]);
+    expect(res.body.documents.map((d: Json) => [d.filename, d.duplicate])).to.deep.equal([
+      ['a.txt', true],
+      ['new.txt', false],
+      ['new.txt', true],
+    ]);
     expect((await call('GET', '/api/docs')).body.total).to.equal(3);
   });
 
   it('refuses unknown types (415), plan-gated types (403) and oversized files (413), storing nothing', async () => {
     const before = (await call('GET', '/api/docs')).body.total;
-    const unknown = await upload([{ name: 'ok.txt', content: 'fine' }, { name: 'image.bmp', content: 'BM....' }]);
+    const unknown = await upload([
+      { name: 'ok.txt', content: 'fine' },
+      { name: 'image.bmp', content: 'BM....' },
+    ]);
     expect([unknown.status, unknown.body.code]).to.deep.equal([415, 'unsupported_media_type']);
     expect(unknown.body.detail).to.include('image.bmp');
     const gated = await upload([{ name: 'table.csv', content: 'a,b\n1,2' }]);
@@ -117,7 +176,12 @@ describe('documents API', function () {
     const fourth = await upload([{ name: 'four.txt', content: 'four' }]);
     expect(fourth.status).to.equal(202);
     const fifth = await upload([{ name: 'five.txt', content: 'five' }]);
-    expect([fifth.status, fifth.body.code, fifth.body.limit, fifth.body.current]).to.deep.equal([403, 'plan_limit', 4, 4]);
+    expect([fifth.status, fifth.body.code, fifth.body.limit, fifth.body.current]).to.deep.equal([
+      403,
+      'plan_limit',
+      4,
+      4,
+    ]);
     limits = { ...limits, documents: 100, storageBytes: 100 };
     const storage = await upload([{ name: 'fits-not.txt', content: 'x'.repeat(200) }]);
     expect([storage.status, storage.body.code]).to.deep.equal([403, 'plan_limit']);
@@ -135,8 +199,11 @@ describe('documents API', function () {
     try {
       // The limit is checked before the first part is parsed; a rejection there had no handler yet.
       const { boundary, parts } = multipartBody([{ name: 'late.txt', content: 'comes late' }]);
-      const answers = await Promise.all(Array.from({ length: 8 }, () => rawUpload(server.url, { token: admin, body: parts, boundary, delayMs: 30 })));
-      for (const answer of answers) expect([answer.status, answer.body?.code, answer.error]).to.deep.equal([403, 'plan_limit', null]);
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () => rawUpload(server.url, { token: admin, body: parts, boundary, delayMs: 30 })),
+      );
+      for (const answer of answers)
+        expect([answer.status, answer.body?.code, answer.error]).to.deep.equal([403, 'plan_limit', null]);
       expect((await fetch(`${server.url}/api/health`)).status).to.equal(200);
       expect(unhandled).to.deep.equal([]);
     } finally {
@@ -152,11 +219,15 @@ describe('documents API', function () {
       // 2 MiB in 64 KiB pieces: most of it is still to come when the 413 is sent.
       const { boundary, parts } = multipartBody([{ name: 'big.txt', content: Buffer.alloc(2 * 1024 * 1024, 'y') }]);
       const whole = Buffer.concat(parts);
-      const pieces = Array.from({ length: Math.ceil(whole.length / 65_536) }, (_, i) => whole.subarray(i * 65_536, (i + 1) * 65_536));
+      const pieces = Array.from({ length: Math.ceil(whole.length / 65_536) }, (_, i) =>
+        whole.subarray(i * 65_536, (i + 1) * 65_536),
+      );
       const refused = await rawUpload(server.url, { token: admin, body: pieces, boundary, agent });
       expect([refused.status, refused.body?.code, refused.error]).to.deep.equal([413, 'file_too_large', null]);
       const next = await new Promise<number>((resolve, reject) => {
-        http.get(`${server.url}/api/health`, { agent }, (res) => resolve(res.resume().statusCode ?? 0)).on('error', reject);
+        http
+          .get(`${server.url}/api/health`, { agent }, (res) => resolve(res.resume().statusCode ?? 0))
+          .on('error', reject);
       });
       expect(next).to.equal(200);
     } finally {
@@ -169,13 +240,28 @@ describe('documents API', function () {
   it('malformed, truncated and aborted multipart bodies answer JSON errors and leave nothing staged', async () => {
     const before = (await call('GET', '/api/docs')).body.total;
     const { boundary, parts } = multipartBody([{ name: 'cut.txt', content: 'x'.repeat(50_000) }]);
-    const noBoundary = await rawUpload(server.url, { token: admin, body: parts, boundary, contentType: 'multipart/form-data' });
+    const noBoundary = await rawUpload(server.url, {
+      token: admin,
+      body: parts,
+      boundary,
+      contentType: 'multipart/form-data',
+    });
     expect([noBoundary.status, noBoundary.body?.code]).to.deep.equal([400, 'bad_request']);
     // The declared length is longer than what comes, and the end boundary never does.
-    const truncated = await rawUpload(server.url, { token: admin, body: [Buffer.concat(parts.slice(0, 1)).subarray(0, 20_000)], boundary, abortAfterPieces: 1, delayMs: 50 });
+    const truncated = await rawUpload(server.url, {
+      token: admin,
+      body: [Buffer.concat(parts.slice(0, 1)).subarray(0, 20_000)],
+      boundary,
+      abortAfterPieces: 1,
+      delayMs: 50,
+    });
     // Either the client has gone before the 400 arrives, or it reads it as it goes.
     expect([0, 400]).to.include(truncated.status);
-    const garbage = await rawUpload(server.url, { token: admin, body: Buffer.from('--nope\r\nthis is not multipart at all'), boundary });
+    const garbage = await rawUpload(server.url, {
+      token: admin,
+      body: Buffer.from('--nope\r\nthis is not multipart at all'),
+      boundary,
+    });
     expect([garbage.status, garbage.body?.code]).to.deep.equal([400, 'bad_request']);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect((await call('GET', '/api/docs')).body.total).to.equal(before);
@@ -186,7 +272,13 @@ describe('documents API', function () {
   it('a client that hangs up in the middle of a file leaves no staged file and no request waiting', async () => {
     const { boundary, parts } = multipartBody([{ name: 'hang-up.txt', content: 'z'.repeat(200_000) }]);
     const whole = Buffer.concat(parts);
-    const answer = await rawUpload(server.url, { token: admin, body: [whole.subarray(0, 100_000), whole.subarray(100_000)], boundary, delayMs: 100, abortAfterPieces: 1 });
+    const answer = await rawUpload(server.url, {
+      token: admin,
+      body: [whole.subarray(0, 100_000), whole.subarray(100_000)],
+      boundary,
+      delayMs: 100,
+      abortAfterPieces: 1,
+    });
     expect(answer.status).to.equal(0);
     const deadline = Date.now() + 5_000;
     while (!stagingIsEmpty() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -196,7 +288,14 @@ describe('documents API', function () {
   it('a page past the end still answers the real total (documents, jobs, connectors, groups, schedules, audit)', async () => {
     plan = 'ENTERPRISE';
     try {
-      for (const route of ['/api/docs', '/api/jobs', '/api/connectors', '/api/groups', '/api/schedules', '/api/audit']) {
+      for (const route of [
+        '/api/docs',
+        '/api/jobs',
+        '/api/connectors',
+        '/api/groups',
+        '/api/schedules',
+        '/api/audit',
+      ]) {
         const first = await call('GET', route);
         expect(first.status, route).to.equal(200);
         const past = await call('GET', `${route}?offset=${Number(first.body.total) + 5}`);
@@ -211,14 +310,22 @@ describe('documents API', function () {
   it('answers one document by id, and filters the list by source', async () => {
     const [doc] = (await upload([{ name: 'one-by-id.txt', content: 'answered by its id' }])).body.documents;
     const one = await call('GET', `/api/docs/${doc.id}`);
-    expect([one.status, one.body.id, one.body.filename, one.body.source_type]).to.deep.equal([200, doc.id, 'one-by-id.txt', 'upload']);
+    expect([one.status, one.body.id, one.body.filename, one.body.source_type]).to.deep.equal([
+      200,
+      doc.id,
+      'one-by-id.txt',
+      'upload',
+    ]);
     expect((await call('GET', '/api/docs/00000000-0000-4000-8000-000000000000')).status).to.equal(404);
     const all = (await call('GET', '/api/docs')).body.total;
     expect((await call('GET', '/api/docs?source_type=upload')).body.total).to.equal(all);
     expect((await call('GET', '/api/docs?source_type=connector')).body.total).to.equal(0);
     // A connector's id used to be ignored, listing every document.
     expect((await call('GET', '/api/docs?connector_id=00000000-0000-4000-8000-000000000000')).body.total).to.equal(0);
-    const both = await call('GET', '/api/docs?connector_id=00000000-0000-4000-8000-000000000000&integration_id=00000000-0000-4000-8000-000000000001');
+    const both = await call(
+      'GET',
+      '/api/docs?connector_id=00000000-0000-4000-8000-000000000000&integration_id=00000000-0000-4000-8000-000000000001',
+    );
     expect(both.status).to.equal(422);
   });
 
@@ -226,16 +333,21 @@ describe('documents API', function () {
     expect((await upload([{ name: 'v.txt', content: 'v' }], viewer)).status).to.equal(403);
     const json = await call('POST', '/api/docs/upload', { file: 'x' });
     expect([json.status, json.body.code]).to.deep.equal([400, 'bad_request']);
-    const empty = await fetch(`${server.url}/api/docs/upload`, { method: 'POST', body: new FormData(), headers: { authorization: `Bearer ${admin}` } });
+    const empty = await fetch(`${server.url}/api/docs/upload`, {
+      method: 'POST',
+      body: new FormData(),
+      headers: { authorization: `Bearer ${admin}` },
+    });
     expect(empty.status).to.equal(422);
   });
 
-  it('hides documents outside the viewer\'s groups on ENTERPRISE', async () => {
+  it("hides documents outside the viewer's groups on ENTERPRISE", async () => {
     const secret = (await upload([{ name: 'secret.txt', content: 'top secret' }])).body.documents[0];
     plan = 'ENTERPRISE';
     const group = await call('POST', '/api/groups', { name: 'Board' });
     await call('PUT', `/api/access/document/${secret.id}`, { group_ids: [group.body.id] });
-    const seen = async () => (await call('GET', '/api/docs?limit=500', undefined, viewer)).body.items.map((d: Json) => d.filename);
+    const seen = async () =>
+      (await call('GET', '/api/docs?limit=500', undefined, viewer)).body.items.map((d: Json) => d.filename);
     expect(await seen()).to.not.include('secret.txt');
     expect((await call('GET', `/api/docs/${secret.id}`, undefined, viewer)).status).to.equal(404);
     await call('PUT', `/api/groups/${group.body.id}/members/${viewerId}`);
@@ -246,9 +358,14 @@ describe('documents API', function () {
 
   it('moves, deletes one and deletes in bulk; bytes go when no document uses them', async () => {
     const [doc] = (await upload([{ name: 'move-me.txt', content: 'to be moved' }])).body.documents;
-    const moved = await call('POST', '/api/docs/move', { document_id: doc.id, target_path: 'archive/2026/move-me.txt' });
+    const moved = await call('POST', '/api/docs/move', {
+      document_id: doc.id,
+      target_path: 'archive/2026/move-me.txt',
+    });
     expect(moved.body.path).to.equal('archive/2026/move-me.txt');
-    expect((await call('POST', '/api/docs/move', { document_id: doc.id, target_path: '../escape.txt' })).status).to.equal(422);
+    expect(
+      (await call('POST', '/api/docs/move', { document_id: doc.id, target_path: '../escape.txt' })).status,
+    ).to.equal(422);
     const blob = path.join(dataDir, 'blobs', 'sha256', doc.content_hash.slice(0, 2), doc.content_hash);
     expect((await call('DELETE', `/api/docs/${doc.id}`)).status).to.equal(204);
     expect(fs.existsSync(blob)).to.equal(false);

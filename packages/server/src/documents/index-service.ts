@@ -20,7 +20,9 @@ export class IndexService {
 
   async stats(): Promise<IndexStats> {
     const db = this.kernel.db;
-    const { rows: statusRows } = await db.query<{ status: string; n: string }>('select status, count(*) as n from document group by status');
+    const { rows: statusRows } = await db.query<{ status: string; n: string }>(
+      'select status, count(*) as n from document group by status',
+    );
     const byStatus = Object.fromEntries(statusRows.map((row) => [row.status, Number(row.n)]));
     const { rows: chunkRows } = await db.query<{ n: string; last: string | null }>(
       `select (select count(*) from chunk) as n, (select max(indexed_at) from document) as last`,
@@ -30,10 +32,14 @@ export class IndexService {
       `select sum(pg_total_relation_size(c.oid)) as bytes from pg_class c join pg_namespace n on n.oid = c.relnamespace
        where n.nspname = current_schema() and c.relkind = 'r' and c.relname in ('document', 'chunk', 'chunk_term', 'term_stats', 'vector_embedding')`,
     );
-    const store = this.kernel.container.has(providerTokens.vectorStore) ? this.kernel.resolve(providerTokens.vectorStore) : null;
+    const store = this.kernel.container.has(providerTokens.vectorStore)
+      ? this.kernel.resolve(providerTokens.vectorStore)
+      : null;
     const spaces = store ? await store.spaces() : [];
     const current = currentEmbedder(this.kernel)?.space ?? null;
-    const embedded = current ? (spaces.find((space) => space.model === current.model && space.dimensions === current.dimensions)?.count ?? 0) : 0;
+    const embedded = current
+      ? (spaces.find((space) => space.model === current.model && space.dimensions === current.dimensions)?.count ?? 0)
+      : 0;
     return {
       documents: {
         total: Object.values(byStatus).reduce((sum, n) => sum + n, 0),
@@ -44,7 +50,11 @@ export class IndexService {
       },
       chunks: Number(chunkRows[0]?.n ?? 0),
       embedded_chunks: embedded,
-      embedding_spaces: spaces.map((space) => ({ model: space.model, dimensions: space.dimensions, count: space.count })),
+      embedding_spaces: spaces.map((space) => ({
+        model: space.model,
+        dimensions: space.dimensions,
+        count: space.count,
+      })),
       index_size_bytes: Number(sizeRows[0]?.bytes ?? 0),
       last_update: chunkRows[0]?.last ? new Date(chunkRows[0].last).toISOString() : null,
     };
@@ -59,14 +69,24 @@ export class IndexService {
    * one transaction, so search keeps answering from the old index until each new part is ready.
    * Cancelling stops between documents (and aborts the one in progress).
    */
-  async rebuild(job: JobContext<{ requestedBy: string }>, pipeline: IngestPipeline): Promise<{ reindexed: number; failed: number }> {
-    const { rows } = await this.kernel.db.query<{ id: string }>(`select id from document where status in ('indexed', 'failed') order by created_at`);
+  async rebuild(
+    job: JobContext<{ requestedBy: string }>,
+    pipeline: IngestPipeline,
+  ): Promise<{ reindexed: number; failed: number }> {
+    const { rows } = await this.kernel.db.query<{ id: string }>(
+      `select id from document where status in ('indexed', 'failed') order by created_at`,
+    );
     let reindexed = 0;
     let failed = 0;
     await job.progress(0, rows.length);
     for (const [i, row] of rows.entries()) {
       job.signal.throwIfAborted();
-      const outcome = await pipeline.run({ id: job.id, data: { documentId: row.id }, signal: job.signal, progress: async () => undefined });
+      const outcome = await pipeline.run({
+        id: job.id,
+        data: { documentId: row.id },
+        signal: job.signal,
+        progress: async () => undefined,
+      });
       if ('chunks' in outcome) reindexed++;
       else failed++;
       await job.progress(i + 1, rows.length);

@@ -42,7 +42,10 @@ export interface ChunkedDocument {
  * the document as it was.
  */
 export async function writeChunkedDocument(
-  tx: SqlExecutor, document: ChunkedDocument, batchSize: number, detector: LanguageDetector = languageDetector(),
+  tx: SqlExecutor,
+  document: ChunkedDocument,
+  batchSize: number,
+  detector: LanguageDetector = languageDetector(),
 ): Promise<void> {
   await tx.query('delete from chunk where document_id = $1', [document.id]);
   // BM25's length of the document: the sum of its chunks' lengths in analysed terms.
@@ -51,8 +54,15 @@ export async function writeChunkedDocument(
   const languages = detector.detectChunks(document.chunks.map((chunk) => chunk.text));
   for (let start = 0; start < document.chunks.length; start += batchSize) {
     const part = document.chunks.slice(start, start + batchSize);
-    const analysed = part.map((chunk, i) => analyseChunk(chunkId(document.id, chunk.index), chunk.text, languages[start + i] ?? null));
-    const rows = part.map((chunk, i) => ({ ...chunkRow(document.id, chunk), term_count: analysed[i]!.length, language: analysed[i]!.language, metadata: document.chunkMetadata[chunk.index] ?? {} }));
+    const analysed = part.map((chunk, i) =>
+      analyseChunk(chunkId(document.id, chunk.index), chunk.text, languages[start + i] ?? null),
+    );
+    const rows = part.map((chunk, i) => ({
+      ...chunkRow(document.id, chunk),
+      term_count: analysed[i]!.length,
+      language: analysed[i]!.language,
+      metadata: document.chunkMetadata[chunk.index] ?? {},
+    }));
     await tx.query(
       `insert into chunk (id, document_id, position, text, heading_path, kind, page_start, page_end, char_start, char_end, token_count, term_count, language, metadata)
        select u.id, $1, u.position, u.text, coalesce((select array_agg(x) from jsonb_array_elements_text(u.heading_path) x), '{}'), u.kind, u.page_start, u.page_end, u.char_start, u.char_end, u.token_count, u.term_count, u.language, u.metadata

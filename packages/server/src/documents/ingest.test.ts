@@ -16,15 +16,35 @@ import { withoutLicenseGate } from '../testing/standard-with-license.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
-const proLicense = licenseStandIn(() => ({ plan: 'PRO', limits: { documents: 10_000, fileSizeBytes: 100 * 1024 * 1024, storageBytes: 1024 ** 3 } }));
+const proLicense = licenseStandIn(() => ({
+  plan: 'PRO',
+  limits: { documents: 10_000, fileSizeBytes: 100 * 1024 * 1024, storageBytes: 1024 ** 3 },
+}));
 
-const paragraph = 'Photosynthesis converts light energy into chemical energy stored in glucose molecules inside plant cells.';
+const paragraph =
+  'Photosynthesis converts light energy into chemical energy stored in glucose molecules inside plant cells.';
 
 async function samples(dir: string): Promise<Array<{ name: string; bytes: Buffer; expect: string }>> {
-  const docx = await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph({ text: 'Docx Heading', heading: HeadingLevel.HEADING_1 }), new Paragraph(`Word says: ${paragraph}`)] }] }));
+  const docx = await Packer.toBuffer(
+    new Document({
+      sections: [
+        {
+          children: [
+            new Paragraph({ text: 'Docx Heading', heading: HeadingLevel.HEADING_1 }),
+            new Paragraph(`Word says: ${paragraph}`),
+          ],
+        },
+      ],
+    }),
+  );
   const pdf = await PDFDocument.create();
   const page = pdf.addPage();
-  page.drawText(`PDF says: ${paragraph.slice(0, 60)}`, { x: 40, y: 700, size: 11, font: await pdf.embedFont(StandardFonts.Helvetica) });
+  page.drawText(`PDF says: ${paragraph.slice(0, 60)}`, {
+    x: 40,
+    y: 700,
+    size: 11,
+    font: await pdf.embedFont(StandardFonts.Helvetica),
+  });
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet('Plants');
   sheet.addRow(['Plant', 'Fact']);
@@ -32,9 +52,25 @@ async function samples(dir: string): Promise<Array<{ name: string; bytes: Buffer
   const xlsxPath = path.join(dir, 'plants.xlsx');
   await workbook.xlsx.writeFile(xlsxPath);
   return [
-    { name: 'notes.txt', bytes: Buffer.from(`Text says: ${paragraph}\n\nSecond paragraph about chlorophyll and the Calvin cycle in the stroma.`), expect: 'Text says' },
-    { name: 'guide.md', bytes: Buffer.from(`# Markdown Guide\n\nMarkdown says: ${paragraph}\n`), expect: 'Markdown says' },
-    { name: 'page.html', bytes: Buffer.from(`<html><head><title>Html Page</title></head><body><h1>Html</h1><p>HTML says: ${paragraph}</p><script>ignored()</script></body></html>`), expect: 'HTML says' },
+    {
+      name: 'notes.txt',
+      bytes: Buffer.from(
+        `Text says: ${paragraph}\n\nSecond paragraph about chlorophyll and the Calvin cycle in the stroma.`,
+      ),
+      expect: 'Text says',
+    },
+    {
+      name: 'guide.md',
+      bytes: Buffer.from(`# Markdown Guide\n\nMarkdown says: ${paragraph}\n`),
+      expect: 'Markdown says',
+    },
+    {
+      name: 'page.html',
+      bytes: Buffer.from(
+        `<html><head><title>Html Page</title></head><body><h1>Html</h1><p>HTML says: ${paragraph}</p><script>ignored()</script></body></html>`,
+      ),
+      expect: 'HTML says',
+    },
     { name: 'facts.csv', bytes: Buffer.from(`topic,fact\nplants,"CSV says: ${paragraph}"\n`), expect: 'CSV says' },
     { name: 'report.docx', bytes: Buffer.from(docx), expect: 'Word says' },
     { name: 'paper.pdf', bytes: Buffer.from(await pdf.save()), expect: 'PDF says' },
@@ -51,17 +87,39 @@ describe('ingestion pipeline (end to end)', function () {
   before(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-ingest-'));
     const model = await writeTinyBertEmbeddingModel(path.join(dataDir, 'tiny-embedder.gguf'), { dimensions: 32 });
-    const database = process.env.TEST_DATABASE_URL ? await createTemporaryDatabase(process.env.TEST_DATABASE_URL) : null;
+    const database = process.env.TEST_DATABASE_URL
+      ? await createTemporaryDatabase(process.env.TEST_DATABASE_URL)
+      : null;
     drop = database?.drop;
     server = await startServer({
-      env: { ...testSecrets, DOCQA_DATA_DIR: dataDir, DOCQA_SECRETS_DIR: dataDir, LOG_LEVEL: 'ERROR', DEFAULT_ADMIN_PASSWORD: 'admin-password-1', EMBEDDING_MODEL_PATH: model.path, INDEX_EXTRACTION_WORKERS: '2', RAG_MIN_CHUNK_LENGTH: '20', ...(database ? { DATABASE_URL: database.url } : {}) },
+      env: {
+        ...testSecrets,
+        DOCQA_DATA_DIR: dataDir,
+        DOCQA_SECRETS_DIR: dataDir,
+        LOG_LEVEL: 'ERROR',
+        DEFAULT_ADMIN_PASSWORD: 'admin-password-1',
+        EMBEDDING_MODEL_PATH: model.path,
+        INDEX_EXTRACTION_WORKERS: '2',
+        RAG_MIN_CHUNK_LENGTH: '20',
+        ...(database ? { DATABASE_URL: database.url } : {}),
+      },
       cwd: dataDir,
       inMemoryDatabase: database === null,
-      presets: { standard: definePreset({ id: 'standard', description: 'standard + PRO license', plugins: (context) => [...withoutLicenseGate(standardPreset.plugins(context)), { plugin: proLicense }] }) },
+      presets: {
+        standard: definePreset({
+          id: 'standard',
+          description: 'standard + PRO license',
+          plugins: (context) => [...withoutLicenseGate(standardPreset.plugins(context)), { plugin: proLicense }],
+        }),
+      },
       port: 0,
       host: '127.0.0.1',
     });
-    const login = await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'admin-password-1' }) });
+    const login = await fetch(`${server.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: 'admin-password-1' }),
+    });
     admin = ((await login.json()) as Json).access_token;
   });
   after(async () => {
@@ -74,20 +132,33 @@ describe('ingestion pipeline (end to end)', function () {
     const files = await samples(dataDir);
     const form = new FormData();
     for (const file of files) form.append('file', new Blob([file.bytes]), file.name);
-    const res = await fetch(`${server.url}/api/docs/upload`, { method: 'POST', body: form, headers: { authorization: `Bearer ${admin}` } });
+    const res = await fetch(`${server.url}/api/docs/upload`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${admin}` },
+    });
     expect(res.status).to.equal(202);
     const uploaded = ((await res.json()) as Json).documents as Json[];
     const deadline = Date.now() + 60_000;
     let documents: Json[] = [];
     while (Date.now() < deadline) {
-      documents = ((await (await fetch(`${server.url}/api/docs?limit=50`, { headers: { authorization: `Bearer ${admin}` } })).json()) as Json).items;
+      documents = (
+        (await (
+          await fetch(`${server.url}/api/docs?limit=50`, { headers: { authorization: `Bearer ${admin}` } })
+        ).json()) as Json
+      ).items;
       if (documents.every((d) => d.status === 'indexed' || d.status === 'failed')) break;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    expect(documents.map((d) => [d.filename, d.status, d.error])).to.have.deep.members(files.map((f) => [f.name, 'indexed', null]));
+    expect(documents.map((d) => [d.filename, d.status, d.error])).to.have.deep.members(
+      files.map((f) => [f.name, 'indexed', null]),
+    );
     for (const file of files) {
       const document = uploaded.find((d) => d.filename === file.name) as Json;
-      const { rows } = await server.kernel.db.query<{ text: string }>('select text from chunk where document_id = $1 order by position', [document.id]);
+      const { rows } = await server.kernel.db.query<{ text: string }>(
+        'select text from chunk where document_id = $1 order by position',
+        [document.id],
+      );
       expect(rows.map((row) => row.text).join(' '), file.name).to.include(file.expect);
     }
     const store = server.kernel.resolve(providerTokens.vectorStore);
@@ -100,14 +171,27 @@ describe('ingestion pipeline (end to end)', function () {
   it('a corrupt file fails its document with a clear error, and the worker carries on', async () => {
     const form = new FormData();
     form.append('file', new Blob([Buffer.from('%PDF-1.7 this is not really a pdf')]), 'broken.pdf');
-    form.append('file', new Blob([Buffer.from('A healthy text file that still gets indexed after the broken one.')]), 'healthy.txt');
-    await fetch(`${server.url}/api/docs/upload`, { method: 'POST', body: form, headers: { authorization: `Bearer ${admin}` } });
+    form.append(
+      'file',
+      new Blob([Buffer.from('A healthy text file that still gets indexed after the broken one.')]),
+      'healthy.txt',
+    );
+    await fetch(`${server.url}/api/docs/upload`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${admin}` },
+    });
     const deadline = Date.now() + 30_000;
     let byName = new Map<string, Json>();
     while (Date.now() < deadline) {
-      const items = ((await (await fetch(`${server.url}/api/docs?limit=50`, { headers: { authorization: `Bearer ${admin}` } })).json()) as Json).items as Json[];
+      const items = (
+        (await (
+          await fetch(`${server.url}/api/docs?limit=50`, { headers: { authorization: `Bearer ${admin}` } })
+        ).json()) as Json
+      ).items as Json[];
       byName = new Map(items.map((d) => [d.filename, d]));
-      if (['broken.pdf', 'healthy.txt'].every((name) => ['indexed', 'failed'].includes(byName.get(name)?.status))) break;
+      if (['broken.pdf', 'healthy.txt'].every((name) => ['indexed', 'failed'].includes(byName.get(name)?.status)))
+        break;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(byName.get('broken.pdf')).to.include({ status: 'failed' });
@@ -116,7 +200,8 @@ describe('ingestion pipeline (end to end)', function () {
   });
 
   it('reports index statistics and rebuilds the index as a job', async () => {
-    const get = async (route: string) => (await (await fetch(server.url + route, { headers: { authorization: `Bearer ${admin}` } })).json()) as Json;
+    const get = async (route: string) =>
+      (await (await fetch(server.url + route, { headers: { authorization: `Bearer ${admin}` } })).json()) as Json;
     const before = await get('/api/index/stats');
     const { rows } = await server.kernel.db.query<{ n: string }>(`select count(*) as n from chunk`);
     expect(before.chunks).to.equal(Number(rows[0]?.n));
@@ -127,7 +212,10 @@ describe('ingestion pipeline (end to end)', function () {
     expect(before.index_size_bytes).to.be.greaterThan(0);
     expect(Date.parse(before.last_update)).to.be.greaterThan(0);
 
-    const started = await fetch(`${server.url}/api/index/rebuild`, { method: 'POST', headers: { authorization: `Bearer ${admin}` } });
+    const started = await fetch(`${server.url}/api/index/rebuild`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}` },
+    });
     expect(started.status).to.equal(202);
     const jobId = ((await started.json()) as Json).job_id as string;
     const deadline = Date.now() + 60_000;

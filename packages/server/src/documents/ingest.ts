@@ -31,7 +31,9 @@ export class IngestPipeline {
     private readonly observer: IngestObserver = noIngestObserver,
   ) {
     const values = kernel.config.values;
-    this.#pool = new ExtractionPool(values.INDEX_EXTRACTION_WORKERS, { heapLimitMb: values.INDEX_EXTRACTION_WORKER_HEAP_MB });
+    this.#pool = new ExtractionPool(values.INDEX_EXTRACTION_WORKERS, {
+      heapLimitMb: values.INDEX_EXTRACTION_WORKER_HEAP_MB,
+    });
     this.#logger = kernel.logger.child({ component: 'ingest' });
   }
 
@@ -46,10 +48,20 @@ export class IngestPipeline {
     const seconds = () => (performance.now() - started) / 1000;
     try {
       const chunks = await this.#index(document, job);
-      this.observer.attemptEnded({ outcome: 'indexed', seconds: seconds(), chunks, sourceBytes: Number(document.size_bytes) });
+      this.observer.attemptEnded({
+        outcome: 'indexed',
+        seconds: seconds(),
+        chunks,
+        sourceBytes: Number(document.size_bytes),
+      });
       return { chunks };
     } catch (error) {
-      this.observer.attemptEnded({ outcome: job.signal.aborted ? 'cancelled' : 'failed', seconds: seconds(), chunks: 0, sourceBytes: 0 });
+      this.observer.attemptEnded({
+        outcome: job.signal.aborted ? 'cancelled' : 'failed',
+        seconds: seconds(),
+        chunks: 0,
+        sourceBytes: 0,
+      });
       const message = job.signal.aborted ? 'Indexing was cancelled.' : (error as Error).message;
       await this.#setStatus(document.id, 'failed', message);
       // A file that cannot be read stays failed; anything else (database, model server) is retried.
@@ -66,23 +78,48 @@ export class IngestPipeline {
     const extension = path.extname(document.filename).toLowerCase();
     const extractors = this.kernel.resolveAll(providerTokens.extractor);
     // By extension, else by the media type stored with the document (a source's path may have none).
-    const extractor = extractors.find((candidate) => candidate.extensions.includes(extension)) ?? extractors.find((candidate) => candidate.mediaTypes.includes(document.media_type));
-    if (!extractor) throw new DocqaError('unsupported_media_type', `No extractor reads ${extension} files any more; ${document.filename} cannot be indexed.`);
+    const extractor =
+      extractors.find((candidate) => candidate.extensions.includes(extension)) ??
+      extractors.find((candidate) => candidate.mediaTypes.includes(document.media_type));
+    if (!extractor)
+      throw new DocqaError(
+        'unsupported_media_type',
+        `No extractor reads ${extension} files any more; ${document.filename} cannot be indexed.`,
+      );
     await extractor.prepareMainThread?.();
     // The rules are read while the file is extracted: every wait before the embedding request is time the model may idle.
     const [rules, extracted] = await Promise.all([
       document.source_id ? this.rules.rulesOf(document.source_id) : [],
       this.#pool.extract(
         extractor.workerModule,
-        { path: this.documents.blobs.pathOf(document.content_hash), filename: document.filename, mediaType: document.media_type, options: { ocr: v.INDEXING_OCR_ENABLED, ocrLanguages: v.INDEXING_OCR_LANGUAGES, tables: v.INDEXING_TABLES_ENABLED } },
+        {
+          path: this.documents.blobs.pathOf(document.content_hash),
+          filename: document.filename,
+          mediaType: document.media_type,
+          options: {
+            ocr: v.INDEXING_OCR_ENABLED,
+            ocrLanguages: v.INDEXING_OCR_LANGUAGES,
+            tables: v.INDEXING_TABLES_ENABLED,
+          },
+        },
         job.signal,
       ),
     ]);
     const minChunkLength = Number(this.kernel.settings.get('RAG_MIN_CHUNK_LENGTH'));
-    const { chunks, chunkMetadata, documentMetadata, outcomes } = await this.#chunkWithRules(document, rules, extracted, minChunkLength);
+    const { chunks, chunkMetadata, documentMetadata, outcomes } = await this.#chunkWithRules(
+      document,
+      rules,
+      extracted,
+      minChunkLength,
+    );
     await this.#writeVectors(document.id, chunks, job);
     await this.kernel.db.transaction((tx) =>
-      writeChunkedDocument(tx, { id: document.id, chunks, chunkMetadata, documentMetadata, title: extracted.title ?? null, outcomes }, chunksPerStatement(this.kernel.db.mode, v.INDEX_UPSERT_BATCH_SIZE), languageDetector(v.INDEX_LANGUAGES)),
+      writeChunkedDocument(
+        tx,
+        { id: document.id, chunks, chunkMetadata, documentMetadata, title: extracted.title ?? null, outcomes },
+        chunksPerStatement(this.kernel.db.mode, v.INDEX_UPSERT_BATCH_SIZE),
+        languageDetector(v.INDEX_LANGUAGES),
+      ),
     );
     await job.progress(chunks.length, chunks.length);
     this.#logger.info({ document_id: document.id, chunks: chunks.length }, 'document indexed');
@@ -94,17 +131,41 @@ export class IngestPipeline {
    * split points before chunking, then every rule fills document and chunk values, chunk-level ones
    * inherited by later chunks. A rule that fails (bad pattern, time budget) is logged and skipped.
    */
-  async #chunkWithRules(document: DocumentRow, rules: MetadataRule[], extracted: ExtractedDocument, minChunkLength: number) {
+  async #chunkWithRules(
+    document: DocumentRow,
+    rules: MetadataRule[],
+    extracted: ExtractedDocument,
+    minChunkLength: number,
+  ) {
     if (rules.length === 0) {
       const chunks = chunkDocument(extracted, { targetTokens, minChunkLength });
-      return { chunks, chunkMetadata: [] as Array<Record<string, string>>, documentMetadata: extracted.metadata, outcomes: [] };
+      return {
+        chunks,
+        chunkMetadata: [] as Array<Record<string, string>>,
+        documentMetadata: extracted.metadata,
+        outcomes: [],
+      };
     }
     const text = documentText(extracted);
     const boundaryRules = rules.filter((rule) => rule.chunk_boundary);
-    const { boundaries } = boundaryRules.length ? await applyRules(boundaryRules, { filename: document.filename, text, chunks: [] }, { runner: this.rules.runner }) : { boundaries: [] };
+    const { boundaries } = boundaryRules.length
+      ? await applyRules(
+          boundaryRules,
+          { filename: document.filename, text, chunks: [] },
+          { runner: this.rules.runner },
+        )
+      : { boundaries: [] };
     const chunks = chunkDocument(extracted, { targetTokens, minChunkLength, boundaries });
-    const applied = await applyRules(rules, { filename: document.filename, text, chunks }, { runner: this.rules.runner });
-    for (const failure of applied.failures) this.#logger.warn({ document_id: document.id, rule_id: failure.ruleId }, `metadata rule skipped: ${failure.error}`);
+    const applied = await applyRules(
+      rules,
+      { filename: document.filename, text, chunks },
+      { runner: this.rules.runner },
+    );
+    for (const failure of applied.failures)
+      this.#logger.warn(
+        { document_id: document.id, rule_id: failure.ruleId },
+        `metadata rule skipped: ${failure.error}`,
+      );
     return {
       chunks,
       chunkMetadata: chunks.map((chunk) => ({ ...applied.document, ...(applied.chunks[chunk.index]?.values ?? {}) })),
@@ -129,7 +190,11 @@ export class IngestPipeline {
       return;
     }
     const batch = this.kernel.config.values.INDEX_UPSERT_BATCH_SIZE;
-    const embedFrom = (start: number) => embedder.embed(chunks.slice(start, start + batch).map((chunk) => chunk.text), job.signal);
+    const embedFrom = (start: number) =>
+      embedder.embed(
+        chunks.slice(start, start + batch).map((chunk) => chunk.text),
+        job.signal,
+      );
     let embedding = embedFrom(0);
     try {
       await Promise.all([job.progress(0, chunks.length), store.deleteDocuments([documentId])]);
@@ -138,7 +203,14 @@ export class IngestPipeline {
         const vectors = await embedding;
         if (start + batch < chunks.length) embedding = embedFrom(start + batch);
         const part = chunks.slice(start, start + batch);
-        await store.upsert(embedder.space, part.map((chunk, i) => ({ chunkId: chunkId(documentId, chunk.index), documentId, embedding: vectors[i] as Float32Array })));
+        await store.upsert(
+          embedder.space,
+          part.map((chunk, i) => ({
+            chunkId: chunkId(documentId, chunk.index),
+            documentId,
+            embedding: vectors[i] as Float32Array,
+          })),
+        );
         // The last batch's count is set once the chunks are committed (#index).
         if (start + part.length < chunks.length) await job.progress(start + part.length, chunks.length);
       }
@@ -150,7 +222,10 @@ export class IngestPipeline {
   }
 
   async #setStatus(id: string, status: DocumentRow['status'], error: string | null): Promise<void> {
-    await this.kernel.db.query('update document set status = $2, error = $3, updated_at = now() where id = $1', [id, status, error]);
+    await this.kernel.db.query('update document set status = $2, error = $3, updated_at = now() where id = $1', [
+      id,
+      status,
+      error,
+    ]);
   }
 }
-

@@ -49,11 +49,19 @@ describe('native libraries in the main thread', function () {
     try {
       fs.writeFileSync(path.join(dir, 'notes.md'), '# Notes\n\nPlain text needs no image library.\n');
       const pdf = await PDFDocument.create();
-      pdf.addPage().drawText('A PDF page with a text layer.', { x: 40, y: 700, size: 12, font: await pdf.embedFont(StandardFonts.Helvetica) });
+      pdf.addPage().drawText('A PDF page with a text layer.', {
+        x: 40,
+        y: 700,
+        size: 12,
+        font: await pdf.embedFont(StandardFonts.Helvetica),
+      });
       fs.writeFileSync(path.join(dir, 'paper.pdf'), await pdf.save());
       // The compiled server (npm test builds it first), as operators run it.
       fs.writeFileSync(path.join(dir, 'child.mjs'), child);
-      const { stdout } = await promisify(execFile)(process.execPath, [path.join(dir, 'child.mjs')], { cwd: dir, env: { ...process.env, CHILD_DIR: dir } });
+      const { stdout } = await promisify(execFile)(process.execPath, [path.join(dir, 'child.mjs')], {
+        cwd: dir,
+        env: { ...process.env, CHILD_DIR: dir },
+      });
       const report = JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, boolean>;
       // The PDF extractor's worker module loads sharp; the main thread must hold it from then on.
       expect(report).to.deep.equal({ started: false, 'notes.md': false, 'paper.pdf': true });

@@ -10,7 +10,13 @@ export interface UploadBody {
 
 export type MultipartPart =
   | { kind: 'field'; name: string; value: string }
-  | { kind: 'file'; name: string; filename: string | undefined; mimeType: string; stream: Readable & { truncated?: boolean } };
+  | {
+      kind: 'file';
+      name: string;
+      filename: string | undefined;
+      mimeType: string;
+      stream: Readable & { truncated?: boolean };
+    };
 
 export interface MultipartLimits {
   files: number;
@@ -33,7 +39,12 @@ export async function* multipartParts(body: UploadBody, limits: MultipartLimits)
   try {
     parser = busboy({
       headers: { 'content-type': body.contentType ?? '' },
-      limits: { files: limits.files, fields: limits.fields, fieldSize: limits.fieldSize, parts: limits.files + limits.fields },
+      limits: {
+        files: limits.files,
+        fields: limits.fields,
+        fieldSize: limits.fieldSize,
+        parts: limits.files + limits.fields,
+      },
     });
   } catch {
     throw new DocqaError('bad_request', 'The multipart body has no boundary; send it as multipart/form-data.');
@@ -55,7 +66,8 @@ export async function* multipartParts(body: UploadBody, limits: MultipartLimits)
     notify();
   };
   parser.on('field', (name, value, info) => {
-    if (info.valueTruncated) fail(new DocqaError('validation_failed', `The form field ${name} is longer than ${limits.fieldSize} bytes.`));
+    if (info.valueTruncated)
+      fail(new DocqaError('validation_failed', `The form field ${name} is longer than ${limits.fieldSize} bytes.`));
     else waiting.push({ kind: 'field', name, value });
     notify();
   });
@@ -63,8 +75,12 @@ export async function* multipartParts(body: UploadBody, limits: MultipartLimits)
     waiting.push({ kind: 'file', name, filename: info.filename, mimeType: info.mimeType, stream });
     notify();
   });
-  parser.on('filesLimit', () => fail(new DocqaError('validation_failed', `An upload may hold at most ${limits.files} files.`)));
-  parser.on('fieldsLimit', () => fail(new DocqaError('validation_failed', `An upload may hold at most ${limits.fields} form fields.`)));
+  parser.on('filesLimit', () =>
+    fail(new DocqaError('validation_failed', `An upload may hold at most ${limits.files} files.`)),
+  );
+  parser.on('fieldsLimit', () =>
+    fail(new DocqaError('validation_failed', `An upload may hold at most ${limits.fields} form fields.`)),
+  );
   parser.on('partsLimit', () => fail(new DocqaError('validation_failed', 'The upload holds too many parts.')));
   parser.on('error', () => fail(new DocqaError('bad_request', 'The multipart body is malformed or was cut short.')));
   parser.on('close', () => {

@@ -44,7 +44,9 @@ export function rawUpload(url: string, options: RawUploadOptions): Promise<RawUp
       settled = true;
       resolve(result);
     };
-    request.on('error', (error: NodeJS.ErrnoException) => settle({ status: 0, body: null, error: error.code ?? error.message }));
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      settle({ status: 0, body: null, error: error.code ?? error.message }),
+    );
     request.on('response', (response) => {
       let text = '';
       response.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -79,10 +81,15 @@ export function rawUpload(url: string, options: RawUploadOptions): Promise<RawUp
 }
 
 /** A multipart/form-data body with one part per file, and the boundary it uses. */
-export function multipartBody(files: Array<{ name: string; content: string | Buffer; field?: string }>, boundary = `docqa-${Math.random().toString(16).slice(2)}`): { boundary: string; parts: Buffer[] } {
+export function multipartBody(
+  files: Array<{ name: string; content: string | Buffer; field?: string }>,
+  boundary = `docqa-${Math.random().toString(16).slice(2)}`,
+): { boundary: string; parts: Buffer[] } {
   const parts = files.map((file) =>
     Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'file'}"; filename="${file.name}"\r\nContent-Type: text/plain\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'file'}"; filename="${file.name}"\r\nContent-Type: text/plain\r\n\r\n`,
+      ),
       Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content),
       Buffer.from('\r\n'),
     ]),

@@ -19,20 +19,35 @@ export class UploadPolicy {
     const extension = path.extname(filename).toLowerCase();
     const extractors = this.kernel.resolveAll(providerTokens.extractor);
     const baseType = mediaType?.split(';')[0]?.trim().toLowerCase();
-    const extractor = extractors.find((candidate) => candidate.extensions.includes(extension)) ?? (baseType ? extractors.find((candidate) => candidate.mediaTypes.includes(baseType)) : undefined);
+    const extractor =
+      extractors.find((candidate) => candidate.extensions.includes(extension)) ??
+      (baseType ? extractors.find((candidate) => candidate.mediaTypes.includes(baseType)) : undefined);
     if (!extractor) {
-      const known = [...new Set(this.kernel.resolveAll(providerTokens.extractor).flatMap((candidate) => candidate.extensions))].sort();
-      throw new DocqaError('unsupported_media_type', `${filename}: files of type "${extension || '(none)'}" cannot be indexed${known.length ? `; supported: ${known.join(', ')}` : '; no extractor is configured'}.`);
+      const known = [
+        ...new Set(this.kernel.resolveAll(providerTokens.extractor).flatMap((candidate) => candidate.extensions)),
+      ].sort();
+      throw new DocqaError(
+        'unsupported_media_type',
+        `${filename}: files of type "${extension || '(none)'}" cannot be indexed${known.length ? `; supported: ${known.join(', ')}` : '; no extractor is configured'}.`,
+      );
     }
     const plan = this.kernel.resolve(licenseTokens.service).plan();
     if (extractor.requiredPlan && !planAtLeast(plan, extractor.requiredPlan)) {
-      throw new DocqaError('plan_required', `${filename}: ${extension} files need the ${extractor.requiredPlan} plan or higher; this installation runs ${plan}.`, { extra: { required_plan: extractor.requiredPlan } });
+      throw new DocqaError(
+        'plan_required',
+        `${filename}: ${extension} files need the ${extractor.requiredPlan} plan or higher; this installation runs ${plan}.`,
+        { extra: { required_plan: extractor.requiredPlan } },
+      );
     }
     return extractor;
   }
 
   refuseTooLarge(filename: string, limits: PlanLimits): never {
-    throw new DocqaError('file_too_large', `${filename} is larger than the ${formatBytes(limits.fileSizeBytes ?? 0)} a file may have on this plan.`, { extra: { limit: limits.fileSizeBytes } });
+    throw new DocqaError(
+      'file_too_large',
+      `${filename} is larger than the ${formatBytes(limits.fileSizeBytes ?? 0)} a file may have on this plan.`,
+      { extra: { limit: limits.fileSizeBytes } },
+    );
   }
 }
 

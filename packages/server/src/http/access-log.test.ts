@@ -32,7 +32,12 @@ describe('access log', function () {
 
   before(async () => {
     // The app's services come from the standard modules, whatever routes it serves.
-    kernel = await startTestKernel({ env: { LOG_LEVEL: 'DEBUG' }, logs, migrations: applicationMigrations, modules: standardModules });
+    kernel = await startTestKernel({
+      env: { LOG_LEVEL: 'DEBUG' },
+      logs,
+      migrations: applicationMigrations,
+      modules: standardModules,
+    });
     server = createApp({ kernel, routes: [leftBehind], authenticator: nobody }).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
   });
@@ -48,9 +53,14 @@ describe('access log', function () {
     await new Promise((resolve) => setTimeout(resolve, 200));
     request.destroy();
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const lines = logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.path === '/api/test/left-behind');
+    const lines = logs
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.path === '/api/test/left-behind');
     expect(lines.find((line) => line.msg === 'request')).to.include({ status: 499, aborted: true });
-    expect(lines.filter((line) => Number(line.level) >= 50), 'nothing at error level').to.deep.equal([]);
+    expect(
+      lines.filter((line) => Number(line.level) >= 50),
+      'nothing at error level',
+    ).to.deep.equal([]);
     expect(lines.some((line) => line.msg === 'the client went away before the answer')).to.equal(true);
   });
 });

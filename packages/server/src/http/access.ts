@@ -40,9 +40,13 @@ export async function checkAccess(
 ): Promise<Principal | null> {
   if (access === 'public') return null;
   const principal = await authenticator.authenticate(req, res);
-  if (!principal) throw new DocqaError('unauthorized', 'This endpoint needs a bearer token (Authorization: Bearer <access token>).');
+  if (!principal)
+    throw new DocqaError('unauthorized', 'This endpoint needs a bearer token (Authorization: Bearer <access token>).');
   if (roleRank[principal.role] < requiredRank[access]) {
-    throw new DocqaError('forbidden', `This endpoint needs the ${access === 'editor' ? 'editor or admin' : access} role.`);
+    throw new DocqaError(
+      'forbidden',
+      `This endpoint needs the ${access === 'editor' ? 'editor or admin' : access} role.`,
+    );
   }
   // A key acts as its user (the role above, read now) and no further than its scopes.
   if (principal.apiKey && keyScope !== null) {
@@ -57,7 +61,11 @@ export async function checkAccess(
   if (plan) {
     const current = kernel.resolve(licenseTokens.service).plan();
     if (!planAtLeast(current, plan)) {
-      throw new DocqaError('plan_required', `This feature needs the ${plan} plan or higher; this installation runs ${current}.`, { extra: { required_plan: plan } });
+      throw new DocqaError(
+        'plan_required',
+        `This feature needs the ${plan} plan or higher; this installation runs ${current}.`,
+        { extra: { required_plan: plan } },
+      );
     }
   }
   return principal;

@@ -16,7 +16,6 @@ import { applicationMigrations } from '../migrations.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const readJson = (res: Response) => res.json() as Promise<Record<string, any>>;
 
-
 // Routes that exercise the mechanism itself; the product's own routes are checked further down.
 const echo = defineRoute({
   method: 'post',
@@ -48,7 +47,18 @@ const guarded = (access: AnyRoute['access'], plan?: 'PRO') =>
     handler: () => ({ status: 204 }),
   });
 
-const boom = defineRoute({ method: 'get', path: '/api/test/boom', access: 'public', tag: 'Test', operationId: 'boom', summary: 'fails', responses: {}, handler: () => { throw new Error('secret internals'); } });
+const boom = defineRoute({
+  method: 'get',
+  path: '/api/test/boom',
+  access: 'public',
+  tag: 'Test',
+  operationId: 'boom',
+  summary: 'fails',
+  responses: {},
+  handler: () => {
+    throw new Error('secret internals');
+  },
+});
 
 // Accepts "Bearer <role>" so the access order can be observed without the identity service.
 const roleFromHeader: Authenticator = {
@@ -66,8 +76,24 @@ describe('HTTP skeleton', function () {
   let base: string;
 
   before(async () => {
-    kernel = await startTestKernel({ env: { MAX_JSON_BODY: '1kb' }, migrations: applicationMigrations, modules: standardModules });
-    const app = createApp({ kernel, routes: [...productRoutes, echo, guarded('required'), guarded('editor'), guarded('admin'), guarded('required', 'PRO'), boom], authenticator: roleFromHeader });
+    kernel = await startTestKernel({
+      env: { MAX_JSON_BODY: '1kb' },
+      migrations: applicationMigrations,
+      modules: standardModules,
+    });
+    const app = createApp({
+      kernel,
+      routes: [
+        ...productRoutes,
+        echo,
+        guarded('required'),
+        guarded('editor'),
+        guarded('admin'),
+        guarded('required', 'PRO'),
+        boom,
+      ],
+      authenticator: roleFromHeader,
+    });
     server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -100,7 +126,10 @@ describe('HTTP skeleton', function () {
   });
 
   it('answers validation failures with 422 and field errors', async () => {
-    const res = await post('/api/test/echo/not-a-uuid?loud=maybe', JSON.stringify({ name: '', count: 1.5, extra: true }));
+    const res = await post(
+      '/api/test/echo/not-a-uuid?loud=maybe',
+      JSON.stringify({ name: '', count: 1.5, extra: true }),
+    );
     expect(res.status).to.equal(422);
     const body = await readJson(res);
     expect(body.code).to.equal('validation_failed');
@@ -112,7 +141,10 @@ describe('HTTP skeleton', function () {
 
   it('refuses the NUL character anywhere in a request with 422, before it reaches the database', async () => {
     const login = await post('/api/auth/login', JSON.stringify({ username: 'ad\u0000min', password: 'whatever' }));
-    expect([login.status, (await readJson(login)).errors]).to.deep.equal([422, [{ field: 'body.username', message: 'must not contain the NUL character (U+0000)' }]]);
+    expect([login.status, (await readJson(login)).errors]).to.deep.equal([
+      422,
+      [{ field: 'body.username', message: 'must not contain the NUL character (U+0000)' }],
+    ]);
     const key = await post(`/api/test/echo/${id}`, JSON.stringify({ name: 'n', count: 1, ['bad\u0000key']: 1 }));
     expect((await readJson(key)).errors[0].field).to.equal('body.bad\\u0000key');
     const query = await post(`/api/test/echo/${id}?loud=%00`, JSON.stringify({ name: 'n', count: 1 }));
@@ -171,32 +203,47 @@ describe('HTTP skeleton', function () {
 
   it('changes runtime settings without a restart, all or nothing', async () => {
     const patch = (body: unknown, role = 'admin') =>
-      fetch(`${base}/api/admin/settings`, { method: 'PATCH', body: JSON.stringify(body), headers: { 'content-type': 'application/json', authorization: `Bearer ${role}` } });
+      fetch(`${base}/api/admin/settings`, {
+        method: 'PATCH',
+        body: JSON.stringify(body),
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${role}` },
+      });
     expect((await patch({ LOG_LEVEL: 'DEBUG' }, 'editor')).status).to.equal(403);
     const bad = await patch({ LOG_LEVEL: 'LOUD', RAG_MIN_CHUNK_LENGTH: 10 });
     expect(bad.status).to.equal(422);
-    expect((await readJson(bad)).errors).to.deep.equal([{ field: 'LOG_LEVEL', message: 'must be one of DEBUG, INFO, WARNING, ERROR' }]);
+    expect((await readJson(bad)).errors).to.deep.equal([
+      { field: 'LOG_LEVEL', message: 'must be one of DEBUG, INFO, WARNING, ERROR' },
+    ]);
     expect(kernel.settings.get('RAG_MIN_CHUNK_LENGTH')).to.equal(50);
     const good = await patch({ RAG_MIN_CHUNK_LENGTH: 10, RAG_QUERY_REWRITE_ENABLED: 'true' });
     expect(good.status).to.equal(200);
     const body = await readJson(good);
     expect(body.settings).to.include({ RAG_MIN_CHUNK_LENGTH: 10, RAG_QUERY_REWRITE_ENABLED: true });
     expect(body.derived).to.deep.equal({ EFFECTIVE_N_CTX: 8192 });
-    const read = await readJson(await fetch(`${base}/api/admin/settings`, { headers: { authorization: 'Bearer admin' } }));
+    const read = await readJson(
+      await fetch(`${base}/api/admin/settings`, { headers: { authorization: 'Bearer admin' } }),
+    );
     expect(read.settings.RAG_MIN_CHUNK_LENGTH).to.equal(10);
   });
 
   it('every route of the product table refuses a request without a token unless it is public', async () => {
     for (const route of productRoutes) {
       const path = route.path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000');
-      const res = await fetch(base + path, { method: route.method.toUpperCase(), headers: { 'content-type': 'application/json' }, body: route.method === 'get' ? null : '{}' });
+      const res = await fetch(base + path, {
+        method: route.method.toUpperCase(),
+        headers: { 'content-type': 'application/json' },
+        body: route.method === 'get' ? null : '{}',
+      });
       if (route.access === 'public') expect(res.status, `${route.method} ${route.path}`).to.not.equal(401);
       else expect(res.status, `${route.method} ${route.path}`).to.equal(401);
     }
   });
 
   it('describes the product routes in an OpenAPI 3.1 document', () => {
-    const document = buildOpenApi(productRoutes, { version: '1.2.3' }) as { openapi: string; paths: Record<string, Record<string, { operationId: string; 'x-docqa-access': string }>> };
+    const document = buildOpenApi(productRoutes, { version: '1.2.3' }) as {
+      openapi: string;
+      paths: Record<string, Record<string, { operationId: string; 'x-docqa-access': string }>>;
+    };
     expect(document.openapi).to.equal('3.1.0');
     expect(document.paths['/api/health']?.get?.operationId).to.equal('getHealth');
     expect(document.paths['/api/version']?.get?.['x-docqa-access']).to.equal('public');

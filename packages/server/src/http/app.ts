@@ -42,33 +42,65 @@ async function readJsonBody(req: Request, res: Response, parser: express.Request
   if (!req.is(['application/json', 'application/*+json'])) {
     throw new DocqaError('bad_request', 'Send the request body as JSON (Content-Type: application/json).');
   }
-  await new Promise<void>((resolve, reject) => parser(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
+  await new Promise<void>((resolve, reject) =>
+    parser(req, res, (error?: unknown) => (error ? reject(error) : resolve())),
+  );
   return req.body ?? {};
 }
 
-function mountRoute(app: express.Express, route: AnyRoute, kernel: Kernel, services: AppServices, authenticator: Authenticator, jsonParser: express.RequestHandler): void {
+function mountRoute(
+  app: express.Express,
+  route: AnyRoute,
+  kernel: Kernel,
+  services: AppServices,
+  authenticator: Authenticator,
+  jsonParser: express.RequestHandler,
+): void {
   // Resolved at the route's first request, so an app mounted on a kernel without some module (a
   // test's) still serves the routes whose modules it has.
   let deps: Record<string, unknown> | null = null;
   const keyScope = requiredKeyScope(route);
-  const resolveDeps = () => (deps ??= Object.fromEntries(Object.entries(route.deps ?? {}).map(([name, token]) => [name, token.multi ? kernel.resolveAll(token) : kernel.resolve(token)])));
-  app[route.method](expressPath(route.path), ...(route.middleware?.(kernel) ?? []), async (req: Request, res: Response, next: NextFunction) => {
-    try {
-      const principal = await checkAccess(kernel, authenticator, req, res, route.access, route.plan, keyScope);
-      res.locals.principal = principal;
-      const params = parsePart(route.request?.params, req.params, 'params');
-      const query = parsePart(route.request?.query, req.query, 'query');
-      const body = route.request?.body ? parsePart(route.request.body, await readJsonBody(req, res, jsonParser), 'body') : undefined;
-      const result = await route.handler({ kernel, services, deps: resolveDeps(), params, query, body, principal, requestId: String(res.locals.requestId), req, res });
-      if (result === 'handled') return;
-      for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
-      if (result.body === undefined) res.status(result.status).end();
-      else res.status(result.status).json(result.body);
-    } catch (error) {
-      if (route.errorFormat === 'openai') sendOpenAiError(req, res, error, kernel.logger);
-      else next(error);
-    }
-  });
+  const resolveDeps = () =>
+    (deps ??= Object.fromEntries(
+      Object.entries(route.deps ?? {}).map(([name, token]) => [
+        name,
+        token.multi ? kernel.resolveAll(token) : kernel.resolve(token),
+      ]),
+    ));
+  app[route.method](
+    expressPath(route.path),
+    ...(route.middleware?.(kernel) ?? []),
+    async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        const principal = await checkAccess(kernel, authenticator, req, res, route.access, route.plan, keyScope);
+        res.locals.principal = principal;
+        const params = parsePart(route.request?.params, req.params, 'params');
+        const query = parsePart(route.request?.query, req.query, 'query');
+        const body = route.request?.body
+          ? parsePart(route.request.body, await readJsonBody(req, res, jsonParser), 'body')
+          : undefined;
+        const result = await route.handler({
+          kernel,
+          services,
+          deps: resolveDeps(),
+          params,
+          query,
+          body,
+          principal,
+          requestId: String(res.locals.requestId),
+          req,
+          res,
+        });
+        if (result === 'handled') return;
+        for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
+        if (result.body === undefined) res.status(result.status).end();
+        else res.status(result.status).json(result.body);
+      } catch (error) {
+        if (route.errorFormat === 'openai') sendOpenAiError(req, res, error, kernel.logger);
+        else next(error);
+      }
+    },
+  );
 }
 
 /** Answers 405 with `Allow` for a known path asked with a method it does not have. */
@@ -81,7 +113,10 @@ function mountMethodNotAllowed(app: express.Express, routes: readonly AnyRoute[]
     const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ');
     app.all(expressPath(path), (req: Request, res: Response) => {
       res.setHeader('Allow', allow);
-      sendError(res, new DocqaError('method_not_allowed', `${req.method} is not allowed on ${req.path}; use ${allow}.`));
+      sendError(
+        res,
+        new DocqaError('method_not_allowed', `${req.method} is not allowed on ${req.path}; use ${allow}.`),
+      );
     });
   }
 }
@@ -93,7 +128,11 @@ export function createApp(options: AppOptions): express.Express {
   app.disable('x-powered-by');
   app.set('trust proxy', values.TRUST_PROXY);
   app.set('etag', false);
-  const jsonParser = express.json({ limit: values.MAX_JSON_BODY, strict: true, type: ['application/json', 'application/*+json'] });
+  const jsonParser = express.json({
+    limit: values.MAX_JSON_BODY,
+    strict: true,
+    type: ['application/json', 'application/*+json'],
+  });
 
   app.use(requestId());
   app.use(requestScope());

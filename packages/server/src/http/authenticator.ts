@@ -17,18 +17,30 @@ import { apiKeyPrefix } from '../identity/api-keys.js';
  * version (a password change, a reset or sign-out everywhere bumps the version and ends it) and its
  * sign-in was not revoked (a refresh token of it was used twice: it was copied).
  */
-export function createJwtAuthenticator(tokens: TokenService, users: UserRepository, secret: string, algorithm: string): Authenticator {
+export function createJwtAuthenticator(
+  tokens: TokenService,
+  users: UserRepository,
+  secret: string,
+  algorithm: string,
+): Authenticator {
   const authenticator = new passport.Passport();
   authenticator.use(
     new JwtStrategy(
-      { jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(), secretOrKey: secret, algorithms: [algorithm as Algorithm], passReqToCallback: false },
+      {
+        jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+        secretOrKey: secret,
+        algorithms: [algorithm as Algorithm],
+        passReqToCallback: false,
+      },
       (payload: TokenClaims, done: (error: unknown, user?: Principal | false, info?: unknown) => void) => {
-        if (payload.typ !== 'access') return done(null, false, new DocqaError('unauthorized', 'This is not an access token.'));
+        if (payload.typ !== 'access')
+          return done(null, false, new DocqaError('unauthorized', 'This is not an access token.'));
         // A token from before access tokens named their sign-in has no family to check.
         const familyId = typeof payload.fam === 'string' ? payload.fam : null;
         users.forAccessToken(payload.sub, familyId).then(
           (user) => {
-            if (!user || user.token_version !== payload.ver || user.family_revoked) return done(null, false, new DocqaError('unauthorized', 'The token was revoked; sign in again.'));
+            if (!user || user.token_version !== payload.ver || user.family_revoked)
+              return done(null, false, new DocqaError('unauthorized', 'The token was revoked; sign in again.'));
             done(null, { userId: user.id, username: user.username, role: user.role });
           },
           (error: unknown) => done(error),
@@ -41,19 +53,24 @@ export function createJwtAuthenticator(tokens: TokenService, users: UserReposito
     authenticate(req: Request, res: Response): Promise<Principal | null> {
       if (!req.headers.authorization) return Promise.resolve(null);
       return new Promise((resolve, reject) => {
-        authenticator.authenticate('jwt', { session: false }, (error: unknown, user: Principal | false, info: unknown) => {
-          if (error) return reject(error);
-          if (user) return resolve(user);
-          if (DocqaError.is(info)) return reject(info);
-          // passport-jwt reports a bad signature, a malformed token or expiry as an Error in `info`.
-          if ((info as Error | undefined)?.name === 'TokenExpiredError') return reject(new DocqaError('token_expired', 'The token has expired; refresh it or sign in again.'));
-          try {
-            tokens.verify(ExtractJwt.fromAuthHeaderAsBearerToken()(req) ?? '', 'access');
-          } catch (verifyError) {
-            return reject(verifyError);
-          }
-          reject(new DocqaError('unauthorized', 'Send the access token as "Authorization: Bearer <token>".'));
-        })(req, res, () => undefined);
+        authenticator.authenticate(
+          'jwt',
+          { session: false },
+          (error: unknown, user: Principal | false, info: unknown) => {
+            if (error) return reject(error);
+            if (user) return resolve(user);
+            if (DocqaError.is(info)) return reject(info);
+            // passport-jwt reports a bad signature, a malformed token or expiry as an Error in `info`.
+            if ((info as Error | undefined)?.name === 'TokenExpiredError')
+              return reject(new DocqaError('token_expired', 'The token has expired; refresh it or sign in again.'));
+            try {
+              tokens.verify(ExtractJwt.fromAuthHeaderAsBearerToken()(req) ?? '', 'access');
+            } catch (verifyError) {
+              return reject(verifyError);
+            }
+            reject(new DocqaError('unauthorized', 'Send the access token as "Authorization: Bearer <token>".'));
+          },
+        )(req, res, () => undefined);
       });
     },
   };

@@ -9,7 +9,11 @@ export function validationError(location: 'params' | 'query' | 'body', error: z.
     field: [location, ...issue.path.map(String)].join('.'),
     message: issue.message,
   }));
-  return new DocqaError('validation_failed', `The request ${location} is not valid: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`, { errors });
+  return new DocqaError(
+    'validation_failed',
+    `The request ${location} is not valid: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`,
+    { errors },
+  );
 }
 
 /**
@@ -21,9 +25,13 @@ export function refuseNulCharacters(value: unknown, location: 'params' | 'query'
   const field = fieldWithNul(value, []);
   if (field === null) return;
   const name = [location, ...field].join('.');
-  throw new DocqaError('validation_failed', `The request ${location} is not valid: ${name} holds the NUL character (U+0000), which text may not contain.`, {
-    errors: [{ field: name, message: 'must not contain the NUL character (U+0000)' }],
-  });
+  throw new DocqaError(
+    'validation_failed',
+    `The request ${location} is not valid: ${name} holds the NUL character (U+0000), which text may not contain.`,
+    {
+      errors: [{ field: name, message: 'must not contain the NUL character (U+0000)' }],
+    },
+  );
 }
 
 function fieldWithNul(value: unknown, path: string[]): string[] | null {
@@ -44,7 +52,11 @@ export function fromFrameworkError(error: unknown): DocqaError | null {
     case 'entity.parse.failed':
       return new DocqaError('bad_request', 'The request body is not valid JSON.');
     case 'entity.too.large':
-      return new DocqaError('payload_too_large', `The request body is larger than the ${e.limit ?? 'configured'} bytes allowed (MAX_JSON_BODY).`, { extra: { limit: e.limit } });
+      return new DocqaError(
+        'payload_too_large',
+        `The request body is larger than the ${e.limit ?? 'configured'} bytes allowed (MAX_JSON_BODY).`,
+        { extra: { limit: e.limit } },
+      );
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new DocqaError('bad_request', 'The request body encoding is not supported; send UTF-8.');
@@ -67,7 +79,13 @@ export function sendError(res: Response, error: DocqaError): void {
 export function clientWentAway(req: Request, error: unknown): boolean {
   const code = (error as { code?: string } | null)?.code;
   // Not req.destroyed: a request stream is destroyed as soon as its body has been read.
-  return req.socket.destroyed || code === 'ECONNABORTED' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'ERR_STREAM_PREMATURE_CLOSE';
+  return (
+    req.socket.destroyed ||
+    code === 'ECONNABORTED' ||
+    code === 'ECONNRESET' ||
+    code === 'EPIPE' ||
+    code === 'ERR_STREAM_PREMATURE_CLOSE'
+  );
 }
 
 /**
@@ -84,7 +102,10 @@ export function errorHandler(logger: Logger) {
     const requestId = res.getHeader('X-Request-Id');
     // A client that left before its answer (a file of the web UI, a stream) is no server failure.
     if (clientWentAway(req, error)) {
-      logger.debug({ request_id: requestId, method: req.method, path: req.path, reason: (error as { code?: string }).code }, 'the client went away before the answer');
+      logger.debug(
+        { request_id: requestId, method: req.method, path: req.path, reason: (error as { code?: string }).code },
+        'the client went away before the answer',
+      );
       res.destroy();
       return;
     }
@@ -98,6 +119,12 @@ export function errorHandler(logger: Logger) {
       res.destroy();
       return;
     }
-    sendError(res, new DocqaError('internal', `Something went wrong on our side (request ${String(requestId)}); the error has been logged.`));
+    sendError(
+      res,
+      new DocqaError(
+        'internal',
+        `Something went wrong on our side (request ${String(requestId)}); the error has been logged.`,
+      ),
+    );
   };
 }

@@ -4,14 +4,21 @@ import type { AnyRoute } from './route.js';
 type JsonSchema = Record<string, unknown>;
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io,
+    unrepresentable: 'any',
+  }) as JsonSchema;
   return rest;
 }
 
 export const errorBodySchema = z.object({
   detail: z.string().describe('A sentence a person can act on.'),
   code: z.string().describe('Stable snake_case code, see docs/errors.md.'),
-  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional().describe('Field errors of a validation failure.'),
+  errors: z
+    .array(z.object({ field: z.string(), message: z.string() }))
+    .optional()
+    .describe('Field errors of a validation failure.'),
   required_plan: z.string().optional(),
   limit: z.number().optional(),
   current: z.number().optional(),
@@ -47,14 +54,18 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: { version: strin
     for (const [status, spec] of Object.entries(route.responses)) {
       responses[status] = {
         description: spec.description,
-        ...(spec.schema ? { content: { [spec.contentType ?? 'application/json']: { schema: jsonSchema(spec.schema, 'output') } } } : {}),
+        ...(spec.schema
+          ? { content: { [spec.contentType ?? 'application/json']: { schema: jsonSchema(spec.schema, 'output') } } }
+          : {}),
       };
     }
-    const errorStatuses = Object.keys(standardErrors).map(Number).filter((status) => {
-      if (route.access === 'public' && (status === 401 || status === 403)) return false;
-      if (!route.request && (status === 400 || status === 422)) return false;
-      return true;
-    });
+    const errorStatuses = Object.keys(standardErrors)
+      .map(Number)
+      .filter((status) => {
+        if (route.access === 'public' && (status === 401 || status === 403)) return false;
+        if (!route.request && (status === 400 || status === 422)) return false;
+        return true;
+      });
     for (const status of errorStatuses) {
       responses[String(status)] ??= { $ref: `#/components/responses/Error${status}` };
     }
@@ -69,19 +80,25 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: { version: strin
       'x-docqa-access': route.access,
       ...(route.plan ? { 'x-docqa-plan': route.plan } : {}),
       parameters: [...parameters(route.request?.params, 'path'), ...parameters(route.request?.query, 'query')],
-      ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(body, 'input') } } } } : {}),
+      ...(body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(body, 'input') } } } }
+        : {}),
       responses,
     };
   }
   const errorResponses = Object.fromEntries(
-    Object.entries(standardErrors).map(([status, description]) => [`Error${status}`, { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }]),
+    Object.entries(standardErrors).map(([status, description]) => [
+      `Error${status}`,
+      { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+    ]),
   );
   return {
     openapi: '3.1.0',
     info: {
       title: 'DocQA',
       version: info.version,
-      description: 'Self-hosted document question answering. Every failure answers `{detail, code}`; see docs/errors.md.',
+      description:
+        'Self-hosted document question answering. Every failure answers `{detail, code}`; see docs/errors.md.',
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [{ url: '/' }],
@@ -89,7 +106,13 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: { version: strin
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
       schemas: { Error: jsonSchema(errorBodySchema, 'output') },
-      responses: { ...errorResponses, Error: { description: 'Unexpected failure (internal).', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } },
+      responses: {
+        ...errorResponses,
+        Error: {
+          description: 'Unexpected failure (internal).',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
+      },
     },
   };
 }

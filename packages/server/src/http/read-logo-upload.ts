@@ -17,7 +17,10 @@ const maxDrainBytes = 64 * 1024 * 1024;
 export async function readLogoUpload(req: Request): Promise<Buffer> {
   if (req.is('multipart/form-data')) return readMultipart(req);
   if (req.is(['image/*'])) return readLimited(req, () => drain(req));
-  throw new DocqaError('unsupported_media_type', 'Send the logo as multipart/form-data (field "file") or as an image/* body.');
+  throw new DocqaError(
+    'unsupported_media_type',
+    'Send the logo as multipart/form-data (field "file") or as an image/* body.',
+  );
 }
 
 function readLimited(stream: NodeJS.ReadableStream & { resume(): void }, onTooLarge?: () => void): Promise<Buffer> {
@@ -63,9 +66,16 @@ async function readMultipart(req: Request): Promise<Buffer> {
       found = true;
       readLimited(file, () => drain(req)).then(resolve, reject);
     });
-    parser.on('error', (error) => reject(new DocqaError('bad_request', 'The multipart body is malformed.', { cause: error })));
+    parser.on('error', (error) =>
+      reject(new DocqaError('bad_request', 'The multipart body is malformed.', { cause: error })),
+    );
     parser.on('close', () => {
-      if (!found) reject(new DocqaError('validation_failed', 'The form has no "file" field.', { errors: [{ field: 'file', message: 'is required' }] }));
+      if (!found)
+        reject(
+          new DocqaError('validation_failed', 'The form has no "file" field.', {
+            errors: [{ field: 'file', message: 'is required' }],
+          }),
+        );
     });
   });
   req.pipe(parser);

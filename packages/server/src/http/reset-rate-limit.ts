@@ -87,7 +87,12 @@ export function resetRateLimit(rate: { count: number; per: 'second' | 'minute' }
       const info = (req as typeof req & { rateLimit?: { resetTime?: Date } }).rateLimit;
       const resetAt = info?.resetTime?.getTime() ?? Date.now() + 60_000 / perMinute;
       const retryAfter = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
-      sendError(res, new DocqaError('rate_limited', `Too many password reset requests; try again in ${retryAfter} s.`, { headers: { 'Retry-After': String(retryAfter) } }));
+      sendError(
+        res,
+        new DocqaError('rate_limited', `Too many password reset requests; try again in ${retryAfter} s.`, {
+          headers: { 'Retry-After': String(retryAfter) },
+        }),
+      );
     },
   });
 }

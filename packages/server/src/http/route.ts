@@ -42,7 +42,12 @@ export interface ResponseSpec {
   contentType?: string;
 }
 
-export interface RouteDefinition<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, D extends DepsMap = DepsMap> {
+export interface RouteDefinition<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  D extends DepsMap = DepsMap,
+> {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** OpenAPI path syntax: `/api/jobs/{id}`. */
   path: string;
@@ -67,14 +72,19 @@ export interface RouteDefinition<P extends z.ZodType = z.ZodType, Q extends z.Zo
   responses: Record<number, ResponseSpec>;
   /** What the route needs from modules, by token; resolved once, at the route's first request. */
   deps?: D;
-  handler(context: RouteContext<z.output<P>, z.output<Q>, z.output<B>, ResolvedDeps<D>>): Promise<RouteResult> | RouteResult;
+  handler(
+    context: RouteContext<z.output<P>, z.output<Q>, z.output<B>, ResolvedDeps<D>>,
+  ): Promise<RouteResult> | RouteResult;
 }
 
 export type AnyRoute = RouteDefinition<z.ZodType, z.ZodType, z.ZodType>;
 
-export function defineRoute<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, D extends DepsMap = Record<string, never>>(
-  route: RouteDefinition<P, Q, B, D>,
-): AnyRoute {
+export function defineRoute<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  D extends DepsMap = Record<string, never>,
+>(route: RouteDefinition<P, Q, B, D>): AnyRoute {
   return route as unknown as AnyRoute;
 }
 

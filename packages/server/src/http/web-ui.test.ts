@@ -12,7 +12,13 @@ import { mountWebUi } from './web-ui.js';
 function recordingLogger(): { logger: Logger; warnings: string[] } {
   const warnings: string[] = [];
   const ignore = () => undefined;
-  const logger = { debug: ignore, info: ignore, error: ignore, warn: (...args: unknown[]) => warnings.push(String(args.at(-1))), child: () => logger } as unknown as Logger;
+  const logger = {
+    debug: ignore,
+    info: ignore,
+    error: ignore,
+    warn: (...args: unknown[]) => warnings.push(String(args.at(-1))),
+    child: () => logger,
+  } as unknown as Logger;
   return { logger, warnings };
 }
 
@@ -24,7 +30,10 @@ async function serve(webDir: string, logger: Logger): Promise<{ url: string; clo
   app.use((req, res) => res.status(404).json({ code: 'not_found', detail: `There is no ${req.method} ${req.path}.` }));
   const server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 describe('web UI mount', () => {
@@ -34,7 +43,10 @@ describe('web UI mount', () => {
   it('serves index.html uncached for client routes, hashed assets for a year, and leaves /api and /docs alone', async () => {
     const webDir = path.join(dir, 'dist');
     fs.mkdirSync(path.join(webDir, 'assets'), { recursive: true });
-    fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>DocQA</title><script type="module" src="/assets/index-abc123.js"></script>');
+    fs.writeFileSync(
+      path.join(webDir, 'index.html'),
+      '<!doctype html><title>DocQA</title><script type="module" src="/assets/index-abc123.js"></script>',
+    );
     fs.writeFileSync(path.join(webDir, 'assets', 'index-abc123.js'), 'console.log(1)');
     fs.writeFileSync(path.join(webDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     const { logger, warnings } = recordingLogger();
@@ -42,7 +54,11 @@ describe('web UI mount', () => {
     try {
       for (const route of ['/', '/chat/5b7c', '/reset-password?token=abc', '/admin/users']) {
         const res = await fetch(server.url + route);
-        expect([route, res.status, res.headers.get('content-type')]).to.deep.equal([route, 200, 'text/html; charset=utf-8']);
+        expect([route, res.status, res.headers.get('content-type')]).to.deep.equal([
+          route,
+          200,
+          'text/html; charset=utf-8',
+        ]);
         expect(res.headers.get('cache-control')).to.equal('no-cache');
         expect(res.headers.get('content-security-policy')).to.include("default-src 'self'");
         expect(await res.text()).to.include('<title>DocQA</title>');
@@ -55,7 +71,11 @@ describe('web UI mount', () => {
       // Not the UI's: a missing asset, the API and the reference answer their own 404 (JSON), never index.html.
       for (const route of ['/assets/missing.js', '/api/nothing', '/docs/nothing', '/api']) {
         const res = await fetch(server.url + route);
-        expect([route, res.status, ((await res.json()) as { code: string }).code]).to.deep.equal([route, 404, 'not_found']);
+        expect([route, res.status, ((await res.json()) as { code: string }).code]).to.deep.equal([
+          route,
+          404,
+          'not_found',
+        ]);
       }
       expect(await (await fetch(`${server.url}/api/ping`)).json()).to.deep.equal({ pong: true });
       const post = await fetch(`${server.url}/chat`, { method: 'POST' });

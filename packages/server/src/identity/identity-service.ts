@@ -15,7 +15,9 @@ export type LoginResult = TokenPair | { mfa_required: true; mfa_token: string };
 function assertPassword(password: string, field: string): void {
   const problems = passwordProblems(password);
   if (problems.length > 0) {
-    throw new DocqaError('validation_failed', `The password is not acceptable: ${problems.join('; ')}.`, { errors: problems.map((message) => ({ field, message })) });
+    throw new DocqaError('validation_failed', `The password is not acceptable: ${problems.join('; ')}.`, {
+      errors: problems.map((message) => ({ field, message })),
+    });
   }
 }
 
@@ -38,7 +40,12 @@ export class IdentityService {
   constructor(kernel: Kernel) {
     this.#kernel = kernel;
     this.users = new UserRepository(kernel.db);
-    this.tokens = new TokenService(kernel.db, kernel.settings, kernel.config.values.JWT_SECRET_KEY, kernel.config.values.JWT_ALGORITHM);
+    this.tokens = new TokenService(
+      kernel.db,
+      kernel.settings,
+      kernel.config.values.JWT_SECRET_KEY,
+      kernel.config.values.JWT_ALGORITHM,
+    );
     this.#audit = kernel.resolve(coreTokens.audit);
     this.#logger = kernel.logger.child({ component: 'identity' });
     const v = kernel.config.values;
@@ -56,8 +63,20 @@ export class IdentityService {
   async ensureDefaultAdmin(): Promise<void> {
     if ((await this.users.count()) > 0) return;
     const v = this.#kernel.config.values;
-    const admin = await this.users.create({ username: v.DEFAULT_ADMIN_USER, email: v.DEFAULT_ADMIN_EMAIL ?? null, passwordHash: await hashPassword(v.DEFAULT_ADMIN_PASSWORD), role: 'admin' });
-    await this.#audit.record({ type: 'user.create', actor: null, ip: null, target: admin.id, outcome: 'success', details: { username: admin.username, role: 'admin', default_admin: true } });
+    const admin = await this.users.create({
+      username: v.DEFAULT_ADMIN_USER,
+      email: v.DEFAULT_ADMIN_EMAIL ?? null,
+      passwordHash: await hashPassword(v.DEFAULT_ADMIN_PASSWORD),
+      role: 'admin',
+    });
+    await this.#audit.record({
+      type: 'user.create',
+      actor: null,
+      ip: null,
+      target: admin.id,
+      outcome: 'success',
+      details: { username: admin.username, role: 'admin', default_admin: true },
+    });
     this.#logger.info({ username: v.DEFAULT_ADMIN_USER }, 'created the default admin account');
   }
 
@@ -68,11 +87,20 @@ export class IdentityService {
     this.signIns.check(attempt);
     const user = await this.users.byUsername(username);
     // Unknown users cost the same hash as known ones, so timing does not tell which names exist.
-    const ok = user?.password_hash ? await verifyPassword(password, user.password_hash) : (await dummyVerify(password), false);
+    const ok = user?.password_hash
+      ? await verifyPassword(password, user.password_hash)
+      : (await dummyVerify(password), false);
     if (!user || !ok) {
       this.signIns.failed(attempt);
       const actor = user ? { id: user.id, username: user.username } : null;
-      await this.#audit.record({ type: 'auth.login', actor, ip: client, target: username, outcome: 'failure', details: { reason: 'invalid_credentials' } });
+      await this.#audit.record({
+        type: 'auth.login',
+        actor,
+        ip: client,
+        target: username,
+        outcome: 'failure',
+        details: { reason: 'invalid_credentials' },
+      });
       throw new DocqaError('invalid_credentials', 'The user name or password is wrong.');
     }
     this.signIns.succeeded(attempt);
@@ -87,12 +115,17 @@ export class IdentityService {
   async refresh(refreshToken: string): Promise<TokenPair> {
     const claims = this.tokens.verify(refreshToken, 'refresh');
     const outcome = await this.#kernel.db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ family_id: string; used_at: string | null; revoked_at: string | null }>('select family_id, used_at, revoked_at from refresh_token where jti = $1 for update', [claims.jti]);
+      const { rows } = await tx.query<{ family_id: string; used_at: string | null; revoked_at: string | null }>(
+        'select family_id, used_at, revoked_at from refresh_token where jti = $1 for update',
+        [claims.jti],
+      );
       const row = rows[0];
       if (!row) return 'unknown' as const;
       if (row.revoked_at) return 'revoked' as const;
       if (row.used_at) {
-        await tx.query('update refresh_token set revoked_at = now() where family_id = $1 and revoked_at is null', [row.family_id]);
+        await tx.query('update refresh_token set revoked_at = now() where family_id = $1 and revoked_at is null', [
+          row.family_id,
+        ]);
         return 'reused' as const;
       }
       await tx.query('update refresh_token set used_at = now() where jti = $1', [claims.jti]);
@@ -100,11 +133,16 @@ export class IdentityService {
     });
     if (outcome === 'reused') {
       this.#logger.warn({ user_id: claims.sub }, 'a refresh token was used twice; its sign-in was revoked');
-      throw new DocqaError('unauthorized', 'This refresh token was already used; that sign-in has been ended for safety. Sign in again.');
+      throw new DocqaError(
+        'unauthorized',
+        'This refresh token was already used; that sign-in has been ended for safety. Sign in again.',
+      );
     }
-    if (typeof outcome === 'string') throw new DocqaError('unauthorized', 'This refresh token is no longer valid; sign in again.');
+    if (typeof outcome === 'string')
+      throw new DocqaError('unauthorized', 'This refresh token is no longer valid; sign in again.');
     const user = await this.users.byId(claims.sub);
-    if (!user || user.token_version !== claims.ver) throw new DocqaError('unauthorized', 'This refresh token was revoked; sign in again.');
+    if (!user || user.token_version !== claims.ver)
+      throw new DocqaError('unauthorized', 'This refresh token was revoked; sign in again.');
     return this.tokens.issuePair(user, outcome.familyId);
   }
 
@@ -112,21 +150,39 @@ export class IdentityService {
     await this.users.revokeSessions(principal.userId);
   }
 
-  async changePassword(principal: Principal, current: string, next: string, ip: string | null = null): Promise<TokenPair> {
+  async changePassword(
+    principal: Principal,
+    current: string,
+    next: string,
+    ip: string | null = null,
+  ): Promise<TokenPair> {
     const user = await this.#require(principal.userId);
     if (!user.password_hash || !(await verifyPassword(current, user.password_hash))) {
       throw new DocqaError('invalid_credentials', 'The current password is wrong.');
     }
     assertPassword(next, 'body.new_password');
-    const updated = await this.users.update(user.id, { password_hash: await hashPassword(next) }, { revokeSessions: true });
-    await this.#audit.record({ type: 'user.update', actor: { id: principal.userId, username: principal.username }, ip, target: user.id, outcome: 'success', details: { password_changed: true } });
+    const updated = await this.users.update(
+      user.id,
+      { password_hash: await hashPassword(next) },
+      { revokeSessions: true },
+    );
+    await this.#audit.record({
+      type: 'user.update',
+      actor: { id: principal.userId, username: principal.username },
+      ip,
+      target: user.id,
+      outcome: 'success',
+      details: { password_changed: true },
+    });
     // The caller stays signed in with a fresh pair; every older token is now refused.
     return this.tokens.issuePair(updated);
   }
 
   async setOwnEmail(principal: Principal, email: string | null): Promise<UserRow> {
     if (!email && this.#kernel.config.values.AUTH_REQUIRE_EMAIL) {
-      throw new DocqaError('validation_failed', 'An email address is required (AUTH_REQUIRE_EMAIL).', { errors: [{ field: 'body.email', message: 'is required' }] });
+      throw new DocqaError('validation_failed', 'An email address is required (AUTH_REQUIRE_EMAIL).', {
+        errors: [{ field: 'body.email', message: 'is required' }],
+      });
     }
     return this.users.update(principal.userId, { email });
   }
@@ -137,7 +193,9 @@ export class IdentityService {
    */
   forgotPassword(email: string): void {
     setImmediate(() => {
-      this.#sendReset(email).catch((error: unknown) => this.#logger.error({ err: error }, 'sending a password reset failed'));
+      this.#sendReset(email).catch((error: unknown) =>
+        this.#logger.error({ err: error }, 'sending a password reset failed'),
+      );
     });
   }
 
@@ -145,7 +203,10 @@ export class IdentityService {
     const user = await this.users.byEmail(email);
     if (!user) return;
     const token = crypto.randomBytes(32).toString('base64url');
-    await this.#kernel.db.query('insert into password_reset_token (token_hash, user_id, expires_at) values ($1, $2, $3)', [sha256(token), user.id, new Date(Date.now() + resetTokenSeconds * 1000).toISOString()]);
+    await this.#kernel.db.query(
+      'insert into password_reset_token (token_hash, user_id, expires_at) values ($1, $2, $3)',
+      [sha256(token), user.id, new Date(Date.now() + resetTokenSeconds * 1000).toISOString()],
+    );
     if (!this.#kernel.container.has(providerTokens.email)) {
       this.#logger.warn('a password reset was requested but no email provider is configured (EMAIL_PROVIDER)');
       return;
@@ -170,40 +231,88 @@ export class IdentityService {
       const row = rows[0];
       if (!row) return null;
       await this.users.update(row.user_id, { password_hash: passwordHash }, { revokeSessions: true, tx });
-      await tx.query('update password_reset_token set used_at = now() where user_id = $1 and used_at is null', [row.user_id]);
+      await tx.query('update password_reset_token set used_at = now() where user_id = $1 and used_at is null', [
+        row.user_id,
+      ]);
       return row.user_id;
     });
-    if (!userId) throw new DocqaError('validation_failed', 'This reset link is invalid, expired or already used; ask for a new one.', { errors: [{ field: 'body.token', message: 'is invalid, expired or already used' }] });
+    if (!userId)
+      throw new DocqaError(
+        'validation_failed',
+        'This reset link is invalid, expired or already used; ask for a new one.',
+        { errors: [{ field: 'body.token', message: 'is invalid, expired or already used' }] },
+      );
   }
 
-  async createUser(actor: Principal, ip: string | undefined, fields: { username: string; password: string; role: Role; email: string | null }): Promise<UserRow> {
+  async createUser(
+    actor: Principal,
+    ip: string | undefined,
+    fields: { username: string; password: string; role: Role; email: string | null },
+  ): Promise<UserRow> {
     assertPassword(fields.password, 'body.password');
     this.#requireEmailIfConfigured(fields.email);
-    const user = await this.users.create({ username: fields.username, email: fields.email, passwordHash: await hashPassword(fields.password), role: fields.role });
-    await this.#audit.record({ type: 'user.create', actor: { id: actor.userId, username: actor.username }, ip: ip ?? null, target: user.id, outcome: 'success', details: { username: user.username, role: user.role } });
+    const user = await this.users.create({
+      username: fields.username,
+      email: fields.email,
+      passwordHash: await hashPassword(fields.password),
+      role: fields.role,
+    });
+    await this.#audit.record({
+      type: 'user.create',
+      actor: { id: actor.userId, username: actor.username },
+      ip: ip ?? null,
+      target: user.id,
+      outcome: 'success',
+      details: { username: user.username, role: user.role },
+    });
     return user;
   }
 
-  async updateUser(actor: Principal, id: string, changes: { password?: string; role?: Role; email?: string | null }, ip: string | null = null): Promise<UserRow> {
+  async updateUser(
+    actor: Principal,
+    id: string,
+    changes: { password?: string; role?: Role; email?: string | null },
+    ip: string | null = null,
+  ): Promise<UserRow> {
     if (changes.password !== undefined) assertPassword(changes.password, 'body.password');
     if (changes.email !== undefined) this.#requireEmailIfConfigured(changes.email);
     const passwordHash = changes.password === undefined ? undefined : await hashPassword(changes.password);
     const updated = await this.#kernel.db.transaction(async (tx) => {
       const user = await this.users.byId(id, tx);
       if (!user) throw new DocqaError('not_found', `User ${id} was not found.`);
-      if (user.role === 'admin' && changes.role && changes.role !== 'admin' && (await this.users.otherAdmins(id, tx)) === 0) {
+      if (
+        user.role === 'admin' &&
+        changes.role &&
+        changes.role !== 'admin' &&
+        (await this.users.otherAdmins(id, tx)) === 0
+      ) {
         throw new DocqaError('conflict', 'This is the last admin; make another user admin first.');
       }
       const demoted = changes.role !== undefined && changes.role !== user.role;
       return this.users.update(
         id,
-        { ...(changes.role ? { role: changes.role } : {}), ...(passwordHash ? { password_hash: passwordHash } : {}), ...(changes.email !== undefined ? { email: changes.email } : {}) },
+        {
+          ...(changes.role ? { role: changes.role } : {}),
+          ...(passwordHash ? { password_hash: passwordHash } : {}),
+          ...(changes.email !== undefined ? { email: changes.email } : {}),
+        },
         // A new password or another role ends the sessions issued under the old ones.
         { revokeSessions: passwordHash !== undefined || demoted, tx },
       );
     });
-    const details = { ...(changes.role !== undefined ? { role: changes.role } : {}), ...(passwordHash ? { password_changed: true } : {}), ...(changes.email !== undefined ? { email_changed: true } : {}) };
-    await this.#audit.record({ type: 'user.update', actor: { id: actor.userId, username: actor.username }, ip, target: id, outcome: 'success', details });
+    const details = {
+      ...(changes.role !== undefined ? { role: changes.role } : {}),
+      ...(passwordHash ? { password_changed: true } : {}),
+      ...(changes.email !== undefined ? { email_changed: true } : {}),
+    };
+    await this.#audit.record({
+      type: 'user.update',
+      actor: { id: actor.userId, username: actor.username },
+      ip,
+      target: id,
+      outcome: 'success',
+      details,
+    });
     return updated;
   }
 
@@ -216,11 +325,29 @@ export class IdentityService {
       }
       await this.users.delete(id, tx);
     });
-    await this.#audit.record({ type: 'user.delete', actor: { id: actor.userId, username: actor.username }, ip: ip ?? null, target: id, outcome: 'success' });
+    await this.#audit.record({
+      type: 'user.delete',
+      actor: { id: actor.userId, username: actor.username },
+      ip: ip ?? null,
+      target: id,
+      outcome: 'success',
+    });
   }
 
-  async recordConfigUpdate(actor: Principal | null, ip: string | undefined, target: string, details: Record<string, unknown>): Promise<void> {
-    await this.#audit.record({ type: 'config.update', actor: actor ? { id: actor.userId, username: actor.username } : null, ip: ip ?? null, target, outcome: 'success', details });
+  async recordConfigUpdate(
+    actor: Principal | null,
+    ip: string | undefined,
+    target: string,
+    details: Record<string, unknown>,
+  ): Promise<void> {
+    await this.#audit.record({
+      type: 'config.update',
+      actor: actor ? { id: actor.userId, username: actor.username } : null,
+      ip: ip ?? null,
+      target,
+      outcome: 'success',
+      details,
+    });
   }
 
   async #require(id: string): Promise<UserRow> {
@@ -231,7 +358,9 @@ export class IdentityService {
 
   #requireEmailIfConfigured(email: string | null): void {
     if (!email && this.#kernel.config.values.AUTH_REQUIRE_EMAIL) {
-      throw new DocqaError('validation_failed', 'An email address is required (AUTH_REQUIRE_EMAIL).', { errors: [{ field: 'body.email', message: 'is required' }] });
+      throw new DocqaError('validation_failed', 'An email address is required (AUTH_REQUIRE_EMAIL).', {
+        errors: [{ field: 'body.email', message: 'is required' }],
+      });
     }
   }
 }

@@ -14,17 +14,31 @@ import { routes } from '../routes/index.js';
 type Json = Record<string, any>;
 
 const mailbox: EmailMessage[] = [];
-const recordingEmail = definePlugin({ apiVersion: 1, kind: 'email', id: 'email-recording', configSchema: z.object({}), deps: {}, init: () => ({ send: async (message: EmailMessage) => void mailbox.push(message) }) });
+const recordingEmail = definePlugin({
+  apiVersion: 1,
+  kind: 'email',
+  id: 'email-recording',
+  configSchema: z.object({}),
+  deps: {},
+  init: () => ({ send: async (message: EmailMessage) => void mailbox.push(message) }),
+});
 
 describe('identity (through HTTP)', function () {
   let server: RunningServer;
   let dataDir: string;
   let drop: (() => Promise<void>) | undefined;
 
-  const call = async (method: string, route: string, options: { token?: string; body?: unknown; raw?: string } = {}) => {
+  const call = async (
+    method: string,
+    route: string,
+    options: { token?: string; body?: unknown; raw?: string } = {},
+  ) => {
     const res = await fetch(server.url + route, {
       method,
-      headers: { 'content-type': 'application/json', ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      },
       body: options.raw ?? (options.body === undefined ? null : JSON.stringify(options.body)),
     });
     const text = await res.text();
@@ -32,11 +46,14 @@ describe('identity (through HTTP)', function () {
     const json = res.headers.get('content-type')?.includes('json') ?? false;
     return { status: res.status, headers: res.headers, body: (text && json ? JSON.parse(text) : {}) as Json };
   };
-  const login = async (username: string, password: string) => (await call('POST', '/api/auth/login', { body: { username, password } })).body;
+  const login = async (username: string, password: string) =>
+    (await call('POST', '/api/auth/login', { body: { username, password } })).body;
 
   before(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-identity-'));
-    const database = process.env.TEST_DATABASE_URL ? await createTemporaryDatabase(process.env.TEST_DATABASE_URL) : null;
+    const database = process.env.TEST_DATABASE_URL
+      ? await createTemporaryDatabase(process.env.TEST_DATABASE_URL)
+      : null;
     drop = database?.drop;
     server = await startServer({
       env: {
@@ -54,7 +71,9 @@ describe('identity (through HTTP)', function () {
       },
       cwd: dataDir,
       inMemoryDatabase: database === null,
-      presets: { standard: definePreset({ id: 'standard', description: 'test', plugins: () => [{ plugin: recordingEmail }] }) },
+      presets: {
+        standard: definePreset({ id: 'standard', description: 'test', plugins: () => [{ plugin: recordingEmail }] }),
+      },
       port: 0,
       host: '127.0.0.1',
     });
@@ -86,8 +105,16 @@ describe('identity (through HTTP)', function () {
   it('answers 401 to expired, malformed, wrongly signed and refresh-as-access tokens', async () => {
     const pair = await login('root', 'first-admin-password');
     const claims = jwt.decode(pair.access_token) as Json;
-    const expired = jwt.sign({ role: 'admin', typ: 'access', ver: 0, exp: Math.floor(Date.now() / 1000) - 10 }, testSecrets.JWT_SECRET_KEY, { subject: claims.sub, jwtid: 'x' });
-    const forged = jwt.sign({ role: 'admin', typ: 'access', ver: 0 }, 'another-secret-of-at-least-32-characters', { subject: claims.sub, jwtid: 'y', expiresIn: 60 });
+    const expired = jwt.sign(
+      { role: 'admin', typ: 'access', ver: 0, exp: Math.floor(Date.now() / 1000) - 10 },
+      testSecrets.JWT_SECRET_KEY,
+      { subject: claims.sub, jwtid: 'x' },
+    );
+    const forged = jwt.sign({ role: 'admin', typ: 'access', ver: 0 }, 'another-secret-of-at-least-32-characters', {
+      subject: claims.sub,
+      jwtid: 'y',
+      expiresIn: 60,
+    });
     const cases: Array<[string, string]> = [
       [expired, 'token_expired'],
       ['not.a.jwt', 'unauthorized'],
@@ -119,7 +146,9 @@ describe('identity (through HTTP)', function () {
     const first = await login('root', 'first-admin-password');
     const second = (await call('POST', '/api/auth/refresh', { body: { refresh_token: first.refresh_token } })).body;
     expect((await call('GET', '/api/auth/me', { token: second.access_token })).status).to.equal(200);
-    expect((await call('POST', '/api/auth/refresh', { body: { refresh_token: first.refresh_token } })).status).to.equal(401);
+    expect((await call('POST', '/api/auth/refresh', { body: { refresh_token: first.refresh_token } })).status).to.equal(
+      401,
+    );
     expect((await call('GET', '/api/auth/me', { token: first.access_token })).status).to.equal(401);
     expect((await call('GET', '/api/auth/me', { token: second.access_token })).status).to.equal(401);
     expect((await call('GET', '/api/auth/me', { token: other.access_token })).status).to.equal(200);
@@ -127,11 +156,17 @@ describe('identity (through HTTP)', function () {
 
   it('changes token lifetimes at run time', async () => {
     const admin = await login('root', 'first-admin-password');
-    const res = await call('PATCH', '/api/admin/auth/settings', { token: admin.access_token, body: { access_token_expire_seconds: 120 } });
+    const res = await call('PATCH', '/api/admin/auth/settings', {
+      token: admin.access_token,
+      body: { access_token_expire_seconds: 120 },
+    });
     expect(res.body).to.deep.equal({ access_token_expire_seconds: 120, refresh_token_expire_seconds: 604800 });
     const claims = jwt.decode((await login('root', 'first-admin-password')).access_token) as Json;
     expect(claims.exp - claims.iat).to.equal(120);
-    await call('PATCH', '/api/admin/auth/settings', { token: admin.access_token, body: { access_token_expire_seconds: 900 } });
+    await call('PATCH', '/api/admin/auth/settings', {
+      token: admin.access_token,
+      body: { access_token_expire_seconds: 900 },
+    });
   });
 
   describe('users', () => {
@@ -141,10 +176,16 @@ describe('identity (through HTTP)', function () {
     });
 
     it('admins create, read, update and delete users; others may not', async () => {
-      const created = await call('POST', '/api/auth/users', { token: admin.access_token, body: { username: 'vera', password: 'vera-password-1' } });
+      const created = await call('POST', '/api/auth/users', {
+        token: admin.access_token,
+        body: { username: 'vera', password: 'vera-password-1' },
+      });
       expect(created.status).to.equal(201);
       expect(created.body).to.include({ username: 'vera', role: 'viewer', email: null });
-      const duplicate = await call('POST', '/api/auth/users', { token: admin.access_token, body: { username: 'VERA', password: 'vera-password-1' } });
+      const duplicate = await call('POST', '/api/auth/users', {
+        token: admin.access_token,
+        body: { username: 'VERA', password: 'vera-password-1' },
+      });
       expect([duplicate.status, duplicate.body.code]).to.deep.equal([409, 'conflict']);
       const vera = await login('vera', 'vera-password-1');
       expect((await call('GET', '/api/auth/users', { token: vera.access_token })).status).to.equal(403);
@@ -154,16 +195,29 @@ describe('identity (through HTTP)', function () {
       const everyone = await call('GET', '/api/auth/users?limit=500', { token: admin.access_token });
       expect(everyone.body.total).to.equal(everyone.body.items.length);
       expect(everyone.body.items.map((u: Json) => u.username)).to.include.members(['root', 'vera']);
-      const promoted = await call('PUT', `/api/auth/users/${created.body.id}`, { token: admin.access_token, body: { role: 'editor', email: 'vera@example.com' } });
+      const promoted = await call('PUT', `/api/auth/users/${created.body.id}`, {
+        token: admin.access_token,
+        body: { role: 'editor', email: 'vera@example.com' },
+      });
       expect(promoted.body).to.include({ role: 'editor', email: 'vera@example.com' });
-      expect((await call('GET', '/api/auth/me', { token: vera.access_token })).status, 'a role change ends sessions').to.equal(401);
-      expect((await call('DELETE', `/api/auth/users/${created.body.id}`, { token: admin.access_token })).status).to.equal(204);
-      expect((await call('GET', `/api/auth/users/${created.body.id}`, { token: admin.access_token })).status).to.equal(404);
+      expect(
+        (await call('GET', '/api/auth/me', { token: vera.access_token })).status,
+        'a role change ends sessions',
+      ).to.equal(401);
+      expect(
+        (await call('DELETE', `/api/auth/users/${created.body.id}`, { token: admin.access_token })).status,
+      ).to.equal(204);
+      expect((await call('GET', `/api/auth/users/${created.body.id}`, { token: admin.access_token })).status).to.equal(
+        404,
+      );
     });
 
     it('keeps at least one admin', async () => {
       const me = await call('GET', '/api/auth/me', { token: admin.access_token });
-      const demote = await call('PUT', `/api/auth/users/${me.body.id}`, { token: admin.access_token, body: { role: 'editor' } });
+      const demote = await call('PUT', `/api/auth/users/${me.body.id}`, {
+        token: admin.access_token,
+        body: { role: 'editor' },
+      });
       expect([demote.status, demote.body.code]).to.deep.equal([409, 'conflict']);
       const remove = await call('DELETE', `/api/auth/users/${me.body.id}`, { token: admin.access_token });
       expect(remove.status).to.equal(409);
@@ -182,7 +236,10 @@ describe('identity (through HTTP)', function () {
         expect(res.status, JSON.stringify(body)).to.equal(status);
         expect(res.body.code).to.equal('validation_failed');
       }
-      const huge = await call('POST', '/api/auth/users', { token: admin.access_token, raw: JSON.stringify({ username: 'x', password: 'y'.repeat(1024 * 1024) }) });
+      const huge = await call('POST', '/api/auth/users', {
+        token: admin.access_token,
+        raw: JSON.stringify({ username: 'x', password: 'y'.repeat(1024 * 1024) }),
+      });
       expect([huge.status, huge.body.code]).to.deep.equal([413, 'payload_too_large']);
       expect((await call('GET', '/api/auth/users/not-a-uuid', { token: admin.access_token })).status).to.equal(422);
     });
@@ -191,14 +248,25 @@ describe('identity (through HTTP)', function () {
   describe('passwords', () => {
     it('a password change needs the current one and ends older sessions', async () => {
       const admin = await login('root', 'first-admin-password');
-      await call('POST', '/api/auth/users', { token: admin.access_token, body: { username: 'pat', password: 'pat-password-1', email: 'pat@example.com' } });
+      await call('POST', '/api/auth/users', {
+        token: admin.access_token,
+        body: { username: 'pat', password: 'pat-password-1', email: 'pat@example.com' },
+      });
       const pat = await login('pat', 'pat-password-1');
-      const wrong = await call('PUT', '/api/auth/password', { token: pat.access_token, body: { current_password: 'guess-guess-guess', new_password: 'pat-password-2' } });
+      const wrong = await call('PUT', '/api/auth/password', {
+        token: pat.access_token,
+        body: { current_password: 'guess-guess-guess', new_password: 'pat-password-2' },
+      });
       expect([wrong.status, wrong.body.code]).to.deep.equal([401, 'invalid_credentials']);
-      const changed = await call('PUT', '/api/auth/password', { token: pat.access_token, body: { current_password: 'pat-password-1', new_password: 'pat-password-2' } });
+      const changed = await call('PUT', '/api/auth/password', {
+        token: pat.access_token,
+        body: { current_password: 'pat-password-1', new_password: 'pat-password-2' },
+      });
       expect(changed.status).to.equal(200);
       expect((await call('GET', '/api/auth/me', { token: pat.access_token })).status).to.equal(401);
-      expect((await call('POST', '/api/auth/refresh', { body: { refresh_token: pat.refresh_token } })).status).to.equal(401);
+      expect((await call('POST', '/api/auth/refresh', { body: { refresh_token: pat.refresh_token } })).status).to.equal(
+        401,
+      );
       expect((await call('GET', '/api/auth/me', { token: changed.body.access_token })).status).to.equal(200);
     });
 
@@ -235,7 +303,11 @@ describe('identity (through HTTP)', function () {
       }
       expect(statuses.filter((s) => s === 429).length).to.be.greaterThan(0);
       expect(Number(retryAfter)).to.be.within(1, 60);
-      expect((await call('POST', '/api/auth/reset-password', { body: { token: 'x', new_password: 'whatever-long' } })).status, 'one zone for both').to.equal(429);
+      expect(
+        (await call('POST', '/api/auth/reset-password', { body: { token: 'x', new_password: 'whatever-long' } }))
+          .status,
+        'one zone for both',
+      ).to.equal(429);
       expect((await call('GET', '/api/version')).status, 'other endpoints are not limited').to.equal(200);
     });
   });
@@ -245,36 +317,61 @@ describe('identity (through HTTP)', function () {
 
     it('enrols, signs in with a code, refuses its replay, and accepts a recovery code once', async () => {
       const admin = await login('root', 'first-admin-password');
-      await call('POST', '/api/auth/users', { token: admin.access_token, body: { username: 'tess', password: 'tess-password-1' } });
+      await call('POST', '/api/auth/users', {
+        token: admin.access_token,
+        body: { username: 'tess', password: 'tess-password-1' },
+      });
       const tess = await login('tess', 'tess-password-1');
       const setup = await call('POST', '/api/auth/mfa/totp/setup', { token: tess.access_token });
       expect(setup.body.otpauth_uri).to.match(/^otpauth:\/\/totp\/DocQA:tess\?/);
       const secret = setup.body.secret as string;
       // One step for the whole test: a code of `now` and `now + 1` stay valid across a step boundary.
       const now = step();
-      const badEnable = await call('POST', '/api/auth/mfa/totp/enable', { token: tess.access_token, body: { code: '000000' === totpCode(secret, now) ? '111111' : '000000' } });
+      const badEnable = await call('POST', '/api/auth/mfa/totp/enable', {
+        token: tess.access_token,
+        body: { code: '000000' === totpCode(secret, now) ? '111111' : '000000' },
+      });
       expect(badEnable.status).to.equal(401);
-      const enabled = await call('POST', '/api/auth/mfa/totp/enable', { token: tess.access_token, body: { code: totpCode(secret, now) } });
+      const enabled = await call('POST', '/api/auth/mfa/totp/enable', {
+        token: tess.access_token,
+        body: { code: totpCode(secret, now) },
+      });
       expect(enabled.body.recovery_codes).to.have.length(10);
 
       const first = await login('tess', 'tess-password-1');
       expect(first).to.have.keys('mfa_required', 'mfa_token');
-      const replay = await call('POST', '/api/auth/mfa/verify', { body: { mfa_token: first.mfa_token, code: totpCode(secret, now) } });
-      expect([replay.status, replay.body.detail]).to.deep.equal([401, 'This code was already used; wait for the next one.']);
+      const replay = await call('POST', '/api/auth/mfa/verify', {
+        body: { mfa_token: first.mfa_token, code: totpCode(secret, now) },
+      });
+      expect([replay.status, replay.body.detail]).to.deep.equal([
+        401,
+        'This code was already used; wait for the next one.',
+      ]);
       const second = await login('tess', 'tess-password-1');
-      const verified = await call('POST', '/api/auth/mfa/verify', { body: { mfa_token: second.mfa_token, code: totpCode(secret, now + 1) } });
+      const verified = await call('POST', '/api/auth/mfa/verify', {
+        body: { mfa_token: second.mfa_token, code: totpCode(secret, now + 1) },
+      });
       expect(verified.status).to.equal(200);
       expect(verified.body).to.have.property('access_token');
-      const ticketAgain = await call('POST', '/api/auth/mfa/verify', { body: { mfa_token: second.mfa_token, code: totpCode(secret, now + 1) } });
+      const ticketAgain = await call('POST', '/api/auth/mfa/verify', {
+        body: { mfa_token: second.mfa_token, code: totpCode(secret, now + 1) },
+      });
       expect(ticketAgain.status, 'the ticket is single use').to.equal(401);
 
       const recovery = enabled.body.recovery_codes[0] as string;
       const third = await login('tess', 'tess-password-1');
-      expect((await call('POST', '/api/auth/mfa/verify', { body: { mfa_token: third.mfa_token, code: recovery } })).status).to.equal(200);
+      expect(
+        (await call('POST', '/api/auth/mfa/verify', { body: { mfa_token: third.mfa_token, code: recovery } })).status,
+      ).to.equal(200);
       const fourth = await login('tess', 'tess-password-1');
-      expect((await call('POST', '/api/auth/mfa/verify', { body: { mfa_token: fourth.mfa_token, code: recovery } })).status).to.equal(401);
+      expect(
+        (await call('POST', '/api/auth/mfa/verify', { body: { mfa_token: fourth.mfa_token, code: recovery } })).status,
+      ).to.equal(401);
 
-      const disabled = await call('POST', '/api/auth/mfa/totp/disable', { token: verified.body.access_token, body: { password: 'tess-password-1' } });
+      const disabled = await call('POST', '/api/auth/mfa/totp/disable', {
+        token: verified.body.access_token,
+        body: { password: 'tess-password-1' },
+      });
       expect(disabled.status).to.equal(204);
       expect(await login('tess', 'tess-password-1')).to.have.property('access_token');
     });
@@ -282,10 +379,20 @@ describe('identity (through HTTP)', function () {
 
   it('every route of the table enforces its access level with real tokens', async () => {
     const admin = await login('root', 'first-admin-password');
-    for (const [username, role] of [['walk-viewer', 'viewer'], ['walk-editor', 'editor']]) {
-      await call('POST', '/api/auth/users', { token: admin.access_token, body: { username, password: 'walk-password-1', role } });
+    for (const [username, role] of [
+      ['walk-viewer', 'viewer'],
+      ['walk-editor', 'editor'],
+    ]) {
+      await call('POST', '/api/auth/users', {
+        token: admin.access_token,
+        body: { username, password: 'walk-password-1', role },
+      });
     }
-    const tokenOf = { viewer: (await login('walk-viewer', 'walk-password-1')).access_token, editor: (await login('walk-editor', 'walk-password-1')).access_token, admin: admin.access_token };
+    const tokenOf = {
+      viewer: (await login('walk-viewer', 'walk-password-1')).access_token,
+      editor: (await login('walk-editor', 'walk-password-1')).access_token,
+      admin: admin.access_token,
+    };
     const rank = { public: -1, required: 0, editor: 1, admin: 2 } as const;
     const roleRank = { viewer: 0, editor: 1, admin: 2 } as const;
     let checked = 0;
@@ -295,12 +402,20 @@ describe('identity (through HTTP)', function () {
       const target = route.path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000');
       for (const role of ['viewer', 'editor', 'admin'] as const) {
         if (route.path === '/api/auth/logout-all') continue; // would end the session this walk uses
-        const res = await call(route.method.toUpperCase(), target, { token: tokenOf[role], ...(route.method === 'get' ? {} : { raw: '{}' }) });
+        const res = await call(route.method.toUpperCase(), target, {
+          token: tokenOf[role],
+          ...(route.method === 'get' ? {} : { raw: '{}' }),
+        });
         const allowed = roleRank[role] >= rank[route.access];
         const label = `${route.method.toUpperCase()} ${route.path} as ${role}`;
         // This server runs without a license (FREE): a plan gate above FREE refuses after the role check.
         if (!allowed) expect([res.status, res.body.code], label).to.deep.equal([403, 'forbidden']);
-        else if (route.plan && route.plan !== 'FREE') expect([res.status, res.body.code, res.body.required_plan], label).to.deep.equal([403, 'plan_required', route.plan]);
+        else if (route.plan && route.plan !== 'FREE')
+          expect([res.status, res.body.code, res.body.required_plan], label).to.deep.equal([
+            403,
+            'plan_required',
+            route.plan,
+          ]);
         else expect(res.status, label).to.not.be.oneOf([401, 403]);
         expect(res.status, label).to.be.below(500);
         checked++;
@@ -310,7 +425,10 @@ describe('identity (through HTTP)', function () {
   });
 
   it('throttles failed sign-ins before hashing: 60 wrong passwords, 429 with Retry-After, others unaffected', async () => {
-    const created = await call('POST', '/api/auth/users', { token: (await login('root', 'first-admin-password')).access_token, body: { username: 'target', password: 'target-password-1' } });
+    const created = await call('POST', '/api/auth/users', {
+      token: (await login('root', 'first-admin-password')).access_token,
+      body: { username: 'target', password: 'target-password-1' },
+    });
     expect(created.status).to.equal(201);
     const statuses: number[] = [];
     let retryAfter: string | null = null;
@@ -327,7 +445,11 @@ describe('identity (through HTTP)', function () {
     expect(Number(retryAfter)).to.be.within(1, 900);
     // Another account signs in from the same client, and the right password gets through once the wait is over.
     expect((await login('root', 'first-admin-password')).access_token).to.be.a('string');
-    const wait = Number((await call('POST', '/api/auth/login', { body: { username: 'target', password: 'target-password-1' } })).headers.get('retry-after') ?? 0);
+    const wait = Number(
+      (
+        await call('POST', '/api/auth/login', { body: { username: 'target', password: 'target-password-1' } })
+      ).headers.get('retry-after') ?? 0,
+    );
     await new Promise((resolve) => setTimeout(resolve, wait * 1000 + 50));
     expect((await login('target', 'target-password-1')).access_token).to.be.a('string');
   });
@@ -337,6 +459,8 @@ describe('identity (through HTTP)', function () {
     const b = await login('root', 'first-admin-password');
     expect((await call('POST', '/api/auth/logout-all', { token: a.access_token })).status).to.equal(204);
     expect((await call('GET', '/api/auth/me', { token: b.access_token })).status).to.equal(401);
-    expect((await call('POST', '/api/auth/refresh', { body: { refresh_token: b.refresh_token } })).status).to.equal(401);
+    expect((await call('POST', '/api/auth/refresh', { body: { refresh_token: b.refresh_token } })).status).to.equal(
+      401,
+    );
   });
 });

@@ -1,6 +1,16 @@
 import { DocqaError, type Db } from '@docqa/plugin-api';
 import type { Principal } from '@docqa/core/identity';
-import { createSecretBox, generateRecoveryCodes, generateTotpSecret, hashRecoveryCode, matchRecoveryCode, otpauthUri, verifyPassword, verifyTotp, type SecretBox } from './crypto/index.js';
+import {
+  createSecretBox,
+  generateRecoveryCodes,
+  generateTotpSecret,
+  hashRecoveryCode,
+  matchRecoveryCode,
+  otpauthUri,
+  verifyPassword,
+  verifyTotp,
+  type SecretBox,
+} from './crypto/index.js';
 import type { SignInThrottle } from './sign-in-throttle.js';
 import type { TokenPair, TokenService } from './tokens.js';
 import type { UserRepository, UserRow } from './users.js';
@@ -28,9 +38,13 @@ export class MfaService {
 
   async setup(principal: Principal): Promise<{ secret: string; otpauth_uri: string }> {
     const user = await this.#user(principal.userId);
-    if (user.mfa_enabled) throw new DocqaError('conflict', 'TOTP is already enabled; disable it first to enrol a new authenticator.');
+    if (user.mfa_enabled)
+      throw new DocqaError('conflict', 'TOTP is already enabled; disable it first to enrol a new authenticator.');
     const secret = generateTotpSecret();
-    await this.users.update(user.id, { mfa_secret: this.#box.seal(secret, sealedFor(user.id)), mfa_last_counter: null });
+    await this.users.update(user.id, {
+      mfa_secret: this.#box.seal(secret, sealedFor(user.id)),
+      mfa_last_counter: null,
+    });
     return { secret, otpauth_uri: otpauthUri({ secret, accountName: user.username, issuer: this.issuer }) };
   }
 
@@ -52,7 +66,12 @@ export class MfaService {
     else if (!proof.password || !user.password_hash || !(await verifyPassword(proof.password, user.password_hash))) {
       throw new DocqaError('invalid_credentials', 'The password is wrong.');
     }
-    await this.users.update(user.id, { mfa_enabled: false, mfa_secret: null, mfa_last_counter: null, mfa_recovery_hashes: [] });
+    await this.users.update(user.id, {
+      mfa_enabled: false,
+      mfa_secret: null,
+      mfa_last_counter: null,
+      mfa_recovery_hashes: [],
+    });
   }
 
   /** The second step of a login: the single-use ticket from the first, and a TOTP or recovery code. */
@@ -60,10 +79,15 @@ export class MfaService {
     const claims = this.tokens.verify(mfaToken, 'mfa');
     const attempt = { account: `mfa:${claims.sub}`, client: client ?? 'unknown' };
     this.signIns.check(attempt);
-    const { rowCount } = await this.db.query('update mfa_challenge set used_at = now() where jti = $1 and used_at is null and expires_at > now()', [claims.jti]);
-    if (rowCount === 0) throw new DocqaError('unauthorized', 'This sign-in step has expired or was already used; sign in again.');
+    const { rowCount } = await this.db.query(
+      'update mfa_challenge set used_at = now() where jti = $1 and used_at is null and expires_at > now()',
+      [claims.jti],
+    );
+    if (rowCount === 0)
+      throw new DocqaError('unauthorized', 'This sign-in step has expired or was already used; sign in again.');
     const user = await this.users.byId(claims.sub);
-    if (!user || !user.mfa_enabled || user.token_version !== claims.ver) throw new DocqaError('unauthorized', 'Sign in again.');
+    if (!user || !user.mfa_enabled || user.token_version !== claims.ver)
+      throw new DocqaError('unauthorized', 'Sign in again.');
     try {
       if (/^\s*\d{6}\s*$/.test(code)) await this.#checkCode(user, code);
       else await this.#useRecoveryCode(user, code);
@@ -80,11 +104,18 @@ export class MfaService {
     const lastUsedCounter = user.mfa_last_counter === null ? null : Number(user.mfa_last_counter);
     const result = verifyTotp(secret, code, { lastUsedCounter });
     if (!result.ok) {
-      throw new DocqaError('invalid_credentials', result.reason === 'replayed' ? 'This code was already used; wait for the next one.' : 'The code is wrong.');
+      throw new DocqaError(
+        'invalid_credentials',
+        result.reason === 'replayed' ? 'This code was already used; wait for the next one.' : 'The code is wrong.',
+      );
     }
     // Recording the counter only if it moves forward: two requests with one code cannot both pass.
-    const { rowCount } = await this.db.query('update app_user set mfa_last_counter = $2 where id = $1 and (mfa_last_counter is null or mfa_last_counter < $2)', [user.id, result.counter]);
-    if (rowCount === 0) throw new DocqaError('invalid_credentials', 'This code was already used; wait for the next one.');
+    const { rowCount } = await this.db.query(
+      'update app_user set mfa_last_counter = $2 where id = $1 and (mfa_last_counter is null or mfa_last_counter < $2)',
+      [user.id, result.counter],
+    );
+    if (rowCount === 0)
+      throw new DocqaError('invalid_credentials', 'This code was already used; wait for the next one.');
   }
 
   async #useRecoveryCode(user: UserRow, code: string): Promise<void> {
@@ -92,7 +123,10 @@ export class MfaService {
     if (index < 0) throw new DocqaError('invalid_credentials', 'The code is wrong.');
     const used = user.mfa_recovery_hashes[index];
     // Removing exactly that hash, and only if still present: a recovery code works once.
-    const { rowCount } = await this.db.query(`update app_user set mfa_recovery_hashes = mfa_recovery_hashes - $2 where id = $1 and mfa_recovery_hashes ? $2`, [user.id, used]);
+    const { rowCount } = await this.db.query(
+      `update app_user set mfa_recovery_hashes = mfa_recovery_hashes - $2 where id = $1 and mfa_recovery_hashes ? $2`,
+      [user.id, used],
+    );
     if (rowCount === 0) throw new DocqaError('invalid_credentials', 'This recovery code was already used.');
   }
 

@@ -44,7 +44,10 @@ export class OidcAccounts {
   ) {}
 
   async bySubject(provider: string, subject: string): Promise<UserRow | null> {
-    const { rows } = await this.db.query<UserRow>('select * from app_user where sso_provider = $1 and sso_subject = $2', [provider, subject]);
+    const { rows } = await this.db.query<UserRow>(
+      'select * from app_user where sso_provider = $1 and sso_subject = $2',
+      [provider, subject],
+    );
     return rows[0] ?? null;
   }
 
@@ -58,7 +61,10 @@ export class OidcAccounts {
     const isAdminMember = identity.groups.some((group) => adminGroups.includes(group));
     if (isAdminMember && user.role !== 'admin') {
       const promoted = await this.users.update(user.id, { role: 'admin' });
-      this.logger.info({ user_id: user.id, provider: identity.provider }, 'promoted a single sign-on user to admin: member of an admin group');
+      this.logger.info(
+        { user_id: user.id, provider: identity.provider },
+        'promoted a single sign-on user to admin: member of an admin group',
+      );
       return promoted;
     }
     return user;
@@ -73,8 +79,22 @@ export class OidcAccounts {
       const username = attempt === 1 ? base : `${base}-${attempt}`;
       if (await this.users.byUsername(username)) continue;
       try {
-        const user = await this.users.create({ username, email, passwordHash: null, role: 'viewer', ssoProvider: identity.provider, ssoSubject: identity.subject });
-        await this.audit.record({ type: 'user.create', actor: null, ip: null, target: user.id, outcome: 'success', details: { username, role: 'viewer', sso_provider: identity.provider } });
+        const user = await this.users.create({
+          username,
+          email,
+          passwordHash: null,
+          role: 'viewer',
+          ssoProvider: identity.provider,
+          ssoSubject: identity.subject,
+        });
+        await this.audit.record({
+          type: 'user.create',
+          actor: null,
+          ip: null,
+          target: user.id,
+          outcome: 'success',
+          details: { username, role: 'viewer', sso_provider: identity.provider },
+        });
         return user;
       } catch (error) {
         if (!DocqaError.is(error, 'conflict')) throw error;

@@ -2,7 +2,8 @@ import type { OidcIdentity } from './oidc-accounts.js';
 
 type Claims = Record<string, unknown>;
 
-const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
+const text = (value: unknown): string | null =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 
 /**
  * The groups under `claim`, which may be a dotted path (Keycloak's `realm_access.roles`). IdPs send
@@ -37,5 +38,9 @@ export function identityOf(provider: string, claims: Claims, groupsClaim: string
 
 /** Whether the ID token lacks something the userinfo endpoint may add. */
 export function needsUserInfo(claims: Claims, groupsClaim: string): boolean {
-  return text(claims.email) === null || text(claims.preferred_username) === null || groupsOf(claims, groupsClaim).length === 0;
+  return (
+    text(claims.email) === null ||
+    text(claims.preferred_username) === null ||
+    groupsOf(claims, groupsClaim).length === 0
+  );
 }

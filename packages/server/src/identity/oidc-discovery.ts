@@ -54,18 +54,31 @@ export class OidcDiscovery {
     const issuer = issuerOf(provider.discoveryUrl);
     const insecure = issuer.protocol === 'http:';
     if (insecure && !(this.allowLoopbackHttp && isLoopbackHost(issuer.hostname))) {
-      throw new DocqaError('unavailable', `The OIDC provider "${provider.name}" must be reached over https; plain http is only allowed for an IdP on this machine outside production.`);
+      throw new DocqaError(
+        'unavailable',
+        `The OIDC provider "${provider.name}" must be reached over https; plain http is only allowed for an IdP on this machine outside production.`,
+      );
     }
     // RFC 6749 makes HTTP Basic the one client authentication every IdP supports; a public
     // client (no secret) relies on PKCE alone.
     const authentication = provider.clientSecret ? client.ClientSecretBasic(provider.clientSecret) : client.None();
     try {
-      return await client.discovery(issuer, provider.clientId, { redirect_uris: [provider.redirectUri], response_types: ['code'] }, authentication, {
-        ...(insecure ? { execute: [client.allowInsecureRequests] } : {}),
-        timeout: 10,
-      });
+      return await client.discovery(
+        issuer,
+        provider.clientId,
+        { redirect_uris: [provider.redirectUri], response_types: ['code'] },
+        authentication,
+        {
+          ...(insecure ? { execute: [client.allowInsecureRequests] } : {}),
+          timeout: 10,
+        },
+      );
     } catch (error) {
-      throw new DocqaError('unavailable', `The OIDC provider "${provider.name}" could not be reached or answered invalid metadata (${describe(error)}).`, { cause: error });
+      throw new DocqaError(
+        'unavailable',
+        `The OIDC provider "${provider.name}" could not be reached or answered invalid metadata (${describe(error)}).`,
+        { cause: error },
+      );
     }
   }
 }

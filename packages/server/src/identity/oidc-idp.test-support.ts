@@ -51,11 +51,21 @@ export class TestIdp {
   configure(clients: IdpClient[]): void {
     const { privateKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
     this.#provider = new Provider(this.issuer, {
-      clients: clients.map((client) => ({ ...client, grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic' })),
+      clients: clients.map((client) => ({
+        ...client,
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      })),
       jwks: { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'test-signing-key', use: 'sig', alg: 'RS256' }] },
       cookies: { keys: [crypto.randomBytes(32).toString('hex')] },
       // Groups come with their own scope, as at many IdPs; DocQA asks for it through `scopes`.
-      claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['preferred_username', 'name'], groups: ['groups'] },
+      claims: {
+        openid: ['sub'],
+        email: ['email', 'email_verified'],
+        profile: ['preferred_username', 'name'],
+        groups: ['groups'],
+      },
       features: { devInteractions: { enabled: false } },
       // Set, so the provider does not print a notice for each default lifetime it falls back to.
       ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 600, IdToken: 600 },
@@ -85,21 +95,38 @@ export class TestIdp {
     const details = await provider.interactionDetails(req, res);
     if (this.refuseNext) {
       this.refuseNext = false;
-      await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The person declined the sign-in' }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        req,
+        res,
+        { error: 'access_denied', error_description: 'The person declined the sign-in' },
+        { mergeWithLastSubmission: false },
+      );
       return;
     }
     if (details.prompt.name === 'login') {
-      await provider.interactionFinished(req, res, { login: { accountId: this.nextAccount } }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: this.nextAccount } },
+        { mergeWithLastSubmission: false },
+      );
       return;
     }
     // Consent: grant exactly what the prompt says is missing.
     const accountId = details.session?.accountId ?? this.nextAccount;
-    const grant = (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ?? new provider.Grant({ accountId, clientId: String(details.params.client_id) });
+    const grant =
+      (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ??
+      new provider.Grant({ accountId, clientId: String(details.params.client_id) });
     const missingScope = details.prompt.details.missingOIDCScope ?? [];
     if (missingScope.length > 0) grant.addOIDCScope(missingScope.join(' '));
     const missingClaims = details.prompt.details.missingOIDCClaims ?? [];
     if (missingClaims.length > 0) grant.addOIDCClaims(missingClaims);
-    await provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
+    await provider.interactionFinished(
+      req,
+      res,
+      { consent: { grantId: await grant.save() } },
+      { mergeWithLastSubmission: true },
+    );
   }
 }
 
@@ -112,18 +139,24 @@ export async function followToCallback(start: string, stopAt: string): Promise<s
   let url = start;
   for (let hop = 0; hop < 20; hop += 1) {
     if (url.startsWith(stopAt)) return url;
-    const res = await fetch(url, { redirect: 'manual', headers: { cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; ') } });
+    const res = await fetch(url, {
+      redirect: 'manual',
+      headers: { cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; ') },
+    });
     for (const line of res.headers.getSetCookie()) {
       const [pair = '', ...attributes] = line.split(';');
       const separator = pair.indexOf('=');
       const name = pair.slice(0, separator).trim();
       const value = pair.slice(separator + 1).trim();
-      const expired = attributes.some((attribute) => /^\s*expires=/i.test(attribute) && Date.parse(attribute.split('=')[1] ?? '') < Date.now());
+      const expired = attributes.some(
+        (attribute) => /^\s*expires=/i.test(attribute) && Date.parse(attribute.split('=')[1] ?? '') < Date.now(),
+      );
       if (value === '' || expired) cookies.delete(name);
       else cookies.set(name, value);
     }
     const location = res.headers.get('location');
-    if (res.status < 300 || res.status >= 400 || !location) throw new Error(`expected a redirect from ${url}, got ${res.status}: ${await res.text()}`);
+    if (res.status < 300 || res.status >= 400 || !location)
+      throw new Error(`expected a redirect from ${url}, got ${res.status}: ${await res.text()}`);
     await res.body?.cancel();
     url = new URL(location, url).href;
   }

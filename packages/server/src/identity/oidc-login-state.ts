@@ -28,14 +28,17 @@ export class OidcLoginStates {
     const stateHash = sha256(state);
     // Sweeping here keeps the table at about ten minutes of sign-ins without a scheduled job.
     await this.db.query('delete from oidc_login_state where expires_at < now()');
-    await this.db.query('insert into oidc_login_state (state_hash, provider_name, code_verifier, nonce, return_to, expires_at) values ($1, $2, $3, $4, $5, $6)', [
-      stateHash,
-      login.providerName,
-      this.box.seal(login.codeVerifier, sealedFor(stateHash)),
-      login.nonce,
-      login.returnTo,
-      new Date(Date.now() + lifetimeMilliseconds).toISOString(),
-    ]);
+    await this.db.query(
+      'insert into oidc_login_state (state_hash, provider_name, code_verifier, nonce, return_to, expires_at) values ($1, $2, $3, $4, $5, $6)',
+      [
+        stateHash,
+        login.providerName,
+        this.box.seal(login.codeVerifier, sealedFor(stateHash)),
+        login.nonce,
+        login.returnTo,
+        new Date(Date.now() + lifetimeMilliseconds).toISOString(),
+      ],
+    );
   }
 
   /**
@@ -44,12 +47,22 @@ export class OidcLoginStates {
    */
   async take(state: string): Promise<StartedLogin | null> {
     const stateHash = sha256(state);
-    const { rows } = await this.db.query<{ provider_name: string; code_verifier: string; nonce: string; return_to: string | null }>(
+    const { rows } = await this.db.query<{
+      provider_name: string;
+      code_verifier: string;
+      nonce: string;
+      return_to: string | null;
+    }>(
       'delete from oidc_login_state where state_hash = $1 and expires_at > now() returning provider_name, code_verifier, nonce, return_to',
       [stateHash],
     );
     const row = rows[0];
     if (!row) return null;
-    return { providerName: row.provider_name, codeVerifier: this.box.open(row.code_verifier, sealedFor(stateHash)), nonce: row.nonce, returnTo: row.return_to };
+    return {
+      providerName: row.provider_name,
+      codeVerifier: this.box.open(row.code_verifier, sealedFor(stateHash)),
+      nonce: row.nonce,
+      returnTo: row.return_to,
+    };
   }
 }

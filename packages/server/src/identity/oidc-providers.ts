@@ -98,7 +98,8 @@ export function fromFallback(provider: OidcFallbackProvider): OidcProvider {
 }
 
 function conflictOnDuplicate(error: unknown, name: string): never {
-  if ((error as { code?: string }).code === '23505') throw new DocqaError('conflict', `Another OIDC provider is already named "${name}".`);
+  if ((error as { code?: string }).code === '23505')
+    throw new DocqaError('conflict', `Another OIDC provider is already named "${name}".`);
   throw error;
 }
 
@@ -115,13 +116,18 @@ export class OidcProviderStore {
   }
 
   async list(limit: number, offset: number): Promise<{ items: OidcProviderView[]; total: number }> {
-    const { rows } = await this.db.query<OidcProviderRow>('select * from oidc_provider order by name limit $1 offset $2', [limit, offset]);
+    const { rows } = await this.db.query<OidcProviderRow>(
+      'select * from oidc_provider order by name limit $1 offset $2',
+      [limit, offset],
+    );
     return { items: rows.map(viewOf), total: await this.count() };
   }
 
   /** Names for the sign-in page; no secret is opened for them. */
   async enabledNames(): Promise<Array<{ name: string; displayName: string }>> {
-    const { rows } = await this.db.query<{ name: string; display_name: string }>('select name, display_name from oidc_provider where enabled order by name');
+    const { rows } = await this.db.query<{ name: string; display_name: string }>(
+      'select name, display_name from oidc_provider where enabled order by name',
+    );
     return rows.map((row) => ({ name: row.name, displayName: row.display_name }));
   }
 
@@ -142,7 +148,19 @@ export class OidcProviderStore {
       const { rows } = await this.db.query<OidcProviderRow>(
         `insert into oidc_provider (id, name, display_name, discovery_url, client_id, client_secret, redirect_uri, scopes, admin_groups, groups_claim, enabled)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) returning *`,
-        [id, fields.name, fields.display_name, fields.discovery_url, fields.client_id, secret, fields.redirect_uri, fields.scopes, JSON.stringify(fields.admin_groups), fields.groups_claim, fields.enabled],
+        [
+          id,
+          fields.name,
+          fields.display_name,
+          fields.discovery_url,
+          fields.client_id,
+          secret,
+          fields.redirect_uri,
+          fields.scopes,
+          JSON.stringify(fields.admin_groups),
+          fields.groups_claim,
+          fields.enabled,
+        ],
       );
       return viewOf(rows[0] as OidcProviderRow);
     } catch (error) {
@@ -156,12 +174,16 @@ export class OidcProviderStore {
     const sets: string[] = [];
     for (const [column, value] of Object.entries(changes)) {
       if (value === undefined) continue;
-      if (column === 'client_secret') values.push(value === null ? null : this.box.seal(value as string, sealedFor(id)));
+      if (column === 'client_secret')
+        values.push(value === null ? null : this.box.seal(value as string, sealedFor(id)));
       else values.push(column === 'admin_groups' ? JSON.stringify(value) : value);
       sets.push(`${column} = $${values.length}`);
     }
     sets.push('updated_at = now()');
-    const { rows } = await this.db.query<OidcProviderRow>(`update oidc_provider set ${sets.join(', ')} where id = $1 returning *`, values);
+    const { rows } = await this.db.query<OidcProviderRow>(
+      `update oidc_provider set ${sets.join(', ')} where id = $1 returning *`,
+      values,
+    );
     if (!rows[0]) throw new DocqaError('not_found', `OIDC provider ${id} was not found.`);
     return viewOf(rows[0]);
   }

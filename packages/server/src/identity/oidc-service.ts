@@ -8,7 +8,13 @@ import { OidcAccounts, type OidcIdentity } from './oidc-accounts.js';
 import { identityOf, needsUserInfo } from './oidc-claims.js';
 import { describe, OidcDiscovery } from './oidc-discovery.js';
 import { OidcLoginStates } from './oidc-login-state.js';
-import { fromFallback, OidcProviderStore, type OidcProvider, type OidcProviderFields, type OidcProviderView } from './oidc-providers.js';
+import {
+  fromFallback,
+  OidcProviderStore,
+  type OidcProvider,
+  type OidcProviderFields,
+  type OidcProviderView,
+} from './oidc-providers.js';
 import type { TokenPair } from './tokens.js';
 
 export interface OidcSignIn {
@@ -50,7 +56,9 @@ export class OidcService {
   /** Enabled providers for the sign-in page. */
   async enabledProviders(): Promise<Array<{ name: string; display_name: string }>> {
     const stored = (await this.providers.count()) > 0;
-    const providers = stored ? await this.providers.enabledNames() : this.#kernel.config.oidcProviders.map(fromFallback);
+    const providers = stored
+      ? await this.providers.enabledNames()
+      : this.#kernel.config.oidcProviders.map(fromFallback);
     return providers.map((provider) => ({ name: provider.name, display_name: provider.displayName }));
   }
 
@@ -83,7 +91,10 @@ export class OidcService {
     const state = requestUrl.searchParams.get('state');
     const login = state ? await this.#states.take(state) : null;
     if (!state || !login || login.providerName !== provider.name) {
-      throw new DocqaError('unauthorized', 'This sign-in is unknown, expired or already finished; start the single sign-on again.');
+      throw new DocqaError(
+        'unauthorized',
+        'This sign-in is unknown, expired or already finished; start the single sign-on again.',
+      );
     }
     const currentUrl = new URL(provider.redirectUri);
     for (const [key, value] of requestUrl.searchParams) currentUrl.searchParams.append(key, value);
@@ -91,13 +102,23 @@ export class OidcService {
     let identity: OidcIdentity;
     try {
       const configuration = await this.#discovery.configuration(provider);
-      const grant = await client.authorizationCodeGrant(configuration, currentUrl, { pkceCodeVerifier: login.codeVerifier, expectedState: state, expectedNonce: login.nonce, idTokenExpected: true });
+      const grant = await client.authorizationCodeGrant(configuration, currentUrl, {
+        pkceCodeVerifier: login.codeVerifier,
+        expectedState: state,
+        expectedNonce: login.nonce,
+        idTokenExpected: true,
+      });
       const idClaims = grant.claims() as Record<string, unknown>;
-      const claims = needsUserInfo(idClaims, provider.groupsClaim) ? await this.#withUserInfo(configuration, grant.access_token, idClaims, provider.name) : idClaims;
+      const claims = needsUserInfo(idClaims, provider.groupsClaim)
+        ? await this.#withUserInfo(configuration, grant.access_token, idClaims, provider.name)
+        : idClaims;
       identity = identityOf(provider.name, claims, provider.groupsClaim);
     } catch (error) {
       this.#logger.warn({ provider: provider.name, reason: describe(error) }, 'a single sign-on was refused');
-      throw new DocqaError('unauthorized', `Single sign-on with ${provider.displayName} failed: ${describe(error)}. Start the sign-in again.`);
+      throw new DocqaError(
+        'unauthorized',
+        `Single sign-on with ${provider.displayName} failed: ${describe(error)}. Start the sign-in again.`,
+      );
     }
 
     const user = await this.#accounts.signIn(identity, provider.adminGroups);
@@ -105,21 +126,32 @@ export class OidcService {
   }
 
   /** Userinfo adds what an IdP keeps out of the ID token; the signed ID token wins where both speak. */
-  async #withUserInfo(configuration: client.Configuration, accessToken: string, idClaims: Record<string, unknown>, providerName: string): Promise<Record<string, unknown>> {
+  async #withUserInfo(
+    configuration: client.Configuration,
+    accessToken: string,
+    idClaims: Record<string, unknown>,
+    providerName: string,
+  ): Promise<Record<string, unknown>> {
     if (!configuration.serverMetadata().userinfo_endpoint || typeof idClaims.sub !== 'string') return idClaims;
     try {
       const userInfo = await client.fetchUserInfo(configuration, accessToken, idClaims.sub);
       return { ...userInfo, ...idClaims };
     } catch (error) {
-      this.#logger.warn({ provider: providerName, reason: describe(error) }, 'the userinfo endpoint failed; signing in with the ID token alone');
+      this.#logger.warn(
+        { provider: providerName, reason: describe(error) },
+        'the userinfo endpoint failed; signing in with the ID token alone',
+      );
       return idClaims;
     }
   }
 
   async #provider(name: string): Promise<OidcProvider> {
     const stored = (await this.providers.count()) > 0;
-    const provider = stored ? await this.providers.byName(name) : (this.#kernel.config.oidcProviders.map(fromFallback).find((candidate) => candidate.name === name) ?? null);
-    if (!provider || !provider.enabled) throw new DocqaError('not_found', `There is no enabled single sign-on provider named "${name}".`);
+    const provider = stored
+      ? await this.providers.byName(name)
+      : (this.#kernel.config.oidcProviders.map(fromFallback).find((candidate) => candidate.name === name) ?? null);
+    if (!provider || !provider.enabled)
+      throw new DocqaError('not_found', `There is no enabled single sign-on provider named "${name}".`);
     return provider;
   }
 
@@ -131,17 +163,39 @@ export class OidcService {
     return provider;
   }
 
-  async createProvider(actor: Principal, ip: string | undefined, fields: OidcProviderFields): Promise<OidcProviderView> {
+  async createProvider(
+    actor: Principal,
+    ip: string | undefined,
+    fields: OidcProviderFields,
+  ): Promise<OidcProviderView> {
     const created = await this.providers.create(fields);
     this.#discovery.forget(created.name);
-    await this.#identity.recordConfigUpdate(actor, ip, 'oidc.provider', { action: 'create', id: created.id, name: created.name, discovery_url: created.discovery_url, client_id: created.client_id, enabled: created.enabled, client_secret_set: created.client_secret !== null });
+    await this.#identity.recordConfigUpdate(actor, ip, 'oidc.provider', {
+      action: 'create',
+      id: created.id,
+      name: created.name,
+      discovery_url: created.discovery_url,
+      client_id: created.client_id,
+      enabled: created.enabled,
+      client_secret_set: created.client_secret !== null,
+    });
     return created;
   }
 
-  async updateProvider(actor: Principal, ip: string | undefined, id: string, changes: Partial<Omit<OidcProviderFields, 'name'>>): Promise<OidcProviderView> {
+  async updateProvider(
+    actor: Principal,
+    ip: string | undefined,
+    id: string,
+    changes: Partial<Omit<OidcProviderFields, 'name'>>,
+  ): Promise<OidcProviderView> {
     const updated = await this.providers.update(id, changes);
     this.#discovery.forget(updated.name);
-    await this.#identity.recordConfigUpdate(actor, ip, 'oidc.provider', { action: 'update', id, name: updated.name, changed: Object.keys(changes).filter((key) => changes[key as keyof typeof changes] !== undefined) });
+    await this.#identity.recordConfigUpdate(actor, ip, 'oidc.provider', {
+      action: 'update',
+      id,
+      name: updated.name,
+      changed: Object.keys(changes).filter((key) => changes[key as keyof typeof changes] !== undefined),
+    });
     return updated;
   }
 

@@ -33,23 +33,49 @@ describe('OIDC single sign-on (against a real OpenID provider on loopback)', fun
 
   async function startDocqa(env: Record<string, string>, port = 0): Promise<RunningServer> {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-oidc-'));
-    const database = process.env.TEST_DATABASE_URL ? await createTemporaryDatabase(process.env.TEST_DATABASE_URL) : null;
+    const database = process.env.TEST_DATABASE_URL
+      ? await createTemporaryDatabase(process.env.TEST_DATABASE_URL)
+      : null;
     const server = await startServer({
-      env: { ...testSecrets, DOCQA_ENV: 'test', DOCQA_DATA_DIR: dir, DOCQA_SECRETS_DIR: dir, LOG_LEVEL: 'ERROR', DEFAULT_ADMIN_USER: 'root', DEFAULT_ADMIN_PASSWORD: 'first-admin-password', PUBLIC_URL: publicUrl, ...(database ? { DATABASE_URL: database.url } : {}), ...env },
+      env: {
+        ...testSecrets,
+        DOCQA_ENV: 'test',
+        DOCQA_DATA_DIR: dir,
+        DOCQA_SECRETS_DIR: dir,
+        LOG_LEVEL: 'ERROR',
+        DEFAULT_ADMIN_USER: 'root',
+        DEFAULT_ADMIN_PASSWORD: 'first-admin-password',
+        PUBLIC_URL: publicUrl,
+        ...(database ? { DATABASE_URL: database.url } : {}),
+        ...env,
+      },
       cwd: dir,
       inMemoryDatabase: database === null,
       port,
       host: '127.0.0.1',
     });
-    cleanups.push(() => server.stop(), async () => database?.drop(), () => fs.rmSync(dir, { recursive: true, force: true }));
+    cleanups.push(
+      () => server.stop(),
+      async () => database?.drop(),
+      () => fs.rmSync(dir, { recursive: true, force: true }),
+    );
     return server;
   }
 
-  const call = async (server: RunningServer, method: string, route: string, options: { token?: string; body?: unknown } = {}) => {
+  const call = async (
+    server: RunningServer,
+    method: string,
+    route: string,
+    options: { token?: string; body?: unknown } = {},
+  ) => {
     const res = await fetch(server.url + route, {
       method,
       redirect: 'manual',
-      headers: { 'content-type': 'application/json', accept: 'application/json', ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      },
       body: options.body === undefined ? null : JSON.stringify(options.body),
     });
     const text = await res.text();
@@ -70,14 +96,31 @@ describe('OIDC single sign-on (against a real OpenID provider on loopback)', fun
     return followToCallback(location, `${server.url}/api/auth/oidc/${provider}/callback`);
   }
 
-  const finish = (callbackUrl: string, accept = 'application/json') => fetch(callbackUrl, { redirect: 'manual', headers: { accept } });
-  const me = async (server: RunningServer, pair: Json) => (await call(server, 'GET', '/api/auth/me', { token: pair.access_token })).body;
+  const finish = (callbackUrl: string, accept = 'application/json') =>
+    fetch(callbackUrl, { redirect: 'manual', headers: { accept } });
+  const me = async (server: RunningServer, pair: Json) =>
+    (await call(server, 'GET', '/api/auth/me', { token: pair.access_token })).body;
 
   before(async () => {
     await idp.listen();
-    idp.accounts.set('alice-sub', { sub: 'alice-sub', email: 'alice@example.com', preferred_username: 'alice', groups: ['staff'] });
-    idp.accounts.set('bob-sub', { sub: 'bob-sub', email: 'bob@example.com', preferred_username: 'bob', groups: ['staff', 'docqa-admins'] });
-    idp.accounts.set('root-sub', { sub: 'root-sub', email: 'other-root@example.com', preferred_username: 'root', groups: [] });
+    idp.accounts.set('alice-sub', {
+      sub: 'alice-sub',
+      email: 'alice@example.com',
+      preferred_username: 'alice',
+      groups: ['staff'],
+    });
+    idp.accounts.set('bob-sub', {
+      sub: 'bob-sub',
+      email: 'bob@example.com',
+      preferred_username: 'bob',
+      groups: ['staff', 'docqa-admins'],
+    });
+    idp.accounts.set('root-sub', {
+      sub: 'root-sub',
+      email: 'other-root@example.com',
+      preferred_username: 'root',
+      groups: [],
+    });
     idp.accounts.set('carol-sub', { sub: 'carol-sub', email: 'carol.c@example.com', groups: [] });
     docqa = await startDocqa({});
     // The fallback server names its own callback in OIDC_CORP_REDIRECT_URI, so its port is chosen first.
@@ -99,9 +142,15 @@ describe('OIDC single sign-on (against a real OpenID provider on loopback)', fun
     );
     idp.configure([
       { client_id: 'docqa', client_secret: idpSecret, redirect_uris: [`${docqa.url}/api/auth/oidc/test-idp/callback`] },
-      { client_id: 'docqa-corp', client_secret: idpSecret, redirect_uris: [`${fallback.url}/api/auth/oidc/corp/callback`] },
+      {
+        client_id: 'docqa-corp',
+        client_secret: idpSecret,
+        redirect_uris: [`${fallback.url}/api/auth/oidc/corp/callback`],
+      },
     ]);
-    admin = (await call(docqa, 'POST', '/api/auth/login', { body: { username: 'root', password: 'first-admin-password' } })).body;
+    admin = (
+      await call(docqa, 'POST', '/api/auth/login', { body: { username: 'root', password: 'first-admin-password' } })
+    ).body;
   });
   after(async () => {
     for (const cleanup of cleanups) await cleanup();
@@ -115,35 +164,76 @@ describe('OIDC single sign-on (against a real OpenID provider on loopback)', fun
 
     it('refuses anonymous callers (401) and non-admins (403)', async () => {
       expect((await call(docqa, 'GET', '/api/admin/oidc/providers')).status).to.equal(401);
-      await call(docqa, 'POST', '/api/auth/users', { token: admin.access_token, body: { username: 'viewer1', password: 'viewer-password-1' } });
-      const viewer = (await call(docqa, 'POST', '/api/auth/login', { body: { username: 'viewer1', password: 'viewer-password-1' } })).body;
-      expect((await call(docqa, 'GET', '/api/admin/oidc/providers', { token: viewer.access_token })).status).to.equal(403);
-      expect((await call(docqa, 'POST', '/api/admin/oidc/providers', { token: viewer.access_token, body: {} })).status).to.equal(403);
+      await call(docqa, 'POST', '/api/auth/users', {
+        token: admin.access_token,
+        body: { username: 'viewer1', password: 'viewer-password-1' },
+      });
+      const viewer = (
+        await call(docqa, 'POST', '/api/auth/login', { body: { username: 'viewer1', password: 'viewer-password-1' } })
+      ).body;
+      expect((await call(docqa, 'GET', '/api/admin/oidc/providers', { token: viewer.access_token })).status).to.equal(
+        403,
+      );
+      expect(
+        (await call(docqa, 'POST', '/api/admin/oidc/providers', { token: viewer.access_token, body: {} })).status,
+      ).to.equal(403);
     });
 
     it('validates names, URLs and scopes', async () => {
       const base = { name: 'ok', display_name: 'OK', discovery_url: idp.discoveryUrl, client_id: 'x' };
-      for (const body of [{ ...base, name: 'Bad Name' }, { ...base, discovery_url: 'ftp://idp.example/' }, { ...base, redirect_uri: 'not a url' }, { ...base, scopes: 'email profile' }, { ...base, surprise: 1 }]) {
+      for (const body of [
+        { ...base, name: 'Bad Name' },
+        { ...base, discovery_url: 'ftp://idp.example/' },
+        { ...base, redirect_uri: 'not a url' },
+        { ...base, scopes: 'email profile' },
+        { ...base, surprise: 1 },
+      ]) {
         const res = await call(docqa, 'POST', '/api/admin/oidc/providers', { token: admin.access_token, body });
         expect([res.status, res.body.code], JSON.stringify(body)).to.deep.equal([422, 'validation_failed']);
       }
     });
 
     it('creates a provider whose secret is write-only and sealed at rest; duplicates answer 409', async () => {
-      const body = { name: 'test-idp', display_name: 'Test IdP', discovery_url: idp.discoveryUrl, client_id: 'docqa', client_secret: idpSecret, scopes: 'openid email profile groups', admin_groups: ['docqa-admins'] };
+      const body = {
+        name: 'test-idp',
+        display_name: 'Test IdP',
+        discovery_url: idp.discoveryUrl,
+        client_id: 'docqa',
+        client_secret: idpSecret,
+        scopes: 'openid email profile groups',
+        admin_groups: ['docqa-admins'],
+      };
       const created = await call(docqa, 'POST', '/api/admin/oidc/providers', { token: admin.access_token, body });
       expect(created.status).to.equal(201);
-      expect(created.body).to.include({ name: 'test-idp', client_secret: '***', redirect_uri: `${publicUrl}/api/auth/oidc/test-idp/callback`, enabled: true, groups_claim: 'groups' });
-      expect((await call(docqa, 'POST', '/api/admin/oidc/providers', { token: admin.access_token, body })).status).to.equal(409);
+      expect(created.body).to.include({
+        name: 'test-idp',
+        client_secret: '***',
+        redirect_uri: `${publicUrl}/api/auth/oidc/test-idp/callback`,
+        enabled: true,
+        groups_claim: 'groups',
+      });
+      expect(
+        (await call(docqa, 'POST', '/api/admin/oidc/providers', { token: admin.access_token, body })).status,
+      ).to.equal(409);
       // The real callback of this test server, now that the provider exists.
-      const updated = await call(docqa, 'PUT', `/api/admin/oidc/providers/${created.body.id}`, { token: admin.access_token, body: { redirect_uri: `${docqa.url}/api/auth/oidc/test-idp/callback` } });
-      expect(updated.body).to.include({ client_secret: '***', redirect_uri: `${docqa.url}/api/auth/oidc/test-idp/callback` });
+      const updated = await call(docqa, 'PUT', `/api/admin/oidc/providers/${created.body.id}`, {
+        token: admin.access_token,
+        body: { redirect_uri: `${docqa.url}/api/auth/oidc/test-idp/callback` },
+      });
+      expect(updated.body).to.include({
+        client_secret: '***',
+        redirect_uri: `${docqa.url}/api/auth/oidc/test-idp/callback`,
+      });
       const listed = await call(docqa, 'GET', '/api/admin/oidc/providers?limit=10', { token: admin.access_token });
       expect(listed.body).to.include({ total: 1, limit: 10, offset: 0 });
       expect(JSON.stringify(listed.body)).to.not.include(idpSecret);
-      const { rows } = await docqa.kernel.db.query<{ client_secret: string }>('select client_secret from oidc_provider');
+      const { rows } = await docqa.kernel.db.query<{ client_secret: string }>(
+        'select client_secret from oidc_provider',
+      );
       expect(rows[0]?.client_secret).to.match(/^v1\./).and.not.include(idpSecret);
-      expect((await call(docqa, 'GET', '/api/auth/oidc/providers')).body).to.deep.equal({ items: [{ name: 'test-idp', display_name: 'Test IdP' }] });
+      expect((await call(docqa, 'GET', '/api/auth/oidc/providers')).body).to.deep.equal({
+        items: [{ name: 'test-idp', display_name: 'Test IdP' }],
+      });
     });
   });
 
@@ -155,7 +245,12 @@ describe('OIDC single sign-on (against a real OpenID provider on loopback)', fun
       const pair = (await first.json()) as Json;
       expect(pair).to.have.keys('access_token', 'refresh_token', 'token_type');
       const alice = await me(docqa, pair);
-      expect(alice).to.include({ username: 'alice', email: 'alice@example.com', role: 'viewer', sso_provider: 'test-idp' });
+      expect(alice).to.include({
+        username: 'alice',
+        email: 'alice@example.com',
+        role: 'viewer',
+        sso_provider: 'test-idp',
+      });
       const again = (await (await finish(await signInAtIdp(docqa, 'test-idp', 'alice-sub'))).json()) as Json;
       expect((await me(docqa, again)).id).to.equal(alice.id);
     });
@@ -165,7 +260,7 @@ describe('OIDC single sign-on (against a real OpenID provider on loopback)', fun
       expect(await me(docqa, pair)).to.include({ username: 'bob', role: 'admin', sso_provider: 'test-idp' });
     });
 
-    it('picks a free user name: a suffix on conflict, else the email\'s local part', async () => {
+    it("picks a free user name: a suffix on conflict, else the email's local part", async () => {
       const root = (await (await finish(await signInAtIdp(docqa, 'test-idp', 'root-sub'))).json()) as Json;
       expect(await me(docqa, root)).to.include({ username: 'root-2', role: 'viewer' });
       const carol = (await (await finish(await signInAtIdp(docqa, 'test-idp', 'carol-sub'))).json()) as Json;
@@ -173,7 +268,10 @@ describe('OIDC single sign-on (against a real OpenID provider on loopback)', fun
     });
 
     it('sends a browser to the web UI with the tokens in the fragment', async () => {
-      const res = await finish(await signInAtIdp(docqa, 'test-idp', 'alice-sub', '?return_to=/chat'), 'text/html,application/xhtml+xml,*/*;q=0.8');
+      const res = await finish(
+        await signInAtIdp(docqa, 'test-idp', 'alice-sub', '?return_to=/chat'),
+        'text/html,application/xhtml+xml,*/*;q=0.8',
+      );
       expect(res.status).to.equal(302);
       const location = new URL(res.headers.get('location') ?? '');
       expect(`${location.origin}${location.pathname}`).to.equal(`${publicUrl}/chat`);
@@ -207,27 +305,45 @@ describe('OIDC single sign-on (against a real OpenID provider on loopback)', fun
     it('answers 404 for unknown and disabled providers', async () => {
       expect((await call(docqa, 'GET', '/api/auth/oidc/nope/login')).status).to.equal(404);
       expect((await call(docqa, 'GET', '/api/auth/oidc/nope/callback?state=x&code=y')).status).to.equal(404);
-      const [provider] = (await call(docqa, 'GET', '/api/admin/oidc/providers', { token: admin.access_token })).body.items as Json[];
-      await call(docqa, 'PUT', `/api/admin/oidc/providers/${provider!.id}`, { token: admin.access_token, body: { enabled: false } });
+      const [provider] = (await call(docqa, 'GET', '/api/admin/oidc/providers', { token: admin.access_token })).body
+        .items as Json[];
+      await call(docqa, 'PUT', `/api/admin/oidc/providers/${provider!.id}`, {
+        token: admin.access_token,
+        body: { enabled: false },
+      });
       expect((await call(docqa, 'GET', '/api/auth/oidc/test-idp/login')).status).to.equal(404);
       expect((await call(docqa, 'GET', '/api/auth/oidc/providers')).body.items).to.deep.equal([]);
-      await call(docqa, 'PUT', `/api/admin/oidc/providers/${provider!.id}`, { token: admin.access_token, body: { enabled: true } });
+      await call(docqa, 'PUT', `/api/admin/oidc/providers/${provider!.id}`, {
+        token: admin.access_token,
+        body: { enabled: true },
+      });
       expect((await call(docqa, 'GET', '/api/auth/oidc/test-idp/login')).status).to.equal(302);
     });
 
     it('answers 503 when the IdP cannot be reached, and deletes a provider', async () => {
       const unreachable = `http://127.0.0.1:${await freePort()}/.well-known/openid-configuration`;
-      const created = await call(docqa, 'POST', '/api/admin/oidc/providers', { token: admin.access_token, body: { name: 'down', display_name: 'Down', discovery_url: unreachable, client_id: 'down' } });
+      const created = await call(docqa, 'POST', '/api/admin/oidc/providers', {
+        token: admin.access_token,
+        body: { name: 'down', display_name: 'Down', discovery_url: unreachable, client_id: 'down' },
+      });
       expect(created.body.client_secret).to.equal(null);
       expect((await call(docqa, 'GET', '/api/auth/oidc/down/login')).body.code).to.equal('unavailable');
-      expect((await call(docqa, 'DELETE', `/api/admin/oidc/providers/${created.body.id}`, { token: admin.access_token })).status).to.equal(204);
-      expect((await call(docqa, 'GET', `/api/admin/oidc/providers/${created.body.id}`, { token: admin.access_token })).status).to.equal(404);
+      expect(
+        (await call(docqa, 'DELETE', `/api/admin/oidc/providers/${created.body.id}`, { token: admin.access_token }))
+          .status,
+      ).to.equal(204);
+      expect(
+        (await call(docqa, 'GET', `/api/admin/oidc/providers/${created.body.id}`, { token: admin.access_token }))
+          .status,
+      ).to.equal(404);
     });
   });
 
   describe('fallback from OIDC_* variables', () => {
     it('offers and signs in through the configured provider while none is stored', async () => {
-      expect((await call(fallback, 'GET', '/api/auth/oidc/providers')).body).to.deep.equal({ items: [{ name: 'corp', display_name: 'Corp' }] });
+      expect((await call(fallback, 'GET', '/api/auth/oidc/providers')).body).to.deep.equal({
+        items: [{ name: 'corp', display_name: 'Corp' }],
+      });
       const res = await finish(await signInAtIdp(fallback, 'corp', 'bob-sub'));
       expect(res.status).to.equal(200);
       const pair = (await res.json()) as Json;
@@ -239,11 +355,15 @@ describe('OIDC single sign-on (against a real OpenID provider on loopback)', fun
 describe('OIDC helpers', () => {
   it('accepts only paths of this site as return_to', () => {
     expect(['/', '/chat', '/docs/a?b=1'].every(isSafeReturnPath)).to.equal(true);
-    expect(['//evil.example', '/\\evil.example', 'https://evil.example', 'chat', '/a#b', '/ a'].some(isSafeReturnPath)).to.equal(false);
+    expect(
+      ['//evil.example', '/\\evil.example', 'https://evil.example', 'chat', '/a#b', '/ a'].some(isSafeReturnPath),
+    ).to.equal(false);
   });
 
   it('takes the issuer out of a discovery URL', () => {
-    expect(issuerOf('https://idp.example/realms/corp/.well-known/openid-configuration').href).to.equal('https://idp.example/realms/corp');
+    expect(issuerOf('https://idp.example/realms/corp/.well-known/openid-configuration').href).to.equal(
+      'https://idp.example/realms/corp',
+    );
     expect(issuerOf('https://idp.example/.well-known/openid-configuration').href).to.equal('https://idp.example/');
     expect(issuerOf('https://idp.example/tenant').href).to.equal('https://idp.example/tenant');
   });

@@ -53,7 +53,12 @@ export const identityMigrations: SchemaMigration[] = [
         used_at timestamptz null
       )`,
     ],
-    down: ['drop table mfa_challenge', 'drop table password_reset_token', 'drop table refresh_token', 'drop table app_user'],
+    down: [
+      'drop table mfa_challenge',
+      'drop table password_reset_token',
+      'drop table refresh_token',
+      'drop table app_user',
+    ],
   },
   {
     name: '0002_oidc',

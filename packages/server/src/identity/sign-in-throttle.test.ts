@@ -2,7 +2,13 @@ import { expect } from 'chai';
 import { DocqaError } from '@docqa/plugin-api';
 import { SignInThrottle } from './sign-in-throttle.js';
 
-const limits = { accountFailures: 5, accountTotalFailures: 100, clientFailures: 20, maxWaitSeconds: 900, accountTotalMaxWaitSeconds: 60 };
+const limits = {
+  accountFailures: 5,
+  accountTotalFailures: 100,
+  clientFailures: 20,
+  maxWaitSeconds: 900,
+  accountTotalMaxWaitSeconds: 60,
+};
 const waitOf = (throttle: SignInThrottle, attempt: { account: string | null; client: string }, now: number): number => {
   try {
     throttle.check(attempt, now);
@@ -43,7 +49,8 @@ describe('sign-in throttle', () => {
 
   it('slows a guess spread over many clients, but never keeps the account out for more than a minute', () => {
     const throttle = new SignInThrottle(limits);
-    for (let i = 0; i < 130; i++) throttle.failed({ account: 'admin', client: `10.0.${Math.floor(i / 4)}.${i % 4}` }, 0);
+    for (let i = 0; i < 130; i++)
+      throttle.failed({ account: 'admin', client: `10.0.${Math.floor(i / 4)}.${i % 4}` }, 0);
     const wait = waitOf(throttle, { account: 'admin', client: '192.0.2.44' }, 0);
     expect(wait).to.equal(60);
   });

@@ -47,7 +47,10 @@ export class SignInThrottle {
     const wait = Math.max(0, ...waits);
     if (wait <= 0) return;
     const seconds = Math.ceil(wait / 1000);
-    throw new DocqaError('rate_limited', `Too many failed sign-ins; try again in ${seconds} s.`, { headers: { 'Retry-After': String(seconds) }, extra: { retry_after: seconds } });
+    throw new DocqaError('rate_limited', `Too many failed sign-ins; try again in ${seconds} s.`, {
+      headers: { 'Retry-After': String(seconds) },
+      extra: { retry_after: seconds },
+    });
   }
 
   failed(attempt: SignInAttempt, now = Date.now()): void {
@@ -69,18 +72,28 @@ export class SignInThrottle {
   }
 
   #keys(attempt: SignInAttempt): Array<{ key: string; allowance: number; maxWaitSeconds: number }> {
-    const { accountFailures, accountTotalFailures, clientFailures, maxWaitSeconds, accountTotalMaxWaitSeconds } = this.limits;
+    const { accountFailures, accountTotalFailures, clientFailures, maxWaitSeconds, accountTotalMaxWaitSeconds } =
+      this.limits;
     const keys = [{ key: `client:${attempt.client}`, allowance: clientFailures, maxWaitSeconds }];
     if (attempt.account !== null) {
-      keys.push({ key: `account-client:${attempt.account}:${attempt.client}`, allowance: accountFailures, maxWaitSeconds });
-      keys.push({ key: `account:${attempt.account}`, allowance: accountTotalFailures, maxWaitSeconds: accountTotalMaxWaitSeconds });
+      keys.push({
+        key: `account-client:${attempt.account}:${attempt.client}`,
+        allowance: accountFailures,
+        maxWaitSeconds,
+      });
+      keys.push({
+        key: `account:${attempt.account}`,
+        allowance: accountTotalFailures,
+        maxWaitSeconds: accountTotalMaxWaitSeconds,
+      });
     }
     return keys;
   }
 
   #forgetIdle(now: number): void {
     for (const [key, record] of this.#records) {
-      if (record.blockedUntil < now && now - record.lastFailure > 2 * this.limits.maxWaitSeconds * 1000) this.#records.delete(key);
+      if (record.blockedUntil < now && now - record.lastFailure > 2 * this.limits.maxWaitSeconds * 1000)
+        this.#records.delete(key);
     }
   }
 }

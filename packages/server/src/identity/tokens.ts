@@ -37,28 +37,50 @@ export class TokenService {
     private readonly algorithm: jwt.Algorithm,
   ) {}
 
-  #sign(user: UserRow, typ: TokenType, seconds: number, extra: Record<string, unknown> = {}): { token: string; jti: string; expiresAt: Date } {
+  #sign(
+    user: UserRow,
+    typ: TokenType,
+    seconds: number,
+    extra: Record<string, unknown> = {},
+  ): { token: string; jti: string; expiresAt: Date } {
     const jti = crypto.randomUUID();
-    const token = jwt.sign({ role: user.role, typ, ver: user.token_version, ...extra }, this.secret, { algorithm: this.algorithm, subject: user.id, jwtid: jti, expiresIn: seconds });
+    const token = jwt.sign({ role: user.role, typ, ver: user.token_version, ...extra }, this.secret, {
+      algorithm: this.algorithm,
+      subject: user.id,
+      jwtid: jti,
+      expiresIn: seconds,
+    });
     return { token, jti, expiresAt: new Date(Date.now() + seconds * 1000) };
   }
 
   /** An access token of the sign-in `familyId`: revoking the family (a reused refresh token) ends it too. */
   signAccess(user: UserRow, familyId: string): string {
-    return this.#sign(user, 'access', Number(this.settings.get('ACCESS_TOKEN_EXPIRE_SECONDS')), { fam: familyId }).token;
+    return this.#sign(user, 'access', Number(this.settings.get('ACCESS_TOKEN_EXPIRE_SECONDS')), { fam: familyId })
+      .token;
   }
 
   /** A new refresh token in `familyId` (a new sign-in starts a new family), recorded for rotation. */
   async issuePair(user: UserRow, familyId: string = crypto.randomUUID()): Promise<TokenPair> {
-    const refresh = this.#sign(user, 'refresh', Number(this.settings.get('REFRESH_TOKEN_EXPIRE_SECONDS')), { fam: familyId });
-    await this.db.query('insert into refresh_token (jti, user_id, family_id, expires_at) values ($1, $2, $3, $4)', [refresh.jti, user.id, familyId, refresh.expiresAt.toISOString()]);
+    const refresh = this.#sign(user, 'refresh', Number(this.settings.get('REFRESH_TOKEN_EXPIRE_SECONDS')), {
+      fam: familyId,
+    });
+    await this.db.query('insert into refresh_token (jti, user_id, family_id, expires_at) values ($1, $2, $3, $4)', [
+      refresh.jti,
+      user.id,
+      familyId,
+      refresh.expiresAt.toISOString(),
+    ]);
     return { access_token: this.signAccess(user, familyId), refresh_token: refresh.token, token_type: 'bearer' };
   }
 
   /** A short-lived, single-use ticket for the TOTP step of a login. */
   async issueMfaTicket(user: UserRow): Promise<string> {
     const ticket = this.#sign(user, 'mfa', mfaTicketSeconds);
-    await this.db.query('insert into mfa_challenge (jti, user_id, expires_at) values ($1, $2, $3)', [ticket.jti, user.id, ticket.expiresAt.toISOString()]);
+    await this.db.query('insert into mfa_challenge (jti, user_id, expires_at) values ($1, $2, $3)', [
+      ticket.jti,
+      user.id,
+      ticket.expiresAt.toISOString(),
+    ]);
     return ticket.token;
   }
 
@@ -68,10 +90,16 @@ export class TokenService {
     try {
       claims = jwt.verify(token, this.secret, { algorithms: [this.algorithm] }) as TokenClaims;
     } catch (error) {
-      if (error instanceof jwt.TokenExpiredError) throw new DocqaError('token_expired', 'The token has expired; refresh it or sign in again.');
+      if (error instanceof jwt.TokenExpiredError)
+        throw new DocqaError('token_expired', 'The token has expired; refresh it or sign in again.');
       throw new DocqaError('unauthorized', 'The token is not valid.');
     }
-    if (claims.typ !== expected || typeof claims.sub !== 'string' || typeof claims.jti !== 'string' || typeof claims.ver !== 'number') {
+    if (
+      claims.typ !== expected ||
+      typeof claims.sub !== 'string' ||
+      typeof claims.jti !== 'string' ||
+      typeof claims.ver !== 'number'
+    ) {
       throw new DocqaError('unauthorized', `This is not an ${expected} token.`);
     }
     return claims;

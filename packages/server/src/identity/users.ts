@@ -51,7 +51,11 @@ const uniqueViolation = '23505';
 function conflictOnDuplicate(error: unknown): never {
   const e = error as { code?: string; constraint?: string };
   if (e.code === uniqueViolation) {
-    const what = e.constraint?.includes('email') ? 'email address' : e.constraint?.includes('sso') ? 'single sign-on account' : 'user name';
+    const what = e.constraint?.includes('email')
+      ? 'email address'
+      : e.constraint?.includes('sso')
+        ? 'single sign-on account'
+        : 'user name';
     throw new DocqaError('conflict', `Another user already has this ${what}.`);
   }
   throw error;
@@ -85,7 +89,9 @@ export class UserRepository {
   }
 
   async byUsername(username: string): Promise<UserRow | null> {
-    const { rows } = await this.db.query<UserRow>('select * from app_user where lower(username) = lower($1)', [username]);
+    const { rows } = await this.db.query<UserRow>('select * from app_user where lower(username) = lower($1)', [
+      username,
+    ]);
     return rows[0] ?? null;
   }
 
@@ -95,16 +101,34 @@ export class UserRepository {
   }
 
   async list(limit: number, offset: number): Promise<{ items: UserRow[]; total: number }> {
-    const { rows } = await this.db.query<UserRow & { total: string }>('select *, count(*) over () as total from app_user order by lower(username) limit $1 offset $2', [limit, offset]);
+    const { rows } = await this.db.query<UserRow & { total: string }>(
+      'select *, count(*) over () as total from app_user order by lower(username) limit $1 offset $2',
+      [limit, offset],
+    );
     const total = rows[0] ? Number(rows[0].total) : await this.count();
     return { items: rows, total };
   }
 
-  async create(fields: { username: string; email: string | null; passwordHash: string | null; role: Role; ssoProvider?: string; ssoSubject?: string }): Promise<UserRow> {
+  async create(fields: {
+    username: string;
+    email: string | null;
+    passwordHash: string | null;
+    role: Role;
+    ssoProvider?: string;
+    ssoSubject?: string;
+  }): Promise<UserRow> {
     try {
       const { rows } = await this.db.query<UserRow>(
         `insert into app_user (id, username, email, password_hash, role, sso_provider, sso_subject) values ($1, $2, $3, $4, $5, $6, $7) returning *`,
-        [crypto.randomUUID(), fields.username, fields.email, fields.passwordHash, fields.role, fields.ssoProvider ?? null, fields.ssoSubject ?? null],
+        [
+          crypto.randomUUID(),
+          fields.username,
+          fields.email,
+          fields.passwordHash,
+          fields.role,
+          fields.ssoProvider ?? null,
+          fields.ssoSubject ?? null,
+        ],
       );
       return rows[0] as UserRow;
     } catch (error) {
@@ -116,7 +140,16 @@ export class UserRepository {
    * Updates the given columns. `revokeSessions` bumps the token version, so every token issued
    * before stops working, and revokes the refresh tokens. A new password also revokes the API keys.
    */
-  async update(id: string, changes: Partial<Pick<UserRow, 'email' | 'password_hash' | 'role' | 'mfa_secret' | 'mfa_enabled' | 'mfa_last_counter' | 'mfa_recovery_hashes'>>, options: { revokeSessions?: boolean; tx?: SqlExecutor } = {}): Promise<UserRow> {
+  async update(
+    id: string,
+    changes: Partial<
+      Pick<
+        UserRow,
+        'email' | 'password_hash' | 'role' | 'mfa_secret' | 'mfa_enabled' | 'mfa_last_counter' | 'mfa_recovery_hashes'
+      >
+    >,
+    options: { revokeSessions?: boolean; tx?: SqlExecutor } = {},
+  ): Promise<UserRow> {
     const tx = options.tx ?? this.db;
     const sets: string[] = [];
     const values: unknown[] = [id];
@@ -127,9 +160,13 @@ export class UserRepository {
     if (options.revokeSessions) sets.push('token_version = token_version + 1');
     sets.push('updated_at = now()');
     try {
-      const { rows } = await tx.query<UserRow>(`update app_user set ${sets.join(', ')} where id = $1 returning *`, values);
+      const { rows } = await tx.query<UserRow>(
+        `update app_user set ${sets.join(', ')} where id = $1 returning *`,
+        values,
+      );
       if (!rows[0]) throw new DocqaError('not_found', `User ${id} was not found.`);
-      if (options.revokeSessions) await tx.query('update refresh_token set revoked_at = now() where user_id = $1 and revoked_at is null', [id]);
+      if (options.revokeSessions)
+        await tx.query('update refresh_token set revoked_at = now() where user_id = $1 and revoked_at is null', [id]);
       // A new password (changed, reset or set by an admin) says the account may have been in other
       // hands: its API keys end with it, in the same transaction (docs/api-access.md).
       if (changes.password_hash !== undefined) {
@@ -152,7 +189,10 @@ export class UserRepository {
 
   /** Admins other than `exceptId`, locked for the rest of the transaction so two demotions cannot race. */
   async otherAdmins(exceptId: string, tx: SqlExecutor): Promise<number> {
-    const { rows } = await tx.query<{ id: string }>(`select id from app_user where role = 'admin' and id <> $1 for update`, [exceptId]);
+    const { rows } = await tx.query<{ id: string }>(
+      `select id from app_user where role = 'admin' and id <> $1 for update`,
+      [exceptId],
+    );
     return rows.length;
   }
 }

@@ -20,7 +20,10 @@ const metricsPaths = new Set(['/metrics', '/api/metrics']);
  * METRICS_PORT: a second HTTP listener that serves only the metrics, without authentication, for a
  * scraper on a private network. It is the one way a worker-only process (no API) shows its metrics.
  */
-export async function startMetricsListener(metrics: MetricsSource, options: { port: number; host: string; logger: Pick<Logger, 'info' | 'error'> }): Promise<MetricsListener> {
+export async function startMetricsListener(
+  metrics: MetricsSource,
+  options: { port: number; host: string; logger: Pick<Logger, 'info' | 'error'> },
+): Promise<MetricsListener> {
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     res.setHeader('Cache-Control', 'no-store');

@@ -17,7 +17,8 @@ describe('model catalogue', () => {
     expect(embedding.filter((entry) => entry.recommended)).to.have.lengthOf(1);
     for (const entry of catalogue.entries) {
       expect(entry.sha256, entry.name).to.match(/^[0-9a-f]{64}$/);
-      for (const field of ['quantization', 'context_length', 'license', 'size', 'model_card', 'note'] as const) expect(entry[field], `${entry.name}.${field}`).to.not.equal(undefined);
+      for (const field of ['quantization', 'context_length', 'license', 'size', 'model_card', 'note'] as const)
+        expect(entry[field], `${entry.name}.${field}`).to.not.equal(undefined);
       // Whatever was not confirmed on a public page says so.
       if (!entry.verified) expect(entry.unverified, entry.name).to.not.be.empty;
     }
@@ -25,16 +26,28 @@ describe('model catalogue', () => {
 
   it('maps hf: file URIs onto Hugging Face resolve URLs, pinned to the revision when one is given', () => {
     const qwen = loadCatalogue().find('qwen2.5-1.5b-instruct')!;
-    expect(downloadUrl(qwen)).to.equal('https://huggingface.co/bartowski/Qwen2.5-1.5B-Instruct-GGUF/resolve/85553858e3522ce5b531285b2202bdb40fab1624/Qwen2.5-1.5B-Instruct-Q4_K_M.gguf');
-    expect(downloadUrl({ name: 'x', source: 'hf:org/repo/sub/model.gguf' })).to.equal('https://huggingface.co/org/repo/resolve/main/sub/model.gguf');
-    expect(downloadUrl({ name: 'x', source: 'http://127.0.0.1:9/model.gguf' })).to.equal('http://127.0.0.1:9/model.gguf');
+    expect(downloadUrl(qwen)).to.equal(
+      'https://huggingface.co/bartowski/Qwen2.5-1.5B-Instruct-GGUF/resolve/85553858e3522ce5b531285b2202bdb40fab1624/Qwen2.5-1.5B-Instruct-Q4_K_M.gguf',
+    );
+    expect(downloadUrl({ name: 'x', source: 'hf:org/repo/sub/model.gguf' })).to.equal(
+      'https://huggingface.co/org/repo/resolve/main/sub/model.gguf',
+    );
+    expect(downloadUrl({ name: 'x', source: 'http://127.0.0.1:9/model.gguf' })).to.equal(
+      'http://127.0.0.1:9/model.gguf',
+    );
     // The quantization-tag form needs a manifest lookup: a catalogue must name the file itself.
     expect(() => downloadUrl({ name: 'x', source: 'hf:org/repo:Q4_K_M' })).to.throw(DocqaError, 'Catalogue entry x');
   });
 
   it('refuses a broken catalogue with one message naming the file and each problem', () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-catalogue-')), 'catalogue.json');
-    fs.writeFileSync(file, JSON.stringify({ version: 1, models: [{ name: 'Bad Name', purpose: 'chat', source: 'hf:a/b/c.gguf', file: 'dir/c.gguf', sha256: 'xyz' }] }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        models: [{ name: 'Bad Name', purpose: 'chat', source: 'hf:a/b/c.gguf', file: 'dir/c.gguf', sha256: 'xyz' }],
+      }),
+    );
     expect(() => loadCatalogue(file))
       .to.throw(DocqaError)
       .with.property('message')

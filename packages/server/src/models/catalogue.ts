@@ -28,7 +28,10 @@ const entrySchema = z.object({
   quantization: z.string().optional(),
   context_length: z.number().int().positive().optional(),
   license: z.string().optional(),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/, '64 lower-case hex digits').optional(),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, '64 lower-case hex digits')
+    .optional(),
   model_card: z.string().optional(),
   file_page: z.string().optional(),
   verified: z.boolean().default(false),
@@ -55,7 +58,9 @@ export function loadCatalogue(path: string = bundledCataloguePath): Catalogue {
   try {
     raw = JSON.parse(fs.readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new DocqaError('unavailable', `Cannot read the model catalogue ${path}: ${(error as Error).message}`, { cause: error });
+    throw new DocqaError('unavailable', `Cannot read the model catalogue ${path}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   const parsed = catalogueSchema.safeParse(raw);
   if (!parsed.success) {
@@ -65,7 +70,8 @@ export function loadCatalogue(path: string = bundledCataloguePath): Catalogue {
   const entries = parsed.data.models;
   const names = new Set<string>();
   for (const entry of entries) {
-    if (names.has(entry.name)) throw new DocqaError('unavailable', `The model catalogue ${path} lists ${entry.name} twice.`);
+    if (names.has(entry.name))
+      throw new DocqaError('unavailable', `The model catalogue ${path} lists ${entry.name} twice.`);
     names.add(entry.name);
     downloadUrl(entry); // a bad source is reported when the catalogue loads, not halfway through a pull
   }
@@ -88,7 +94,10 @@ export function downloadUrl(entry: Pick<CatalogueEntry, 'name' | 'source'>): str
   if (/^https?:\/\//i.test(source)) return new URL(source).href;
   const match = /^hf:([^/\s#]+)\/([^/\s#]+)\/([^#\s]+\.gguf)(?:#([^\s#]+))?$/i.exec(source);
   if (!match) {
-    throw new DocqaError('unavailable', `Catalogue entry ${entry.name}: source "${source}" is neither hf:<user>/<repo>/<file>.gguf[#revision] nor an http(s) URL.`);
+    throw new DocqaError(
+      'unavailable',
+      `Catalogue entry ${entry.name}: source "${source}" is neither hf:<user>/<repo>/<file>.gguf[#revision] nor an http(s) URL.`,
+    );
   }
   const [, user = '', repo = '', filePath = '', revision = 'main'] = match;
   const encodedPath = filePath.split('/').map(encodeURIComponent).join('/');

@@ -34,12 +34,20 @@ describe('model download (real files, an HTTP server on loopback)', function () 
   });
 
   const target = (name: string) => path.join(dir, 'models', name);
-  const leftovers = (name: string) => fs.readdirSync(path.dirname(target(name))).filter((file) => file.startsWith(name) && file !== name);
+  const leftovers = (name: string) =>
+    fs.readdirSync(path.dirname(target(name))).filter((file) => file.startsWith(name) && file !== name);
 
   it('downloads, checks size and SHA-256, and renames the verified file into place', async () => {
     const url = server.serve('whole.gguf', model);
     const seen: number[] = [];
-    const result = await download({ url, destination: target('whole.gguf'), expectedBytes: size, sha256: digest, onProgress: (p) => seen.push(p.receivedBytes), verify: async (part) => void expect(await hasGgufMagic(part)).to.equal(true) });
+    const result = await download({
+      url,
+      destination: target('whole.gguf'),
+      expectedBytes: size,
+      sha256: digest,
+      onProgress: (p) => seen.push(p.receivedBytes),
+      verify: async (part) => void expect(await hasGgufMagic(part)).to.equal(true),
+    });
     expect(result).to.include({ bytes: size, sha256: digest, resumedFromBytes: 0, attempts: 1 });
     expect(fs.readFileSync(target('whole.gguf')).equals(fs.readFileSync(model))).to.equal(true);
     expect(seen.at(-1)).to.equal(size);
@@ -65,8 +73,17 @@ describe('model download (real files, an HTTP server on loopback)', function () 
     const url = server.serve('stopped.gguf', model);
     server.throttle({ chunkBytes: 4096, delayMs: 20 });
     const stop = new AbortController();
-    const stopped = download({ url, destination: target('stopped.gguf'), sha256: digest, signal: stop.signal, onProgress: (p) => p.receivedBytes > 3 * 4096 && stop.abort(new Error('cancelled')) });
-    const error = await stopped.then(() => null, (failure: unknown) => failure);
+    const stopped = download({
+      url,
+      destination: target('stopped.gguf'),
+      sha256: digest,
+      signal: stop.signal,
+      onProgress: (p) => p.receivedBytes > 3 * 4096 && stop.abort(new Error('cancelled')),
+    });
+    const error = await stopped.then(
+      () => null,
+      (failure: unknown) => failure,
+    );
     expect((error as Error).message).to.equal('cancelled');
     expect(fs.existsSync(target('stopped.gguf'))).to.equal(false);
     const kept = fs.statSync(`${target('stopped.gguf')}.part`).size;
@@ -86,7 +103,12 @@ describe('model download (real files, an HTTP server on loopback)', function () 
     const url = server.serve('changing.gguf', changing);
     server.throttle({ chunkBytes: 1000, delayMs: 50 });
     const stop = new AbortController();
-    await download({ url, destination: target('changing.gguf'), signal: stop.signal, onProgress: () => stop.abort(new Error('stop')) }).catch(() => undefined);
+    await download({
+      url,
+      destination: target('changing.gguf'),
+      signal: stop.signal,
+      onProgress: () => stop.abort(new Error('stop')),
+    }).catch(() => undefined);
     const kept = fs.statSync(`${target('changing.gguf')}.part`).size;
     expect(kept).to.be.greaterThan(0);
     server.throttle(null);
@@ -100,19 +122,30 @@ describe('model download (real files, an HTTP server on loopback)', function () 
   it('refuses a file whose SHA-256 is wrong: nothing at the destination, the download discarded', async () => {
     const url = server.serve('tampered.gguf', model);
     const wrong = 'f'.repeat(64);
-    const error = await download({ url, destination: target('tampered.gguf'), sha256: wrong }).then(() => null, (failure: unknown) => failure);
+    const error = await download({ url, destination: target('tampered.gguf'), sha256: wrong }).then(
+      () => null,
+      (failure: unknown) => failure,
+    );
     expect(error).to.be.instanceOf(DocqaError).with.property('code', 'validation_failed');
-    expect((error as Error).message).to.include(`the catalogue says ${wrong}`).and.include(digest);
+    expect((error as Error).message)
+      .to.include(`the catalogue says ${wrong}`)
+      .and.include(digest);
     expect(fs.existsSync(target('tampered.gguf'))).to.equal(false);
     expect(leftovers('tampered.gguf')).to.deep.equal([]);
   });
 
-  it('refuses a size other than the catalogue\'s before downloading it, and a missing file as not_found', async () => {
+  it("refuses a size other than the catalogue's before downloading it, and a missing file as not_found", async () => {
     const url = server.serve('sized.gguf', model);
-    const wrongSize = await download({ url, destination: target('sized.gguf'), expectedBytes: size + 1 }).then(() => null, (failure: unknown) => failure);
+    const wrongSize = await download({ url, destination: target('sized.gguf'), expectedBytes: size + 1 }).then(
+      () => null,
+      (failure: unknown) => failure,
+    );
     expect(wrongSize).to.be.instanceOf(DocqaError).with.property('code', 'validation_failed');
     expect((wrongSize as Error).message).to.include(`has ${size} bytes, the catalogue says ${size + 1}`);
-    const missing = await download({ url: `${server.url}/nothing.gguf`, destination: target('nothing.gguf') }).then(() => null, (failure: unknown) => failure);
+    const missing = await download({ url: `${server.url}/nothing.gguf`, destination: target('nothing.gguf') }).then(
+      () => null,
+      (failure: unknown) => failure,
+    );
     expect(missing).to.be.instanceOf(DocqaError).with.property('code', 'not_found');
     expect(fs.existsSync(target('sized.gguf')) || fs.existsSync(target('nothing.gguf'))).to.equal(false);
   });
@@ -122,7 +155,10 @@ describe('model download (real files, an HTTP server on loopback)', function () 
     server.throttle({ chunkBytes: 8192, delayMs: 10 });
     const first = download({ url, destination: target('twice.gguf') });
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const second = await download({ url, destination: target('twice.gguf') }).then(() => null, (failure: unknown) => failure);
+    const second = await download({ url, destination: target('twice.gguf') }).then(
+      () => null,
+      (failure: unknown) => failure,
+    );
     expect(second).to.be.instanceOf(DocqaError).with.property('code', 'conflict');
     await first;
     expect(fs.readFileSync(target('twice.gguf')).equals(fs.readFileSync(model))).to.equal(true);

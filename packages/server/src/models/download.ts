@@ -81,7 +81,9 @@ export async function download(options: DownloadOptions): Promise<DownloadResult
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
         if (error instanceof DocqaError || attempts > retries) throw asDocqaError(error, url);
-        await sleep((options.retryDelayMs ?? 1000) * attempts, undefined, { signal }).catch(() => signal?.throwIfAborted());
+        await sleep((options.retryDelayMs ?? 1000) * attempts, undefined, { signal }).catch(() =>
+          signal?.throwIfAborted(),
+        );
       }
     }
     return await install(options, part, stateFile, resumedFromBytes, attempts);
@@ -91,7 +93,13 @@ export async function download(options: DownloadOptions): Promise<DownloadResult
 }
 
 /** One request for what the `.part` lacks; true when the file is complete. */
-async function fetchRest(options: DownloadOptions, part: string, state: PartState, stateFile: string, resumedFromBytes: number): Promise<boolean> {
+async function fetchRest(
+  options: DownloadOptions,
+  part: string,
+  state: PartState,
+  stateFile: string,
+  resumedFromBytes: number,
+): Promise<boolean> {
   let offset = await sizeOf(part);
   if (options.expectedBytes !== undefined && offset > options.expectedBytes) {
     await fsp.rm(part, { force: true });
@@ -104,7 +112,11 @@ async function fetchRest(options: DownloadOptions, part: string, state: PartStat
     headers.range = `bytes=${offset}-`;
     if (state.validator) headers['if-range'] = state.validator;
   }
-  const response = await fetch(options.url, { headers, redirect: 'follow', ...(options.signal ? { signal: options.signal } : {}) });
+  const response = await fetch(options.url, {
+    headers,
+    redirect: 'follow',
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   let total: number | null;
   let flags: 'a' | 'w' = 'a';
   if (response.status === 416 && offset > 0) {
@@ -132,11 +144,17 @@ async function fetchRest(options: DownloadOptions, part: string, state: PartStat
     const retryable = response.status >= 500 || response.status === 408 || response.status === 429;
     const message = `${options.url} answered HTTP ${response.status}`;
     if (retryable) throw new Retryable(message);
-    throw new DocqaError(response.status === 404 || response.status === 410 ? 'not_found' : 'unavailable', `Download failed: ${message}.`);
+    throw new DocqaError(
+      response.status === 404 || response.status === 410 ? 'not_found' : 'unavailable',
+      `Download failed: ${message}.`,
+    );
   }
   if (options.expectedBytes !== undefined && total !== null && total !== options.expectedBytes) {
     await response.body?.cancel();
-    throw new DocqaError('validation_failed', `Download refused: ${options.url} has ${total} bytes, the catalogue says ${options.expectedBytes}.`);
+    throw new DocqaError(
+      'validation_failed',
+      `Download refused: ${options.url} has ${total} bytes, the catalogue says ${options.expectedBytes}.`,
+    );
   }
   state.validator = validatorOf(response.headers);
   await writeState(stateFile, state);
@@ -164,17 +182,30 @@ async function fetchRest(options: DownloadOptions, part: string, state: PartStat
 }
 
 /** Size, SHA-256 and the caller's check on the complete `.part`, then the atomic rename. */
-async function install(options: DownloadOptions, part: string, stateFile: string, resumedFromBytes: number, attempts: number): Promise<DownloadResult> {
+async function install(
+  options: DownloadOptions,
+  part: string,
+  stateFile: string,
+  resumedFromBytes: number,
+  attempts: number,
+): Promise<DownloadResult> {
   const bytes = await sizeOf(part);
   try {
     if (options.expectedBytes !== undefined && bytes !== options.expectedBytes) {
-      throw new DocqaError('validation_failed', `Download refused: ${options.url} gave ${bytes} bytes, the catalogue says ${options.expectedBytes}. The download was discarded.`);
+      throw new DocqaError(
+        'validation_failed',
+        `Download refused: ${options.url} gave ${bytes} bytes, the catalogue says ${options.expectedBytes}. The download was discarded.`,
+      );
     }
     const sha256 = await sha256Of(part, options.signal);
     if (options.sha256 && sha256 !== options.sha256.toLowerCase()) {
-      throw new DocqaError('validation_failed', `Download refused: the SHA-256 of ${options.url} is ${sha256}, the catalogue says ${options.sha256}. The download was discarded.`, {
-        extra: { expected_sha256: options.sha256, actual_sha256: sha256 },
-      });
+      throw new DocqaError(
+        'validation_failed',
+        `Download refused: the SHA-256 of ${options.url} is ${sha256}, the catalogue says ${options.sha256}. The download was discarded.`,
+        {
+          extra: { expected_sha256: options.sha256, actual_sha256: sha256 },
+        },
+      );
     }
     await options.verify?.(part);
     // Data on disk before the name: after a crash the destination holds the whole file or nothing.
@@ -207,12 +238,18 @@ async function lock(file: string): Promise<() => Promise<void>> {
       return () => fsp.rm(file, { force: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = await fsp.readFile(file, 'utf8').then((text) => JSON.parse(text) as { pid?: number; host?: string }).catch(() => ({}) as { pid?: number; host?: string });
+      const holder = await fsp
+        .readFile(file, 'utf8')
+        .then((text) => JSON.parse(text) as { pid?: number; host?: string })
+        .catch(() => ({}) as { pid?: number; host?: string });
       if (holder.host === os.hostname() && typeof holder.pid === 'number' && !alive(holder.pid)) {
         await fsp.rm(file, { force: true });
         continue;
       }
-      throw new DocqaError('conflict', `${path.basename(file, '.part.lock')} is being downloaded already (process ${holder.pid ?? '?'} on ${holder.host ?? '?'}); if it is not, delete ${file}.`);
+      throw new DocqaError(
+        'conflict',
+        `${path.basename(file, '.part.lock')} is being downloaded already (process ${holder.pid ?? '?'} on ${holder.host ?? '?'}); if it is not, delete ${file}.`,
+      );
     }
   }
   throw new DocqaError('conflict', `Cannot take the download lock ${file}.`);
@@ -240,11 +277,17 @@ function totalOf(contentRange: string | null): number | null {
 }
 
 async function sizeOf(file: string): Promise<number> {
-  return fsp.stat(file).then((stats) => stats.size, () => 0);
+  return fsp.stat(file).then(
+    (stats) => stats.size,
+    () => 0,
+  );
 }
 
 async function readState(file: string): Promise<PartState | null> {
-  return fsp.readFile(file, 'utf8').then((text) => JSON.parse(text) as PartState, () => null);
+  return fsp.readFile(file, 'utf8').then(
+    (text) => JSON.parse(text) as PartState,
+    () => null,
+  );
 }
 
 async function writeState(file: string, state: PartState): Promise<void> {
@@ -259,5 +302,7 @@ function asDocqaError(error: unknown, url: string): DocqaError {
   if (error instanceof DocqaError) return error;
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const reason = cause?.code ?? cause?.message ?? (error as Error).message;
-  return new DocqaError('unavailable', `Download of ${url} failed: ${reason}. Run the pull again to resume.`, { cause: error });
+  return new DocqaError('unavailable', `Download of ${url} failed: ${reason}. Run the pull again to resume.`, {
+    cause: error,
+  });
 }

@@ -36,7 +36,13 @@ export async function startModelFileServer(): Promise<ModelFileServer> {
   const server = http.createServer((req, res) => {
     const name = decodeURIComponent((req.url ?? '/').split('?')[0]!.slice(1));
     const file = files.get(name);
-    const record = (status: number) => requests.push({ path: `/${name}`, range: req.headers.range ?? null, ifRange: (req.headers['if-range'] as string | undefined) ?? null, status });
+    const record = (status: number) =>
+      requests.push({
+        path: `/${name}`,
+        range: req.headers.range ?? null,
+        ifRange: (req.headers['if-range'] as string | undefined) ?? null,
+        status,
+      });
     if (!file || !fs.existsSync(file)) {
       record(404);
       res.writeHead(404).end('not found');
@@ -55,7 +61,12 @@ export async function startModelFileServer(): Promise<ModelFileServer> {
         return;
       }
       record(206);
-      res.writeHead(206, { 'content-range': `bytes ${start}-${stats.size - 1}/${stats.size}`, 'content-length': stats.size - start, etag, 'accept-ranges': 'bytes' });
+      res.writeHead(206, {
+        'content-range': `bytes ${start}-${stats.size - 1}/${stats.size}`,
+        'content-length': stats.size - start,
+        etag,
+        'accept-ranges': 'bytes',
+      });
     } else {
       record(200);
       res.writeHead(200, { 'content-length': stats.size, etag, 'accept-ranges': 'bytes' });
@@ -63,7 +74,9 @@ export async function startModelFileServer(): Promise<ModelFileServer> {
     const body = fs.readFileSync(file).subarray(start);
     const dropAfter = drops.get(name);
     drops.delete(name);
-    send(res, dropAfter === undefined ? body : body.subarray(0, dropAfter), dropAfter !== undefined).catch(() => res.destroy());
+    send(res, dropAfter === undefined ? body : body.subarray(0, dropAfter), dropAfter !== undefined).catch(() =>
+      res.destroy(),
+    );
   });
 
   async function send(res: http.ServerResponse, body: Buffer, drop: boolean): Promise<void> {
@@ -78,8 +91,7 @@ export async function startModelFileServer(): Promise<ModelFileServer> {
       // A moment for the bytes to reach the client before the reset, or it may never see them.
       await new Promise((resolve) => setTimeout(resolve, 50));
       res.socket?.destroy();
-    }
-    else res.end();
+    } else res.end();
   }
 
   server.on('connection', (socket) => {

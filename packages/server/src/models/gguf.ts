@@ -19,7 +19,15 @@ export interface GgufSummary {
 
 const magic = Buffer.from('GGUF', 'ascii');
 /** Architectures llama.cpp runs as encoders only: they embed, they cannot chat. */
-const encoderArchitectures = new Set(['bert', 'nomic-bert', 'nomic-bert-moe', 'jina-bert-v2', 'jina-bert-v3', 'modern-bert', 't5encoder']);
+const encoderArchitectures = new Set([
+  'bert',
+  'nomic-bert',
+  'nomic-bert-moe',
+  'jina-bert-v2',
+  'jina-bert-v3',
+  'modern-bert',
+  't5encoder',
+]);
 
 /** True when the file starts with GGUF's magic bytes: the cheap first check before anything parses it. */
 export async function hasGgufMagic(file: string): Promise<boolean> {
@@ -39,10 +47,18 @@ export async function hasGgufMagic(file: string): Promise<boolean> {
  */
 export async function inspectGguf(file: string): Promise<GgufSummary> {
   const stats = await fs.stat(file).catch((error: NodeJS.ErrnoException) => {
-    throw new DocqaError(error.code === 'ENOENT' ? 'not_found' : 'unavailable', `Cannot read ${file}: ${error.code ?? error.message}`, { cause: error });
+    throw new DocqaError(
+      error.code === 'ENOENT' ? 'not_found' : 'unavailable',
+      `Cannot read ${file}: ${error.code ?? error.message}`,
+      { cause: error },
+    );
   });
   if (!stats.isFile()) throw new DocqaError('validation_failed', `${file} is not a file.`);
-  if (!(await hasGgufMagic(file))) throw new DocqaError('validation_failed', `${file} is not a GGUF model (it does not start with the GGUF magic bytes).`);
+  if (!(await hasGgufMagic(file)))
+    throw new DocqaError(
+      'validation_failed',
+      `${file} is not a GGUF model (it does not start with the GGUF magic bytes).`,
+    );
   // node-llama-cpp loads when a model file is first inspected, not with the server: its modules alone
   // are about 38 MB of memory (measured), and the local embedding model runs in a thread of its own.
   const { GgufFileType, readGgufFileInfo } = await import('node-llama-cpp');
@@ -51,11 +67,20 @@ export async function inspectGguf(file: string): Promise<GgufSummary> {
     // Tensor info is not needed and is the large part of the header of a big model.
     info = await readGgufFileInfo(file, { readTensorInfo: false, logWarnings: false, sourceType: 'filesystem' });
   } catch (error) {
-    throw new DocqaError('validation_failed', `${file} has a GGUF header node-llama-cpp cannot read: ${(error as Error).message}`, { cause: error });
+    throw new DocqaError(
+      'validation_failed',
+      `${file} has a GGUF header node-llama-cpp cannot read: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
-  const general = info.metadata.general as { architecture?: string; name?: string; file_type?: number; license?: string } | undefined;
+  const general = info.metadata.general as
+    { architecture?: string; name?: string; file_type?: number; license?: string } | undefined;
   const architecture = String(general?.architecture ?? 'unknown');
-  const own = ((info.metadata as unknown as Record<string, unknown>)[architecture] ?? {}) as { context_length?: unknown; embedding_length?: unknown; pooling_type?: unknown };
+  const own = ((info.metadata as unknown as Record<string, unknown>)[architecture] ?? {}) as {
+    context_length?: unknown;
+    embedding_length?: unknown;
+    pooling_type?: unknown;
+  };
   const fileType = general?.file_type;
   const typeName = fileType === undefined ? undefined : GgufFileType[fileType];
   return {

@@ -23,7 +23,13 @@ export async function indexStatus(kernel: Kernel): Promise<IndexStatus> {
   const { rows } = await kernel.db.query<{ n: string }>('select count(*) as n from chunk');
   const chunks = Number(rows[0]?.n ?? 0);
   const embedder = currentEmbedder(kernel);
-  if (!embedder || !kernel.container.has(providerTokens.vectorStore)) return { chunks, embedded_chunks: 0, stale: false, embedding_space: null };
+  if (!embedder || !kernel.container.has(providerTokens.vectorStore))
+    return { chunks, embedded_chunks: 0, stale: false, embedding_space: null };
   const embedded = await kernel.resolve(providerTokens.vectorStore).count(embedder.space);
-  return { chunks, embedded_chunks: embedded, stale: embedded < chunks, embedding_space: { model: embedder.space.model, dimensions: embedder.space.dimensions } };
+  return {
+    chunks,
+    embedded_chunks: embedded,
+    stale: embedded < chunks,
+    embedding_space: { model: embedder.space.model, dimensions: embedder.space.dimensions },
+  };
 }

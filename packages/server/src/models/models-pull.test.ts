@@ -1,7 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { createModelFixtures, startModelsServer, type ModelFixtures, type ModelsTestServer } from './models.test-support.js';
+import {
+  createModelFixtures,
+  startModelsServer,
+  type ModelFixtures,
+  type ModelsTestServer,
+} from './models.test-support.js';
 
 describe('local models: the catalogue and pulls as jobs (POST /api/models/pull, GET /api/jobs)', function () {
   this.timeout(120_000);
@@ -33,8 +38,19 @@ describe('local models: the catalogue and pulls as jobs (POST /api/models/pull, 
     const res = await t.call('GET', '/api/models', t.admin);
     expect(res.status).to.equal(200);
     expect(res.body.models_dir).to.equal(t.modelsDir);
-    expect(res.body.available.map((m: { name: string }) => m.name)).to.deep.equal(['tiny-chat-a', 'tiny-chat-b', 'tiny-bert-48', 'tampered']);
-    expect(res.body.available[0]).to.include({ purpose: 'chat', recommended: true, installed: false, license: 'Apache-2.0', verified: true });
+    expect(res.body.available.map((m: { name: string }) => m.name)).to.deep.equal([
+      'tiny-chat-a',
+      'tiny-chat-b',
+      'tiny-bert-48',
+      'tampered',
+    ]);
+    expect(res.body.available[0]).to.include({
+      purpose: 'chat',
+      recommended: true,
+      installed: false,
+      license: 'Apache-2.0',
+      verified: true,
+    });
     expect(res.body.installed).to.deep.equal([]);
     expect(res.body.active.chat).to.equal(null);
     expect(res.body.active.embedding).to.include({ source: 'configured', name: 'tiny-embedder' });
@@ -49,13 +65,29 @@ describe('local models: the catalogue and pulls as jobs (POST /api/models/pull, 
     expect(job).to.include({ kind: 'model_pull', status: 'succeeded', error: null });
     const kib = Math.floor(fs.statSync(fixtures.sources['tiny-chat-a']!).size / 1024);
     expect(job.progress).to.deep.equal({ done: kib, total: kib });
-    expect(job.result).to.include({ name: 'tiny-chat-a', purpose: 'chat', sha256_checked: true, resumed_from_bytes: 0 });
+    expect(job.result).to.include({
+      name: 'tiny-chat-a',
+      purpose: 'chat',
+      sha256_checked: true,
+      resumed_from_bytes: 0,
+    });
     const listed = await t.call('GET', '/api/jobs?kind=model_pull', t.admin);
     expect(listed.body.items.map((item: { id: string }) => item.id)).to.include(res.body.job_id);
     expect(installed()).to.deep.equal(['tiny-chat-a.gguf']);
     const models = await t.call('GET', '/api/models', t.admin);
     expect(models.body.installed).to.deep.equal([
-      { name: 'tiny-chat-a', file: 'tiny-chat-a.gguf', purpose: 'chat', size_bytes: fs.statSync(fixtures.sources['tiny-chat-a']!).size, architecture: 'llama', quantization: 'F32', context_length: 2048, embedding_length: 64, license: 'Apache-2.0', from_catalogue: true },
+      {
+        name: 'tiny-chat-a',
+        file: 'tiny-chat-a.gguf',
+        purpose: 'chat',
+        size_bytes: fs.statSync(fixtures.sources['tiny-chat-a']!).size,
+        architecture: 'llama',
+        quantization: 'F32',
+        context_length: 2048,
+        embedding_length: 64,
+        license: 'Apache-2.0',
+        from_catalogue: true,
+      },
     ]);
     expect((await t.call('POST', '/api/models/pull', t.admin, { name: 'tiny-chat-a' })).status).to.equal(409);
     expect((await t.call('POST', '/api/models/pull', t.admin, { name: 'no-such-model' })).status).to.equal(404);
@@ -94,7 +126,14 @@ describe('local models: the catalogue and pulls as jobs (POST /api/models/pull, 
     const job = await t.waitForJob(again.body.job_id);
     expect(job.status).to.equal('succeeded');
     expect(job.result.resumed_from_bytes).to.equal(kept);
-    expect(fixtures.files.requests.filter((r) => r.path === '/tiny-chat-b.gguf').at(-1)).to.include({ range: `bytes=${kept}-`, status: 206 });
-    expect(fs.readFileSync(path.join(t.modelsDir, 'tiny-chat-b.gguf')).equals(fs.readFileSync(fixtures.sources['tiny-chat-b']!))).to.equal(true);
+    expect(fixtures.files.requests.filter((r) => r.path === '/tiny-chat-b.gguf').at(-1)).to.include({
+      range: `bytes=${kept}-`,
+      status: 206,
+    });
+    expect(
+      fs
+        .readFileSync(path.join(t.modelsDir, 'tiny-chat-b.gguf'))
+        .equals(fs.readFileSync(fixtures.sources['tiny-chat-b']!)),
+    ).to.equal(true);
   });
 });

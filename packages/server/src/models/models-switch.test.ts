@@ -3,7 +3,12 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { writeGguf } from '@docqa/plugin-testkit';
 import { runModels } from '../cli/models.js';
-import { createModelFixtures, startModelsServer, type ModelFixtures, type ModelsTestServer } from './models.test-support.js';
+import {
+  createModelFixtures,
+  startModelsServer,
+  type ModelFixtures,
+  type ModelsTestServer,
+} from './models.test-support.js';
 import { writeActiveModel } from './schema.js';
 
 describe('local models: switching without a restart (POST /api/models/use, docqa models use)', function () {
@@ -16,8 +21,18 @@ describe('local models: switching without a restart (POST /api/models/use, docqa
     fixtures = await createModelFixtures();
     t = await startModelsServer(fixtures);
     // Six passages of ~280 bytes and a ~450-token prompt: the byte-level tiny models cannot take them all.
-    await t.uploadTexts(Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`policy-${i}.txt`, `Expense policy part ${i}. ${'Receipts for travel expenses are submitted within thirty days. '.repeat(4)}`])));
-    for (const name of ['tiny-chat-a', 'tiny-chat-b']) expect((await t.waitForJob((await t.call('POST', '/api/models/pull', t.admin, { name })).body.job_id)).status).to.equal('succeeded');
+    await t.uploadTexts(
+      Object.fromEntries(
+        Array.from({ length: 6 }, (_, i) => [
+          `policy-${i}.txt`,
+          `Expense policy part ${i}. ${'Receipts for travel expenses are submitted within thirty days. '.repeat(4)}`,
+        ]),
+      ),
+    );
+    for (const name of ['tiny-chat-a', 'tiny-chat-b'])
+      expect(
+        (await t.waitForJob((await t.call('POST', '/api/models/pull', t.admin, { name })).body.job_id)).status,
+      ).to.equal('succeeded');
     chunks = (await t.call('GET', '/api/index/stats', t.admin)).body.chunks;
   });
   after(async () => {
@@ -26,10 +41,16 @@ describe('local models: switching without a restart (POST /api/models/use, docqa
   });
 
   const modelInfo = async () => (await t.call('GET', '/api/model-info', t.admin)).body;
-  const chat = async () => t.call('POST', '/api/chat', t.admin, { query: 'How soon are travel receipts submitted?', top_k: 6 });
+  const chat = async () =>
+    t.call('POST', '/api/chat', t.admin, { query: 'How soon are travel receipts submitted?', top_k: 6 });
   const cli = async (argv: string[], env: Record<string, string>) => {
     const lines: string[] = [];
-    const code = await runModels(argv, { cwd: fixtures.dir, env: { MODELS_DIR: t.modelsDir, MODELS_CATALOGUE: fixtures.cataloguePath, DOCQA_URL: t.server.url, ...env }, out: (line) => lines.push(line), err: (line) => lines.push(line) });
+    const code = await runModels(argv, {
+      cwd: fixtures.dir,
+      env: { MODELS_DIR: t.modelsDir, MODELS_CATALOGUE: fixtures.cataloguePath, DOCQA_URL: t.server.url, ...env },
+      out: (line) => lines.push(line),
+      err: (line) => lines.push(line),
+    });
     return { code, output: lines.join('\n') };
   };
 
@@ -38,9 +59,28 @@ describe('local models: switching without a restart (POST /api/models/use, docqa
 
     const res = await t.call('POST', '/api/models/use', t.admin, { name: 'tiny-chat-b' });
     expect(res.status).to.equal(200);
-    expect(res.body).to.include({ purpose: 'chat', name: 'tiny-chat-b', previous: null, effective_n_ctx: 1024, rebuild_job_id: null });
+    expect(res.body).to.include({
+      purpose: 'chat',
+      name: 'tiny-chat-b',
+      previous: null,
+      effective_n_ctx: 1024,
+      rebuild_job_id: null,
+    });
     const info = await modelInfo();
-    expect(info).to.include({ backend: 'local', model: 'docqa-tiny-chat-b', generative: true, exact_token_count: true, file: 'tiny-chat-b.gguf', quantization: 'F32', license: 'MIT', context_length: 1024, n_ctx: 8192, effective_n_ctx: 1024, gpu: false, switched: true });
+    expect(info).to.include({
+      backend: 'local',
+      model: 'docqa-tiny-chat-b',
+      generative: true,
+      exact_token_count: true,
+      file: 'tiny-chat-b.gguf',
+      quantization: 'F32',
+      license: 'MIT',
+      context_length: 1024,
+      n_ctx: 8192,
+      effective_n_ctx: 1024,
+      gpu: false,
+      switched: true,
+    });
     expect(info.size_bytes).to.equal(fs.statSync(fixtures.sources['tiny-chat-b']!).size);
     expect(info).not.to.have.property('note');
 
@@ -55,7 +95,9 @@ describe('local models: switching without a restart (POST /api/models/use, docqa
   it('docqa models use switches through the HTTP API, with a token or a username and password', async () => {
     const withToken = await cli(['use', 'tiny-chat-a'], { DOCQA_TOKEN: t.admin });
     expect(withToken).to.deep.include({ code: 0 });
-    expect(withToken.output).to.include('The chat model is now tiny-chat-a (was tiny-chat-b)').and.include('EFFECTIVE_N_CTX is 2048');
+    expect(withToken.output)
+      .to.include('The chat model is now tiny-chat-a (was tiny-chat-b)')
+      .and.include('EFFECTIVE_N_CTX is 2048');
     expect(await modelInfo()).to.include({ model: 'docqa-tiny-chat-a', effective_n_ctx: 2048, license: 'Apache-2.0' });
     expect((await chat()).body.token_budget).to.include({ limit: 2048 });
 
@@ -65,7 +107,10 @@ describe('local models: switching without a restart (POST /api/models/use, docqa
     expect(refused.code).to.equal(1);
     expect(refused.output).to.include('is the chat model in use');
 
-    const reset = await cli(['use', '--reset', 'chat'], { DOCQA_USERNAME: 'admin', DOCQA_PASSWORD: 'admin-password-1' });
+    const reset = await cli(['use', '--reset', 'chat'], {
+      DOCQA_USERNAME: 'admin',
+      DOCQA_PASSWORD: 'admin-password-1',
+    });
     expect(reset.output).to.include('The chat model is the configured one again.');
     expect(await modelInfo()).to.include({ backend: 'extractive', effective_n_ctx: 8192, switched: false });
 
@@ -75,7 +120,12 @@ describe('local models: switching without a restart (POST /api/models/use, docqa
   });
 
   it('picks up a choice another replica stored within seconds (the table is polled)', async () => {
-    await writeActiveModel(t.server.kernel.db, 'chat', { name: 'tiny-chat-a', file: 'tiny-chat-a.gguf' }, 'another-replica');
+    await writeActiveModel(
+      t.server.kernel.db,
+      'chat',
+      { name: 'tiny-chat-a', file: 'tiny-chat-a.gguf' },
+      'another-replica',
+    );
     // The poll runs every 0.2 s here; the rest is loading the model, which a busy machine slows a lot.
     const deadline = Date.now() + 30_000;
     while ((await modelInfo()).model !== 'docqa-tiny-chat-a') {
@@ -89,7 +139,13 @@ describe('local models: switching without a restart (POST /api/models/use, docqa
 
   it('a model that cannot be loaded changes nothing', async () => {
     const broken = path.join(fixtures.dir, 'source', 'header-only.gguf');
-    await writeGguf(broken, { metadata: { 'general.architecture': { type: 'string', value: 'llama' }, 'llama.context_length': { type: 'uint32', value: 256 } }, tensors: [] });
+    await writeGguf(broken, {
+      metadata: {
+        'general.architecture': { type: 'string', value: 'llama' },
+        'llama.context_length': { type: 'uint32', value: 256 },
+      },
+      tensors: [],
+    });
     expect((await cli(['import', broken], {})).code).to.equal(0);
     const res = await t.call('POST', '/api/models/use', t.admin, { name: 'header-only' });
     expect(res.status).to.equal(503);
@@ -101,7 +157,9 @@ describe('local models: switching without a restart (POST /api/models/use, docqa
   it('an unknown model answers 404 without naming a directory of the server', async () => {
     const res = await t.call('POST', '/api/models/use', t.admin, { name: 'never-installed' });
     expect([res.status, res.body.code]).to.deep.equal([404, 'not_found']);
-    expect(res.body.detail).to.not.include(fixtures.dir).and.to.not.match(/\/(tmp|data|models)\//);
+    expect(res.body.detail)
+      .to.not.include(fixtures.dir)
+      .and.to.not.match(/\/(tmp|data|models)\//);
   });
 
   it('switching the embedding model marks the index stale, re-embeds on request, and never mixes dimensions', async () => {
@@ -110,21 +168,49 @@ describe('local models: switching without a restart (POST /api/models/use, docqa
     expect((await t.call('GET', '/api/index/stats', t.admin)).body).to.include({ embedded_chunks: chunks });
 
     const res = await t.call('POST', '/api/models/use', t.admin, { name: 'tiny-bert-48' });
-    expect(res.body).to.deep.include({ purpose: 'embedding', name: 'tiny-bert-48', previous: null, rebuild_job_id: null, index: { chunks, embedded_chunks: 0, stale: true, embedding_space: { model: 'tiny-bert-48', dimensions: 48 } } });
-    expect((await modelInfo()).embedding).to.deep.equal({ model: 'tiny-bert-48', dimensions: 48, source: 'switched', file: 'tiny-bert-48.gguf', size_bytes: fs.statSync(fixtures.sources['tiny-bert-48']!).size, quantization: 'F32', context_length: 512, license: 'Apache-2.0', gpu: false });
+    expect(res.body).to.deep.include({
+      purpose: 'embedding',
+      name: 'tiny-bert-48',
+      previous: null,
+      rebuild_job_id: null,
+      index: { chunks, embedded_chunks: 0, stale: true, embedding_space: { model: 'tiny-bert-48', dimensions: 48 } },
+    });
+    expect((await modelInfo()).embedding).to.deep.equal({
+      model: 'tiny-bert-48',
+      dimensions: 48,
+      source: 'switched',
+      file: 'tiny-bert-48.gguf',
+      size_bytes: fs.statSync(fixtures.sources['tiny-bert-48']!).size,
+      quantization: 'F32',
+      context_length: 512,
+      license: 'Apache-2.0',
+      gpu: false,
+    });
     // The old vectors stay in their own space, unused; search keeps answering (lexically).
     const stale = await t.call('GET', '/api/index/stats', t.admin);
     expect(stale.body.embedded_chunks).to.equal(0);
     expect(stale.body.embedding_spaces).to.deep.equal([{ model: 'tiny-embedder', dimensions: 32, count: chunks }]);
-    expect((await t.call('POST', '/api/search', t.admin, { query: 'travel receipts', top_k: 3 })).body.items).to.have.lengthOf(3);
+    expect(
+      (await t.call('POST', '/api/search', t.admin, { query: 'travel receipts', top_k: 3 })).body.items,
+    ).to.have.lengthOf(3);
 
     const reembed = await t.call('POST', '/api/models/use', t.admin, { name: 'tiny-bert-48', reembed: true });
     expect(reembed.body.rebuild_job_id).to.be.a('string');
     expect((await t.waitForJob(reembed.body.rebuild_job_id)).status).to.equal('succeeded');
     const models = (await t.call('GET', '/api/models', t.admin)).body;
-    expect(models.index).to.deep.equal({ chunks, embedded_chunks: chunks, stale: false, embedding_space: { model: 'tiny-bert-48', dimensions: 48 } });
-    expect((await t.call('GET', '/api/index/stats', t.admin)).body.embedding_spaces).to.deep.equal([{ model: 'tiny-bert-48', dimensions: 48, count: chunks }]);
-    expect((await t.call('POST', '/api/search', t.admin, { query: 'travel receipts', top_k: 3 })).body.retrieval_settings.mode).to.equal('hybrid');
+    expect(models.index).to.deep.equal({
+      chunks,
+      embedded_chunks: chunks,
+      stale: false,
+      embedding_space: { model: 'tiny-bert-48', dimensions: 48 },
+    });
+    expect((await t.call('GET', '/api/index/stats', t.admin)).body.embedding_spaces).to.deep.equal([
+      { model: 'tiny-bert-48', dimensions: 48, count: chunks },
+    ]);
+    expect(
+      (await t.call('POST', '/api/search', t.admin, { query: 'travel receipts', top_k: 3 })).body.retrieval_settings
+        .mode,
+    ).to.equal('hybrid');
 
     // Back to the configured 32-dimension model: its vectors were replaced, so the index is stale again.
     const back = await t.call('POST', '/api/models/use', t.admin, { name: null, purpose: 'embedding' });

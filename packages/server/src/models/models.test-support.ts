@@ -57,7 +57,11 @@ export async function createModelFixtures(): Promise<ModelFixtures> {
     dir,
     files,
     cataloguePath,
-    sources: { 'tiny-chat-a': source('tiny-chat-a'), 'tiny-chat-b': source('tiny-chat-b'), 'tiny-bert-48': source('tiny-bert-48') },
+    sources: {
+      'tiny-chat-a': source('tiny-chat-a'),
+      'tiny-chat-b': source('tiny-chat-b'),
+      'tiny-bert-48': source('tiny-bert-48'),
+    },
     async close() {
       await files.close();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -79,13 +83,23 @@ export interface ModelsTestServer extends SearchTestServer {
  * The standard server (extractive chat, the tiny 32-dimension embedder), its model routes, queue
  * and worker, with a model runtime that notices switches quickly.
  */
-export async function startModelsServer(fixtures: ModelFixtures, env: Record<string, string> = {}): Promise<ModelsTestServer> {
+export async function startModelsServer(
+  fixtures: ModelFixtures,
+  env: Record<string, string> = {},
+): Promise<ModelsTestServer> {
   const modelsDir = path.join(fixtures.dir, `models-${Date.now()}`);
   const logs: string[] = [];
   const t = await startSearchServer({
     plan: 'FREE',
     embedder: true,
-    env: { MODELS_DIR: modelsDir, MODELS_CATALOGUE: fixtures.cataloguePath, N_CTX: '8192', N_THREADS: '1', LOG_LEVEL: 'WARNING', ...env },
+    env: {
+      MODELS_DIR: modelsDir,
+      MODELS_CATALOGUE: fixtures.cataloguePath,
+      N_CTX: '8192',
+      N_THREADS: '1',
+      LOG_LEVEL: 'WARNING',
+      ...env,
+    },
     server: { logDestination: { write: (line: string) => void logs.push(line) } },
   });
   const startupLogs = [...logs];

@@ -57,7 +57,15 @@ export async function runModelPull(kernel: Kernel, job: JobContext<ModelPullJobD
   // Set in the progress callback, which TypeScript's narrowing does not see.
   await (writing as Promise<void> | null);
   await job.progress(kib(download.bytes), kib(download.bytes));
-  kernel.logger.info({ model: model.name, bytes: download.bytes, resumed_from: download.resumedFromBytes, requested_by: job.data.requestedBy }, `pulled model ${model.name}`);
+  kernel.logger.info(
+    {
+      model: model.name,
+      bytes: download.bytes,
+      resumed_from: download.resumedFromBytes,
+      requested_by: job.data.requestedBy,
+    },
+    `pulled model ${model.name}`,
+  );
   return {
     name: model.name,
     file: model.gguf.file,

@@ -59,7 +59,9 @@ export class ModelRuntime {
     this.#kernel = kernel;
     this.#logger = kernel.logger.child({ component: 'models' });
     this.store = new ModelStore(kernelModelPaths(kernel));
-    this.switcher = new ModelSwitcher(kernel, this.store, this.#logger, { retireGraceMs: options.retireGraceMs ?? 10_000 });
+    this.switcher = new ModelSwitcher(kernel, this.store, this.#logger, {
+      retireGraceMs: options.retireGraceMs ?? 10_000,
+    });
   }
 
   static async start(kernel: Kernel, options: ModelRuntimeOptions = {}): Promise<ModelRuntime> {
@@ -98,7 +100,11 @@ export class ModelRuntime {
     const db = this.#kernel.db;
     if (name === null) {
       const purpose = options.purpose;
-      if (!purpose) throw new DocqaError('validation_failed', 'Name the purpose (chat or embedding) to return to the configured model.');
+      if (!purpose)
+        throw new DocqaError(
+          'validation_failed',
+          'Name the purpose (chat or embedding) to return to the configured model.',
+        );
       return this.switcher.exclusive(async () => {
         const previous = this.switcher.loaded(purpose)?.model.name ?? null;
         await writeActiveModel(db, purpose, null, options.actor ?? null);
@@ -108,9 +114,13 @@ export class ModelRuntime {
     }
     const model = await this.store.require(name);
     const purpose = model.purpose;
-    if (options.purpose && options.purpose !== purpose) throw new DocqaError('validation_failed', `${model.name} is a ${purpose} model, not a ${options.purpose} model.`);
+    if (options.purpose && options.purpose !== purpose)
+      throw new DocqaError('validation_failed', `${model.name} is a ${purpose} model, not a ${options.purpose} model.`);
     if (purpose === 'chat' && this.#kernel.config.values.LLM_BACKEND === 'hosted') {
-      throw new DocqaError('conflict', `LLM_BACKEND=hosted: chat answers come from the hosted API, so a local chat model would not be used. Set LLM_BACKEND=local first.`);
+      throw new DocqaError(
+        'conflict',
+        `LLM_BACKEND=hosted: chat answers come from the hosted API, so a local chat model would not be used. Set LLM_BACKEND=local first.`,
+      );
     }
     return this.switcher.exclusive(async () => {
       const previous = this.switcher.loaded(purpose)?.model.name ?? null;
@@ -135,14 +145,36 @@ export class ModelRuntime {
   /** The chat or embedding model in effect and where it came from; null when there is none (or it is not a local file). */
   async details(purpose: ModelPurpose): Promise<ModelDetails | null> {
     const loaded = this.switcher.loaded(purpose);
-    if (loaded) return { source: 'switched', name: loaded.model.name, file: loaded.file, path: loaded.model.path, gguf: loaded.model.gguf, license: loaded.model.license };
+    if (loaded)
+      return {
+        source: 'switched',
+        name: loaded.model.name,
+        file: loaded.file,
+        path: loaded.model.path,
+        gguf: loaded.model.gguf,
+        license: loaded.model.license,
+      };
     const values = this.#kernel.config.values;
-    const configured = purpose === 'chat' ? (values.LLM_BACKEND === 'local' ? values.LLM_MODEL_PATH : undefined) : values.EMBEDDING_MODEL_PATH;
-    const present = this.#kernel.container.has(purpose === 'chat' ? providerTokens.llm : providerTokens.embedder) || (purpose === 'embedding' && this.switcher.embedder() !== null);
+    const configured =
+      purpose === 'chat'
+        ? values.LLM_BACKEND === 'local'
+          ? values.LLM_MODEL_PATH
+          : undefined
+        : values.EMBEDDING_MODEL_PATH;
+    const present =
+      this.#kernel.container.has(purpose === 'chat' ? providerTokens.llm : providerTokens.embedder) ||
+      (purpose === 'embedding' && this.switcher.embedder() !== null);
     if (!configured || !present) return null;
     const gguf = await this.#inspect(configured);
     const file = path.basename(configured);
-    return { source: 'configured', name: this.store.catalogue.byFile(file)?.name ?? file.replace(/\.gguf$/i, ''), file, path: configured, gguf, license: this.store.catalogue.byFile(file)?.license ?? gguf?.license ?? null };
+    return {
+      source: 'configured',
+      name: this.store.catalogue.byFile(file)?.name ?? file.replace(/\.gguf$/i, ''),
+      file,
+      path: configured,
+      gguf,
+      license: this.store.catalogue.byFile(file)?.license ?? gguf?.license ?? null,
+    };
   }
 
   async close(): Promise<void> {
@@ -167,7 +199,8 @@ export class ModelRuntime {
     const kernel = this.#kernel;
     if (kernel.config.values.LLM_BACKEND !== 'local' || this.switcher.chatBackend()) return;
     if (kernel.container.has(providerTokens.llm) && kernel.resolve(providerTokens.llm).capabilities.generative) return;
-    const suggested = this.store.catalogue.entries.find((entry) => entry.purpose === 'chat' && entry.recommended)?.name ?? '<name>';
+    const suggested =
+      this.store.catalogue.entries.find((entry) => entry.purpose === 'chat' && entry.recommended)?.name ?? '<name>';
     this.#logger.warn(
       `No chat model is installed: answers quote the best-matching passages (extractive) until one is. Get one with: docqa models pull ${suggested} && docqa models use ${suggested} (docqa models list shows the others; docs/models.md).`,
     );

@@ -34,11 +34,18 @@ export interface ActiveModelRow {
 }
 
 export async function readActiveModels(db: SqlExecutor): Promise<Map<ModelPurpose, ActiveModelRow>> {
-  const { rows } = await db.query<ActiveModelRow>('select purpose, name, file, updated_at, updated_by from active_model');
+  const { rows } = await db.query<ActiveModelRow>(
+    'select purpose, name, file, updated_at, updated_by from active_model',
+  );
   return new Map(rows.map((row) => [row.purpose, row]));
 }
 
-export async function writeActiveModel(db: SqlExecutor, purpose: ModelPurpose, model: { name: string; file: string } | null, actor: string | null): Promise<void> {
+export async function writeActiveModel(
+  db: SqlExecutor,
+  purpose: ModelPurpose,
+  model: { name: string; file: string } | null,
+  actor: string | null,
+): Promise<void> {
   if (model === null) {
     await db.query('delete from active_model where purpose = $1', [purpose]);
     return;

@@ -27,7 +27,11 @@ export interface ModelPaths {
  * MODELS_DIR (default `<data dir>/models`) and MODELS_CATALOGUE (default the shipped file), resolved
  * against cwd. `variable` reads the validated configuration (a kernel's values, or the CLI's).
  */
-export function modelPaths(variable: (name: 'MODELS_DIR' | 'MODELS_CATALOGUE') => unknown, dataDir: string, cwd: string): ModelPaths {
+export function modelPaths(
+  variable: (name: 'MODELS_DIR' | 'MODELS_CATALOGUE') => unknown,
+  dataDir: string,
+  cwd: string,
+): ModelPaths {
   const dir = variable('MODELS_DIR');
   const catalogue = variable('MODELS_CATALOGUE');
   return {
@@ -100,7 +104,11 @@ export class ModelStore {
 
   entry(name: string): CatalogueEntry {
     const entry = this.catalogue.find(name);
-    if (!entry) throw new DocqaError('not_found', `${name} is not in the model catalogue; known: ${this.catalogue.entries.map((e) => e.name).join(', ')}.`);
+    if (!entry)
+      throw new DocqaError(
+        'not_found',
+        `${name} is not in the model catalogue; known: ${this.catalogue.entries.map((e) => e.name).join(', ')}.`,
+      );
     return entry;
   }
 
@@ -108,7 +116,11 @@ export class ModelStore {
   async pull(name: string, options: PullOptions = {}): Promise<{ model: InstalledModel; download: DownloadResult }> {
     const entry = this.entry(name);
     const destination = path.join(this.dir, entry.file);
-    if (fs.existsSync(destination)) throw new DocqaError('conflict', `${name} is installed already (${destination}); remove it first to pull it again.`);
+    if (fs.existsSync(destination))
+      throw new DocqaError(
+        'conflict',
+        `${name} is installed already (${destination}); remove it first to pull it again.`,
+      );
     const result = await download({
       url: downloadUrl(entry),
       destination,
@@ -119,7 +131,11 @@ export class ModelStore {
       ...(options.retryDelayMs !== undefined ? { retryDelayMs: options.retryDelayMs } : {}),
       verify: async (part) => {
         const summary = await inspectGguf(part);
-        if (summary.purpose !== entry.purpose) throw new DocqaError('validation_failed', `${name} is listed as a ${entry.purpose} model but the file is a ${summary.purpose} model (${summary.architecture}).`);
+        if (summary.purpose !== entry.purpose)
+          throw new DocqaError(
+            'validation_failed',
+            `${name} is listed as a ${entry.purpose} model but the file is a ${summary.purpose} model (${summary.architecture}).`,
+          );
       },
     });
     return { model: await this.#describe(entry.file), download: result };
@@ -129,7 +145,10 @@ export class ModelStore {
    * Puts a local .gguf into MODELS_DIR for installs without Internet access: a hard link when asked
    * and on the same file system (no second copy of gigabytes), otherwise a copy through a temporary file.
    */
-  async import(source: string, options: { name?: string; link?: boolean; force?: boolean } = {}): Promise<InstalledModel & { linked: boolean }> {
+  async import(
+    source: string,
+    options: { name?: string; link?: boolean; force?: boolean } = {},
+  ): Promise<InstalledModel & { linked: boolean }> {
     const summary = await inspectGguf(source);
     const file = options.name ? `${options.name.replace(/\.gguf$/i, '')}.gguf` : path.basename(source);
     if (!/^[^/\\]+\.gguf$/i.test(file)) throw new DocqaError('validation_failed', `${file} is not a .gguf file name.`);
@@ -137,11 +156,16 @@ export class ModelStore {
     const entry = this.catalogue.byFile(file);
     if (entry?.sha256) {
       const digest = await sha256Of(source);
-      if (digest !== entry.sha256) throw new DocqaError('validation_failed', `${source} is named like the catalogue model ${entry.name}, but its SHA-256 is ${digest}, not ${entry.sha256}; import it under another --name.`);
+      if (digest !== entry.sha256)
+        throw new DocqaError(
+          'validation_failed',
+          `${source} is named like the catalogue model ${entry.name}, but its SHA-256 is ${digest}, not ${entry.sha256}; import it under another --name.`,
+        );
     }
     const destination = path.join(this.dir, file);
     if (path.resolve(source) === destination) throw new DocqaError('conflict', `${source} is in MODELS_DIR already.`);
-    if (fs.existsSync(destination) && !options.force) throw new DocqaError('conflict', `${destination} exists already; pass --force to replace it.`);
+    if (fs.existsSync(destination) && !options.force)
+      throw new DocqaError('conflict', `${destination} exists already; pass --force to replace it.`);
     await fsp.mkdir(this.dir, { recursive: true });
     const temporary = `${destination}.import-${process.pid}`;
     let linked = false;
@@ -151,7 +175,8 @@ export class ModelStore {
           await fsp.link(source, temporary);
           linked = true;
         } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'EXDEV' && (error as NodeJS.ErrnoException).code !== 'EPERM') throw error;
+          if ((error as NodeJS.ErrnoException).code !== 'EXDEV' && (error as NodeJS.ErrnoException).code !== 'EPERM')
+            throw error;
         }
       }
       if (!linked) await pipeline(fs.createReadStream(source), fs.createWriteStream(temporary, { flags: 'wx' }));
@@ -165,7 +190,8 @@ export class ModelStore {
       throw error;
     }
     const model = await this.#describe(file);
-    if (model.gguf.sizeBytes !== summary.sizeBytes) throw new DocqaError('internal', `Importing ${source} gave a file of another size.`);
+    if (model.gguf.sizeBytes !== summary.sizeBytes)
+      throw new DocqaError('internal', `Importing ${source} gave a file of another size.`);
     return { ...model, linked };
   }
 

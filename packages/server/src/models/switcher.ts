@@ -81,24 +81,36 @@ export class ModelSwitcher {
       if (current?.file === row.file || this.#failed.get(purpose) === row.file) continue;
       try {
         const model = await this.store.find(row.file);
-        if (!model) throw new Error(`${path.join(this.store.dir, row.file)} is missing on this replica (pull it here, or share MODELS_DIR between replicas)`);
+        if (!model)
+          throw new Error(
+            `${path.join(this.store.dir, row.file)} is missing on this replica (pull it here, or share MODELS_DIR between replicas)`,
+          );
         await this.install(purpose, await this.load(purpose, model));
         this.#failed.delete(purpose);
       } catch (error) {
         this.#failed.set(purpose, row.file);
-        this.logger.error({ err: error, purpose, model: row.name }, `cannot load the ${purpose} model ${row.name} chosen with docqa models use; keeping the one in use: ${(error as Error).message}`);
+        this.logger.error(
+          { err: error, purpose, model: row.name },
+          `cannot load the ${purpose} model ${row.name} chosen with docqa models use; keeping the one in use: ${(error as Error).message}`,
+        );
       }
     }
   }
 
   /** Loads a model with its plugin's factory; not yet in use (see install). */
-  async load(purpose: ModelPurpose, model: InstalledModel): Promise<LoadedModel<LlmBackend> | LoadedModel<EmbeddingProvider>> {
+  async load(
+    purpose: ModelPurpose,
+    model: InstalledModel,
+  ): Promise<LoadedModel<LlmBackend> | LoadedModel<EmbeddingProvider>> {
     const stopHooks: Array<() => unknown> = [];
     const controller = new AbortController();
     const context = {
       instanceId: `models-${purpose}`,
       deps: {},
-      logger: this.logger.child({ plugin: purpose === 'chat' ? 'llm-llamacpp' : 'embedder-llamacpp', model: model.name }),
+      logger: this.logger.child({
+        plugin: purpose === 'chat' ? 'llm-llamacpp' : 'embedder-llamacpp',
+        model: model.name,
+      }),
       onStop: (hook: () => unknown) => void stopHooks.push(hook),
       signal: controller.signal,
     };
@@ -112,13 +124,20 @@ export class ModelSwitcher {
       if (purpose === 'chat') {
         // The options the standard preset gives the kernel's instance (N_CTX, N_THREADS, ...), another file.
         const variables = this.kernel.config.values as Record<string, unknown>;
-        const options = llmLlamacpp.configSchema.parse({ ...llamaCppLlmOptionsFromVariables((name) => variables[name]), threads: inferenceThreads((name) => variables[name]), modelPath: model.path });
+        const options = llmLlamacpp.configSchema.parse({
+          ...llamaCppLlmOptionsFromVariables((name) => variables[name]),
+          threads: inferenceThreads((name) => variables[name]),
+          modelPath: model.path,
+        });
         const backend = await llmLlamacpp.init({ ...context, options });
         return { ...common, provider: trackedBackend(backend, counter, model.license) };
       }
       // modelPath and threads, as the preset gives them: the same file gets the same embedding space either way.
       const variables = this.kernel.config.values as Record<string, unknown>;
-      const options = embedderLlamacpp.configSchema.parse({ modelPath: model.path, threads: embeddingThreads((name) => variables[name]) });
+      const options = embedderLlamacpp.configSchema.parse({
+        modelPath: model.path,
+        threads: embeddingThreads((name) => variables[name]),
+      });
       const embedder = await embedderLlamacpp.init({ ...context, options });
       return { ...common, provider: trackedEmbedder(embedder, counter) };
     } catch (error) {
@@ -128,12 +147,18 @@ export class ModelSwitcher {
   }
 
   /** Puts `next` in use for `purpose` (null: back to the configured model) and retires the previous one. */
-  async install(purpose: ModelPurpose, next: LoadedModel<LlmBackend> | LoadedModel<EmbeddingProvider> | null): Promise<void> {
+  async install(
+    purpose: ModelPurpose,
+    next: LoadedModel<LlmBackend> | LoadedModel<EmbeddingProvider> | null,
+  ): Promise<void> {
     const previous = this.#slots[purpose];
     if (purpose === 'chat') this.#slots.chat = next as LoadedModel<LlmBackend> | null;
     else this.#slots.embedding = next as LoadedModel<EmbeddingProvider> | null;
     if (purpose === 'chat') this.kernel.effectiveNCtx = await this.#effectiveNCtx();
-    this.logger.info({ purpose, model: next?.model.name ?? null, previous: previous?.model.name ?? null }, next ? `now using the ${purpose} model ${next.model.name}` : `back to the configured ${purpose} model`);
+    this.logger.info(
+      { purpose, model: next?.model.name ?? null, previous: previous?.model.name ?? null },
+      next ? `now using the ${purpose} model ${next.model.name}` : `back to the configured ${purpose} model`,
+    );
     if (previous) this.#retire(previous);
   }
 
@@ -151,10 +176,15 @@ export class ModelSwitcher {
   /** EFFECTIVE_N_CTX as the kernel derives it, for the chat model now in use. */
   async #effectiveNCtx(): Promise<number> {
     const requested = this.kernel.config.values.N_CTX;
-    const backend = this.chatBackend() ?? (this.kernel.container.has(providerTokens.llm) ? this.kernel.resolve(providerTokens.llm) : null);
+    const backend =
+      this.chatBackend() ??
+      (this.kernel.container.has(providerTokens.llm) ? this.kernel.resolve(providerTokens.llm) : null);
     const info = backend ? await backend.info() : null;
     if (info?.contextLength != null && info.contextLength < requested) {
-      this.logger.warn({ n_ctx: requested, model_context: info.contextLength }, `N_CTX=${requested} is above what model ${info.model} supports; EFFECTIVE_N_CTX is ${info.contextLength}.`);
+      this.logger.warn(
+        { n_ctx: requested, model_context: info.contextLength },
+        `N_CTX=${requested} is above what model ${info.model} supports; EFFECTIVE_N_CTX is ${info.contextLength}.`,
+      );
       return info.contextLength;
     }
     return requested;
@@ -167,8 +197,13 @@ export class ModelSwitcher {
     const done = (async () => {
       const started = Date.now();
       await sleep(this.options.retireGraceMs, undefined, { signal: closing }).catch(() => undefined);
-      while (loaded.inFlight() > 0 && !closing.aborted && Date.now() - started < longest) await sleep(100, undefined, { signal: closing }).catch(() => undefined);
-      await loaded.stop().catch((error: unknown) => this.logger.warn({ err: error, model: loaded.model.name }, 'unloading a replaced model failed'));
+      while (loaded.inFlight() > 0 && !closing.aborted && Date.now() - started < longest)
+        await sleep(100, undefined, { signal: closing }).catch(() => undefined);
+      await loaded
+        .stop()
+        .catch((error: unknown) =>
+          this.logger.warn({ err: error, model: loaded.model.name }, 'unloading a replaced model failed'),
+        );
     })();
     this.#retiring.add(done);
     // `done` catches its own failures; the catch is for the rule that no promise floats.

@@ -21,16 +21,35 @@ describe('standard preset: the chat backend from LLM_BACKEND, LLM_MODEL_PATH and
   });
 
   it('LLM_BACKEND=local with INFERENCE_URL talks to the inference server through its OpenAI-compatible API', () => {
-    const chosen = chosenFor({ LLM_BACKEND: 'local', INFERENCE_URL: 'http://inference:8080/', INFERENCE_TIMEOUT_SECONDS: '45', N_CTX: '4096' });
+    const chosen = chosenFor({
+      LLM_BACKEND: 'local',
+      INFERENCE_URL: 'http://inference:8080/',
+      INFERENCE_TIMEOUT_SECONDS: '45',
+      N_CTX: '4096',
+    });
     expect(chosen.id).to.equal('llm-openai');
-    expect(chosen.options).to.include({ baseUrl: 'http://inference:8080/v1', apiKey: inferenceServerApiKey, timeoutSeconds: 45, contextLength: 4096 });
+    expect(chosen.options).to.include({
+      baseUrl: 'http://inference:8080/v1',
+      apiKey: inferenceServerApiKey,
+      timeoutSeconds: 45,
+      contextLength: 4096,
+    });
     // What the plugin will validate at start-up accepts it.
     expect(llmOpenAiOptionsSchema.safeParse(chosen.options).success).to.equal(true);
   });
 
   it('an in-process model (LLM_MODEL_PATH) wins over INFERENCE_URL, and LLM_BACKEND=hosted over both', () => {
-    expect(chosenFor({ LLM_BACKEND: 'local', INFERENCE_URL: 'http://inference:8080', LLM_MODEL_PATH: '/models/chat.gguf' }).id).to.equal('llm-llamacpp');
-    const hosted = chosenFor({ LLM_BACKEND: 'hosted', INFERENCE_URL: 'http://inference:8080', HOSTED_API_KEY: 'sk-hosted', HOSTED_MODEL: 'gpt-test', HOSTED_BASE_URL: 'https://api.example/v1' });
+    expect(
+      chosenFor({ LLM_BACKEND: 'local', INFERENCE_URL: 'http://inference:8080', LLM_MODEL_PATH: '/models/chat.gguf' })
+        .id,
+    ).to.equal('llm-llamacpp');
+    const hosted = chosenFor({
+      LLM_BACKEND: 'hosted',
+      INFERENCE_URL: 'http://inference:8080',
+      HOSTED_API_KEY: 'sk-hosted',
+      HOSTED_MODEL: 'gpt-test',
+      HOSTED_BASE_URL: 'https://api.example/v1',
+    });
     expect(hosted.id).to.equal('llm-openai');
     expect(hosted.options).to.include({ baseUrl: 'https://api.example/v1', apiKey: 'sk-hosted', model: 'gpt-test' });
   });
@@ -44,9 +63,18 @@ describe('chat through an inference server at INFERENCE_URL (LLM_BACKEND=local, 
   before(async () => {
     // The stand-in accepts only the key DocQA sends a keyless llama.cpp server, so a request that
     // went elsewhere or with another key fails the test instead of passing by accident.
-    inference = await startChatCompletionsServer({ apiKey: inferenceServerApiKey, reply: 'Invoices stay ten years in the vault [1].' });
-    t = await startSearchServer({ plan: 'FREE', embedder: false, env: { LLM_BACKEND: 'local', INFERENCE_URL: inference.origin, INFERENCE_TIMEOUT_SECONDS: '10' } });
-    await t.uploadTexts({ 'invoices.txt': 'Invoice retention policy.\n\nInvoices are archived for ten years in the finance vault.' });
+    inference = await startChatCompletionsServer({
+      apiKey: inferenceServerApiKey,
+      reply: 'Invoices stay ten years in the vault [1].',
+    });
+    t = await startSearchServer({
+      plan: 'FREE',
+      embedder: false,
+      env: { LLM_BACKEND: 'local', INFERENCE_URL: inference.origin, INFERENCE_TIMEOUT_SECONDS: '10' },
+    });
+    await t.uploadTexts({
+      'invoices.txt': 'Invoice retention policy.\n\nInvoices are archived for ten years in the finance vault.',
+    });
   });
   after(async () => {
     await t?.stop();
@@ -56,7 +84,10 @@ describe('chat through an inference server at INFERENCE_URL (LLM_BACKEND=local, 
   it('streams the answer the inference server generates, and model-info names it', async () => {
     const streamed = await chatStream(t.server.url, t.admin, { query: 'How long are invoices archived?' });
     expect(streamed.status).to.equal(200);
-    const text = streamed.events.filter((event) => event.type === 'delta').map((event) => event.data.text).join('');
+    const text = streamed.events
+      .filter((event) => event.type === 'delta')
+      .map((event) => event.data.text)
+      .join('');
     expect(text).to.equal('Invoices stay ten years in the vault [1].');
     expect(streamed.events.at(-1)?.type).to.equal('done');
     expect(inference.requests.map((request) => request.path)).to.include('/v1/chat/completions');

@@ -28,20 +28,48 @@ import { embeddingThreads, inferenceThreads } from './inference-threads.js';
  */
 export const standardPreset = definePreset({
   id: 'standard',
-  description: 'Standard self-hosted DocQA: PostgreSQL with pgvector, every extractor, a local embedder when EMBEDDING_MODEL_PATH is set, the chat backend by LLM_BACKEND, the Ed25519 license gate, email by EMAIL_PROVIDER.',
+  description:
+    'Standard self-hosted DocQA: PostgreSQL with pgvector, every extractor, a local embedder when EMBEDDING_MODEL_PATH is set, the chat backend by LLM_BACKEND, the Ed25519 license gate, email by EMAIL_PROVIDER.',
   plugins: ({ variable }) => [
     { plugin: vectorstorePgvector },
-    ...[extractorTxt, extractorMd, extractorHtml, extractorCsv, extractorDocx, extractorPdf, extractorXlsx, extractorImage].map((plugin) => ({ plugin })),
+    ...[
+      extractorTxt,
+      extractorMd,
+      extractorHtml,
+      extractorCsv,
+      extractorDocx,
+      extractorPdf,
+      extractorXlsx,
+      extractorImage,
+    ].map((plugin) => ({ plugin })),
     // Sync state of sources lives with the rest of DocQA's data, so it survives restarts and backups.
-    { plugin: connectorFilesystem, options: { allowedPaths: variable('CONNECTOR_ALLOWED_PATHS'), stateDir: stateDir(variable, 'filesystem') } },
+    {
+      plugin: connectorFilesystem,
+      options: { allowedPaths: variable('CONNECTOR_ALLOWED_PATHS'), stateDir: stateDir(variable, 'filesystem') },
+    },
     { plugin: integrationS3, options: { stateDir: stateDir(variable, 's3') } },
     { plugin: integrationWeb, options: { stateDir: stateDir(variable, 'web') } },
     { plugin: integrationGit, options: { stateDir: stateDir(variable, 'git') } },
-    ...(variable('EMBEDDING_MODEL_PATH') ? [{ plugin: embedderLlamacpp, options: { modelPath: variable('EMBEDDING_MODEL_PATH'), threads: embeddingThreads(variable) } }] : []),
+    ...(variable('EMBEDDING_MODEL_PATH')
+      ? [
+          {
+            plugin: embedderLlamacpp,
+            options: { modelPath: variable('EMBEDDING_MODEL_PATH'), threads: embeddingThreads(variable) },
+          },
+        ]
+      : []),
     chatBackend(variable),
     // The plan comes from a signed license key: LICENSE_KEY at start, POST /api/license later; FREE without one.
-    { plugin: licenseEd25519, options: { ...(variable('LICENSE_PUBLIC_KEY') ? { publicKey: variable('LICENSE_PUBLIC_KEY') } : {}), ...(variable('LICENSE_KEY') ? { initialKey: variable('LICENSE_KEY') } : {}) } },
-    variable('EMAIL_PROVIDER') === 'smtp' ? { plugin: emailSmtp, options: smtpOptionsFromVariables(variable) } : { plugin: emailConsole },
+    {
+      plugin: licenseEd25519,
+      options: {
+        ...(variable('LICENSE_PUBLIC_KEY') ? { publicKey: variable('LICENSE_PUBLIC_KEY') } : {}),
+        ...(variable('LICENSE_KEY') ? { initialKey: variable('LICENSE_KEY') } : {}),
+      },
+    },
+    variable('EMAIL_PROVIDER') === 'smtp'
+      ? { plugin: emailSmtp, options: smtpOptionsFromVariables(variable) }
+      : { plugin: emailConsole },
   ],
 });
 
@@ -52,8 +80,13 @@ export const standardPreset = definePreset({
  * questions before anyone has chosen a model.
  */
 export function chatBackend(variable: (name: string) => unknown) {
-  if (variable('LLM_BACKEND') === 'hosted') return { plugin: llmOpenai, options: llmOpenAiOptionsFromVariables(variable) };
-  if (variable('LLM_MODEL_PATH')) return { plugin: llmLlamacpp, options: { ...llamaCppLlmOptionsFromVariables(variable), threads: inferenceThreads(variable) } };
+  if (variable('LLM_BACKEND') === 'hosted')
+    return { plugin: llmOpenai, options: llmOpenAiOptionsFromVariables(variable) };
+  if (variable('LLM_MODEL_PATH'))
+    return {
+      plugin: llmLlamacpp,
+      options: { ...llamaCppLlmOptionsFromVariables(variable), threads: inferenceThreads(variable) },
+    };
   if (variable('INFERENCE_URL')) return { plugin: llmOpenai, options: inferenceServerOptions(variable) };
   return { plugin: llmExtractive };
 }
@@ -70,7 +103,13 @@ export const inferenceServerModel = 'local';
 function inferenceServerOptions(variable: (name: string) => unknown): Record<string, unknown> {
   const origin = String(variable('INFERENCE_URL')).replace(/\/+$/, '');
   // The compose stack starts the server with N_CTX as its context size, so the budget can count on it.
-  return { baseUrl: `${origin}/v1`, apiKey: inferenceServerApiKey, model: inferenceServerModel, timeoutSeconds: variable('INFERENCE_TIMEOUT_SECONDS'), contextLength: variable('N_CTX') };
+  return {
+    baseUrl: `${origin}/v1`,
+    apiKey: inferenceServerApiKey,
+    model: inferenceServerModel,
+    timeoutSeconds: variable('INFERENCE_TIMEOUT_SECONDS'),
+    contextLength: variable('N_CTX'),
+  };
 }
 
 function stateDir(variable: (name: string) => unknown, kind: string): string {

@@ -39,7 +39,9 @@ export class RetentionSweep {
     const result = {
       conversations_deleted: await this.conversations.purgeOlderThan(conversationDays),
       jobs_deleted: await this.kernel.jobs.purgeFinished(this.kernel.config.values.JOB_HISTORY_RETENTION_DAYS),
-      audit_entries_deleted: await this.audit.purgeOlderThan(Number(this.kernel.settings.get('RAG_AUDIT_RETENTION_DAYS'))),
+      audit_entries_deleted: await this.audit.purgeOlderThan(
+        Number(this.kernel.settings.get('RAG_AUDIT_RETENTION_DAYS')),
+      ),
     };
     this.kernel.logger.info(result, 'retention sweep done');
     return result;

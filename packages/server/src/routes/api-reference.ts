@@ -21,7 +21,8 @@ const redocPage = (specUrl: string) => `<!doctype html>
 <body><redoc spec-url="${specUrl}"></redoc><script src="/api/redoc/redoc.standalone.js"></script></body></html>`;
 
 const pageHeaders = {
-  'Content-Security-Policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; worker-src 'self' blob:; script-src 'self'",
+  'Content-Security-Policy':
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; worker-src 'self' blob:; script-src 'self'",
   'Cache-Control': 'no-cache',
 };
 
@@ -33,7 +34,11 @@ function html(res: Response, body: string): void {
  * The interactive reference is always at /docs (spec 4.12). ENABLE_API_DOCS adds /api/swagger,
  * /api/redoc and /api/openapi.json.
  */
-export function mountApiReference(app: express.Express, openApi: () => Record<string, unknown>, enableApiDocs: boolean): void {
+export function mountApiReference(
+  app: express.Express,
+  openApi: () => Record<string, unknown>,
+  enableApiDocs: boolean,
+): void {
   const assets = express.static(swaggerUiDir, { index: false, maxAge: '1d' });
   const init = (_req: Request, res: Response) => res.type('js').send(swaggerInit);
 

@@ -14,7 +14,7 @@ const entrySchema = z.object({
   outcome: z.enum(['success', 'failure']),
   details: z.record(z.string(), z.unknown()),
   prev_hash: z.string(),
-  hash: z.string().describe('SHA-256 over prev_hash and this entry\'s fields.'),
+  hash: z.string().describe("SHA-256 over prev_hash and this entry's fields."),
 });
 
 const auditQuery = pageQuery.extend({
@@ -25,13 +25,28 @@ const auditQuery = pageQuery.extend({
   to: z.iso.datetime({ offset: true }).optional().describe('Entries before this time (ISO 8601).'),
 });
 
-const configSchema = z.object({ retention_days: z.number().int().min(1).max(36_500).describe('RAG_AUDIT_RETENTION_DAYS: entries older than this are removed by the daily retention sweep.') });
+const configSchema = z.object({
+  retention_days: z
+    .number()
+    .int()
+    .min(1)
+    .max(36_500)
+    .describe('RAG_AUDIT_RETENTION_DAYS: entries older than this are removed by the daily retention sweep.'),
+});
 
 const verifySchema = z.object({
   valid: z.boolean(),
   checked: z.number().int(),
-  anchor: z.object({ hash: z.string(), after_seq: z.number().int().nullable() }).describe('Where the chain starts: the genesis hash, or the last entry the retention sweep removed.'),
-  broken_at: z.object({ id: z.uuid().nullable().describe('Null when the entry is gone: the newest entries were removed.'), seq: z.number().int(), reason: z.string() }).nullable(),
+  anchor: z
+    .object({ hash: z.string(), after_seq: z.number().int().nullable() })
+    .describe('Where the chain starts: the genesis hash, or the last entry the retention sweep removed.'),
+  broken_at: z
+    .object({
+      id: z.uuid().nullable().describe('Null when the entry is gone: the newest entries were removed.'),
+      seq: z.number().int(),
+      reason: z.string(),
+    })
+    .nullable(),
 });
 
 export const auditRoutes = [
@@ -45,7 +60,17 @@ export const auditRoutes = [
     summary: 'Query the append-only audit log, newest first',
     description: 'Entries are recorded while the plan is ENTERPRISE. Filters combine; `to` is exclusive.',
     request: { query: auditQuery },
-    responses: { 200: { description: 'A page of entries.', schema: z.object({ items: z.array(entrySchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() }) } },
+    responses: {
+      200: {
+        description: 'A page of entries.',
+        schema: z.object({
+          items: z.array(entrySchema),
+          total: z.number().int(),
+          limit: z.number().int(),
+          offset: z.number().int(),
+        }),
+      },
+    },
     deps: { audit: auditTokens.log },
     handler: async ({ deps, query }) => {
       const page = await deps.audit.query({
@@ -69,7 +94,10 @@ export const auditRoutes = [
     operationId: 'getAuditConfig',
     summary: 'The audit retention policy',
     responses: { 200: { description: 'Retention.', schema: configSchema } },
-    handler: ({ kernel }) => ({ status: 200, body: { retention_days: Number(kernel.settings.get('RAG_AUDIT_RETENTION_DAYS')) } }),
+    handler: ({ kernel }) => ({
+      status: 200,
+      body: { retention_days: Number(kernel.settings.get('RAG_AUDIT_RETENTION_DAYS')) },
+    }),
   }),
   defineRoute({
     method: 'put',
@@ -84,7 +112,9 @@ export const auditRoutes = [
     responses: { 200: { description: 'The policy now in effect.', schema: configSchema } },
     handler: async ({ kernel, services, principal, body, req }) => {
       await kernel.settings.set({ RAG_AUDIT_RETENTION_DAYS: body.retention_days }, principal!.username);
-      await services.identity.recordConfigUpdate(principal!, req.ip, 'audit.retention', { retention_days: body.retention_days });
+      await services.identity.recordConfigUpdate(principal!, req.ip, 'audit.retention', {
+        retention_days: body.retention_days,
+      });
       return { status: 200, body: { retention_days: Number(kernel.settings.get('RAG_AUDIT_RETENTION_DAYS')) } };
     },
   }),
@@ -96,7 +126,8 @@ export const auditRoutes = [
     tag: 'Audit',
     operationId: 'verifyAuditChain',
     summary: 'Check the hash chain of the whole log',
-    description: 'Recomputes every entry\'s hash from the anchor on; `valid: false` names the first entry that was changed, or that follows a removed one.',
+    description:
+      "Recomputes every entry's hash from the anchor on; `valid: false` names the first entry that was changed, or that follows a removed one.",
     responses: { 200: { description: 'The verification result.', schema: verifySchema } },
     deps: { audit: auditTokens.log },
     handler: async ({ deps }) => ({ status: 200, body: await deps.audit.verify() }),

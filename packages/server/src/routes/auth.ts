@@ -31,10 +31,14 @@ export const authRoutes = [
     tag: 'Authentication',
     operationId: 'login',
     summary: 'Sign in with user name and password',
-    description: 'Answers the token pair, or `{mfa_required, mfa_token}` when the account has TOTP enabled (then call /api/auth/mfa/verify).',
+    description:
+      'Answers the token pair, or `{mfa_required, mfa_token}` when the account has TOTP enabled (then call /api/auth/mfa/verify).',
     request: { body: z.object({ username: z.string().min(1).max(256), password: passwordField }) },
     responses: { 200: { description: 'Signed in, or the TOTP step is next.', schema: loginResult } },
-    handler: async ({ services, body, req }) => ({ status: 200, body: await services.identity.login(body.username, body.password, req.ip ?? null) }),
+    handler: async ({ services, body, req }) => ({
+      status: 200,
+      body: await services.identity.login(body.username, body.password, req.ip ?? null),
+    }),
   }),
   defineRoute({
     method: 'post',
@@ -43,7 +47,8 @@ export const authRoutes = [
     tag: 'Authentication',
     operationId: 'refreshToken',
     summary: 'Exchange a refresh token for a new token pair',
-    description: 'The refresh token is rotated: each works once. Using one twice ends that sign-in (every token of its family).',
+    description:
+      'The refresh token is rotated: each works once. Using one twice ends that sign-in (every token of its family).',
     request: { body: z.object({ refresh_token: z.string().min(1).max(4096) }) },
     responses: { 200: { description: 'A new pair.', schema: tokenPairSchema } },
     handler: async ({ services, body }) => ({ status: 200, body: await services.identity.refresh(body.refresh_token) }),
@@ -69,7 +74,8 @@ export const authRoutes = [
     tag: 'Authentication',
     operationId: 'forgotPassword',
     summary: 'Ask for a password reset email',
-    description: 'Always answers 200 with the same body, whether or not the address belongs to an account. Rate limited (RATE_LIMIT_RESET, RATE_LIMIT_RESET_BURST).',
+    description:
+      'Always answers 200 with the same body, whether or not the address belongs to an account. Rate limited (RATE_LIMIT_RESET, RATE_LIMIT_RESET_BURST).',
     middleware: resetLimiter,
     request: { body: z.object({ email: z.string().min(1).max(254) }) },
     responses: { 200: { description: 'Accepted.', schema: messageSchema } },
@@ -77,7 +83,10 @@ export const authRoutes = [
       const started = Date.now();
       services.identity.forgotPassword(body.email);
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, forgotPasswordFloorMs - (Date.now() - started))));
-      return { status: 200, body: { detail: 'If this address belongs to an account, a link to reset its password is on its way.' } };
+      return {
+        status: 200,
+        body: { detail: 'If this address belongs to an account, a link to reset its password is on its way.' },
+      };
     },
   }),
   defineRoute({
@@ -87,7 +96,8 @@ export const authRoutes = [
     tag: 'Authentication',
     operationId: 'resetPassword',
     summary: 'Set a new password with a single-use reset token',
-    description: 'The token comes from the reset email and works once, for 30 minutes. Every session of the account ends. Rate limited like forgot-password.',
+    description:
+      'The token comes from the reset email and works once, for 30 minutes. Every session of the account ends. Rate limited like forgot-password.',
     middleware: resetLimiter,
     request: { body: z.object({ token: z.string().min(1).max(512), new_password: passwordField }) },
     responses: { 200: { description: 'The password is set.', schema: messageSchema } },
@@ -119,7 +129,10 @@ export const authRoutes = [
     summary: "Set or change the signed-in user's email",
     request: { body: z.object({ email: emailField.nullable() }) },
     responses: { 200: { description: 'The user.', schema: userSchema } },
-    handler: async ({ services, principal, body }) => ({ status: 200, body: publicUser(await services.identity.setOwnEmail(principal!, body.email)) }),
+    handler: async ({ services, principal, body }) => ({
+      status: 200,
+      body: publicUser(await services.identity.setOwnEmail(principal!, body.email)),
+    }),
   }),
   defineRoute({
     method: 'put',
@@ -128,11 +141,20 @@ export const authRoutes = [
     keyScope: 'none',
     tag: 'Authentication',
     operationId: 'changePassword',
-    summary: 'Change the signed-in user\'s password',
-    description: 'Needs the current password. Every older token of the account stops working; the answer is a new pair for this client.',
+    summary: "Change the signed-in user's password",
+    description:
+      'Needs the current password. Every older token of the account stops working; the answer is a new pair for this client.',
     request: { body: z.object({ current_password: passwordField, new_password: passwordField }) },
     responses: { 200: { description: 'A new pair.', schema: tokenPairSchema } },
-    handler: async ({ services, principal, body, req }) => ({ status: 200, body: await services.identity.changePassword(principal!, body.current_password, body.new_password, req.ip ?? null) }),
+    handler: async ({ services, principal, body, req }) => ({
+      status: 200,
+      body: await services.identity.changePassword(
+        principal!,
+        body.current_password,
+        body.new_password,
+        req.ip ?? null,
+      ),
+    }),
   }),
   defineRoute({
     method: 'patch',
@@ -143,18 +165,36 @@ export const authRoutes = [
     summary: 'Change token lifetimes without a restart',
     request: {
       body: z
-        .strictObject({ access_token_expire_seconds: z.number().int().min(30).max(86_400).optional(), refresh_token_expire_seconds: z.number().int().min(60).max(31_536_000).optional() })
+        .strictObject({
+          access_token_expire_seconds: z.number().int().min(30).max(86_400).optional(),
+          refresh_token_expire_seconds: z.number().int().min(60).max(31_536_000).optional(),
+        })
         .refine((body) => Object.keys(body).length > 0, 'name at least one setting'),
     },
-    responses: { 200: { description: 'The authentication settings now in effect.', schema: z.object({ access_token_expire_seconds: z.number(), refresh_token_expire_seconds: z.number() }) } },
+    responses: {
+      200: {
+        description: 'The authentication settings now in effect.',
+        schema: z.object({ access_token_expire_seconds: z.number(), refresh_token_expire_seconds: z.number() }),
+      },
+    },
     async handler({ kernel, services, principal, body, req }) {
       const changes = {
-        ...(body.access_token_expire_seconds !== undefined ? { ACCESS_TOKEN_EXPIRE_SECONDS: body.access_token_expire_seconds } : {}),
-        ...(body.refresh_token_expire_seconds !== undefined ? { REFRESH_TOKEN_EXPIRE_SECONDS: body.refresh_token_expire_seconds } : {}),
+        ...(body.access_token_expire_seconds !== undefined
+          ? { ACCESS_TOKEN_EXPIRE_SECONDS: body.access_token_expire_seconds }
+          : {}),
+        ...(body.refresh_token_expire_seconds !== undefined
+          ? { REFRESH_TOKEN_EXPIRE_SECONDS: body.refresh_token_expire_seconds }
+          : {}),
       };
       const all = await kernel.settings.set(changes, principal!.username);
       await services.identity.recordConfigUpdate(principal, req.ip, 'auth.settings', changes);
-      return { status: 200, body: { access_token_expire_seconds: all.ACCESS_TOKEN_EXPIRE_SECONDS as number, refresh_token_expire_seconds: all.REFRESH_TOKEN_EXPIRE_SECONDS as number } };
+      return {
+        status: 200,
+        body: {
+          access_token_expire_seconds: all.ACCESS_TOKEN_EXPIRE_SECONDS as number,
+          refresh_token_expire_seconds: all.REFRESH_TOKEN_EXPIRE_SECONDS as number,
+        },
+      };
     },
   }),
 ];

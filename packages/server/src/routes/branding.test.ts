@@ -2,7 +2,10 @@ import { expect } from 'chai';
 import sharp from 'sharp';
 import { startSearchServer, type SearchTestServer } from '../search/search.test-support.js';
 
-const png = (width: number, height: number) => sharp({ create: { width, height, channels: 4, background: '#1f6feb' } }).png().toBuffer();
+const png = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 4, background: '#1f6feb' } })
+    .png()
+    .toBuffer();
 
 describe('branding: settings and logo', function () {
   this.timeout(120_000);
@@ -12,7 +15,11 @@ describe('branding: settings and logo', function () {
   const upload = async (body: Blob | Buffer, contentType?: string, token = t.admin) => {
     let request: RequestInit;
     if (contentType) {
-      request = { method: 'POST', body: new Uint8Array(body as Buffer), headers: { authorization: `Bearer ${token}`, 'content-type': contentType } };
+      request = {
+        method: 'POST',
+        body: new Uint8Array(body as Buffer),
+        headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
+      };
     } else {
       const form = new FormData();
       form.append('file', body as Blob, 'logo');
@@ -33,7 +40,7 @@ describe('branding: settings and logo', function () {
   });
   after(() => t?.stop());
 
-  it('answers DocQA\'s defaults to anyone before an admin sets anything, and no logo', async () => {
+  it("answers DocQA's defaults to anyone before an admin sets anything, and no logo", async () => {
     const res = await t.call('GET', '/api/branding', null);
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.include({ name: 'DocQA', logo_url: null, updated_at: null });
@@ -42,7 +49,11 @@ describe('branding: settings and logo', function () {
   });
 
   it('lets an admin replace the branding, validates it, and records config.update', async () => {
-    const branding = { name: 'Acme Answers', colors: { primary: '#112233', accent: '#445566', background: '#fafafa', text: '#000000' }, texts: { welcome: 'Ask Acme.', footer: '© Acme', support_email: 'help@acme.example' } };
+    const branding = {
+      name: 'Acme Answers',
+      colors: { primary: '#112233', accent: '#445566', background: '#fafafa', text: '#000000' },
+      texts: { welcome: 'Ask Acme.', footer: '© Acme', support_email: 'help@acme.example' },
+    };
     expect((await t.call('PUT', '/api/branding', viewer, branding)).status).to.equal(403);
     const bad = await t.call('PUT', '/api/branding', t.admin, { ...branding, colors: { primary: 'red' } });
     expect([bad.status, bad.body.errors[0].field]).to.deep.equal([422, 'body.colors.primary']);
@@ -66,14 +77,22 @@ describe('branding: settings and logo', function () {
     expect(served.headers.get('cache-control')).to.include('max-age');
     expect((await sharp(served.bytes).metadata()).width).to.equal(512);
     const etag = served.headers.get('etag')!;
-    expect((await fetch(`${t.server.url}/api/branding/logo`, { headers: { 'if-none-match': etag } })).status).to.equal(304);
-    expect((await t.call('GET', '/api/branding', null)).body.logo_url).to.equal(`/api/branding/logo?v=${res.body.sha256.slice(0, 16)}`);
+    expect((await fetch(`${t.server.url}/api/branding/logo`, { headers: { 'if-none-match': etag } })).status).to.equal(
+      304,
+    );
+    expect((await t.call('GET', '/api/branding', null)).body.logo_url).to.equal(
+      `/api/branding/logo?v=${res.body.sha256.slice(0, 16)}`,
+    );
   });
 
   it('takes a raw JPEG body, and renders a self-contained SVG to PNG', async () => {
-    const jpeg = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#ff0000' } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#ff0000' } })
+      .jpeg()
+      .toBuffer();
     expect((await upload(jpeg, 'image/jpeg')).body).to.include({ media_type: 'image/jpeg', width: 40, height: 20 });
-    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="50"><script>alert(1)</script><rect width="100" height="50" fill="#0a0"/></svg>');
+    const svg = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="50"><script>alert(1)</script><rect width="100" height="50" fill="#0a0"/></svg>',
+    );
     const stored = await upload(svg, 'image/svg+xml');
     expect(stored.status).to.equal(201);
     expect(stored.body.media_type).to.equal('image/png');
@@ -92,9 +111,21 @@ describe('branding: settings and logo', function () {
     const text = await upload(Buffer.from('this is not an image at all'), 'image/png');
     expect([text.status, text.body.code]).to.deep.equal([415, 'unsupported_media_type']);
     expect((await upload(Buffer.from('plain'), 'text/plain')).status).to.equal(415);
-    const external = await upload(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><image xlink:href="file:///etc/passwd" width="10" height="10"/></svg>'), 'image/svg+xml');
-    expect([external.status, external.body.detail]).to.satisfy(([status, detail]: [number, string]) => status === 415 && detail.includes('file:///etc/passwd'));
-    const entities = await upload(Buffer.from('<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaa">]><svg xmlns="http://www.w3.org/2000/svg">&a;</svg>'), 'image/svg+xml');
+    const external = await upload(
+      Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><image xlink:href="file:///etc/passwd" width="10" height="10"/></svg>',
+      ),
+      'image/svg+xml',
+    );
+    expect([external.status, external.body.detail]).to.satisfy(
+      ([status, detail]: [number, string]) => status === 415 && detail.includes('file:///etc/passwd'),
+    );
+    const entities = await upload(
+      Buffer.from(
+        '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaa">]><svg xmlns="http://www.w3.org/2000/svg">&a;</svg>',
+      ),
+      'image/svg+xml',
+    );
     expect(entities.status).to.equal(415);
     const empty = await upload(new Blob([]));
     expect(empty.status).to.equal(422);

@@ -11,7 +11,13 @@ const brandingResponse = z.object({
   updated_at: z.string().nullable(),
 });
 
-const logoResponse = z.object({ media_type: z.string(), width: z.number().int(), height: z.number().int(), sha256: z.string(), logo_url: z.string() });
+const logoResponse = z.object({
+  media_type: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  sha256: z.string(),
+  logo_url: z.string(),
+});
 
 export const brandingRoutes = [
   defineRoute({
@@ -21,9 +27,15 @@ export const brandingRoutes = [
     tag: 'Branding',
     operationId: 'getBranding',
     summary: 'Name, colours, texts and logo address of this installation',
-    responses: { 200: { description: 'The branding (DocQA\'s defaults until an admin sets it).', schema: brandingResponse } },
+    responses: {
+      200: { description: "The branding (DocQA's defaults until an admin sets it).", schema: brandingResponse },
+    },
     deps: { branding: brandingTokens.service },
-    handler: async ({ deps }) => ({ status: 200, body: await deps.branding.get(), headers: { 'Cache-Control': 'no-cache' } }),
+    handler: async ({ deps }) => ({
+      status: 200,
+      body: await deps.branding.get(),
+      headers: { 'Cache-Control': 'no-cache' },
+    }),
   }),
   defineRoute({
     method: 'put',
@@ -32,13 +44,16 @@ export const brandingRoutes = [
     tag: 'Branding',
     operationId: 'updateBranding',
     summary: 'Replace the branding',
-    description: 'Fields left out take DocQA\'s defaults. Recorded as config.update.',
+    description: "Fields left out take DocQA's defaults. Recorded as config.update.",
     request: { body: brandingSchema },
     responses: { 200: { description: 'The branding now in effect.', schema: brandingResponse } },
     deps: { branding: brandingTokens.service },
     handler: async ({ deps, services, principal, body, req }) => {
       await deps.branding.put(body);
-      await services.identity.recordConfigUpdate(principal, req.ip, 'branding', { name: body.name, colors: body.colors });
+      await services.identity.recordConfigUpdate(principal, req.ip, 'branding', {
+        name: body.name,
+        colors: body.colors,
+      });
       return { status: 200, body: await deps.branding.get() };
     },
   }),
@@ -49,8 +64,13 @@ export const brandingRoutes = [
     tag: 'Branding',
     operationId: 'getBrandingLogo',
     summary: 'The logo image',
-    description: 'PNG, JPEG or WebP as normalised at upload (SVG uploads are served as PNG). ETag and If-None-Match let browsers revalidate cheaply; 404 until a logo is uploaded.',
-    responses: { 200: { description: 'The image.', contentType: 'image/png' }, 304: { description: 'Unchanged since the ETag sent.' }, 404: { description: 'No logo yet.' } },
+    description:
+      'PNG, JPEG or WebP as normalised at upload (SVG uploads are served as PNG). ETag and If-None-Match let browsers revalidate cheaply; 404 until a logo is uploaded.',
+    responses: {
+      200: { description: 'The image.', contentType: 'image/png' },
+      304: { description: 'Unchanged since the ETag sent.' },
+      404: { description: 'No logo yet.' },
+    },
     deps: { branding: brandingTokens.service },
     async handler({ deps, req, res }) {
       const logo = await deps.branding.logo();

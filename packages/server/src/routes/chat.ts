@@ -9,14 +9,23 @@ const maxQueryLength = 8000;
 /** Comment lines keep proxies from closing a stream that is quiet while retrieval or the model work. */
 const keepAliveMs = 15_000;
 
-const filtersSchema = z.object({ document_ids: z.array(z.uuid()).optional(), metadata: z.record(z.string(), z.string()).optional() });
+const filtersSchema = z.object({
+  document_ids: z.array(z.uuid()).optional(),
+  metadata: z.record(z.string(), z.string()).optional(),
+});
 
 const chatBody = z.strictObject({
   query: z
     .string()
     .max(maxQueryLength)
     .refine((value) => value.trim().length > 0, 'must not be empty'),
-  conversation_id: z.uuid().nullable().optional().describe('Continue this conversation. An id no conversation has yet starts one under that id, owned by the caller (clients may choose their own ids); a new id is made when left out.'),
+  conversation_id: z
+    .uuid()
+    .nullable()
+    .optional()
+    .describe(
+      'Continue this conversation. An id no conversation has yet starts one under that id, owned by the caller (clients may choose their own ids); a new id is made when left out.',
+    ),
   top_k: z.number().int().min(1).max(50).default(6).describe('Passages retrieved before the token budget trims them.'),
   filters: z
     .strictObject({
@@ -43,7 +52,10 @@ const tokenBudgetSchema = z
     estimated_prompt: z.number().int(),
     reserved_completion: z.number().int(),
     chunks_dropped: z.number().int(),
-    history_turns_dropped: z.number().int().describe('Earlier turns left out of the prompt after every droppable chunk.'),
+    history_turns_dropped: z
+      .number()
+      .int()
+      .describe('Earlier turns left out of the prompt after every droppable chunk.'),
   })
   .nullable()
   .describe('null when the prompt fit without trimming.');
@@ -51,19 +63,26 @@ const tokenBudgetSchema = z
 const retrievalSettingsSchema = z.object({
   mode: z.enum(['lexical', 'dense', 'hybrid']),
   top_k: z.number().int(),
-  filters: filtersSchema.describe('The filters retrieval used: the request\'s and the classifier\'s.'),
+  filters: filtersSchema.describe("The filters retrieval used: the request's and the classifier's."),
   rewritten_query: z.string().nullable(),
   classification: z.object({
-    filters: z.record(z.string(), z.string()).describe('Filters the metadata rules\' query patterns found in the question.'),
-    ambiguous: z.record(z.string(), z.object({ candidates: z.array(z.string()), chosen: z.string().nullable(), by: z.enum(['priority', 'llm']) })),
+    filters: z
+      .record(z.string(), z.string())
+      .describe("Filters the metadata rules' query patterns found in the question."),
+    ambiguous: z.record(
+      z.string(),
+      z.object({ candidates: z.array(z.string()), chosen: z.string().nullable(), by: z.enum(['priority', 'llm']) }),
+    ),
   }),
 });
 
-const timingSchema = z.object({ classify: z.number(), retrieve: z.number(), generate: z.number(), total: z.number() }).describe('Milliseconds per stage.');
+const timingSchema = z
+  .object({ classify: z.number(), retrieve: z.number(), generate: z.number(), total: z.number() })
+  .describe('Milliseconds per stage.');
 
 const usageSchema = z
   .object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int(), total_tokens: z.number().int() })
-  .describe('Tokens of the prompt and the answer, the model\'s tokenizer\'s count or an estimate; 0 without passages.');
+  .describe("Tokens of the prompt and the answer, the model's tokenizer's count or an estimate; 0 without passages.");
 
 const doneSchema = z.object({
   conversation_id: z.uuid(),
@@ -87,17 +106,25 @@ export const chatRoutes = [
     description: [
       'Answers as JSON by default. With `Accept: text/event-stream` the answer streams as server-sent events: `delta` {text} pieces, then one `done` with the metadata of the JSON answer',
       '(without `answer`), or one `error` {detail} if the pipeline fails after the stream started; the stream then closes. A client that disconnects stops generation, and nothing is saved.',
-      'The turn is saved to the conversation once the answer is complete. Another user\'s conversation_id answers 404 before any stream starts; an id no conversation has starts a new conversation with it.',
+      "The turn is saved to the conversation once the answer is complete. Another user's conversation_id answers 404 before any stream starts; an id no conversation has starts a new conversation with it.",
     ].join(' '),
     request: { body: chatBody },
     responses: {
       200: { description: 'The answer (JSON), or an event stream (text/event-stream).', schema: chatResponse },
-      404: { description: 'The conversation does not exist or is not the caller\'s.' },
-      422: { description: 'Empty, over-long or non-string query; or a question too long for the model\'s context window.' },
+      404: { description: "The conversation does not exist or is not the caller's." },
+      422: {
+        description: "Empty, over-long or non-string query; or a question too long for the model's context window.",
+      },
       503: { description: 'The model could not answer (JSON mode).' },
     },
     async handler({ services, principal, body, req, res, kernel }) {
-      const asked = { query: body.query, conversationId: body.conversation_id ?? null, topK: body.top_k, clientIp: req.ip ?? null, ...(body.filters ? { filters: body.filters } : {}) };
+      const asked = {
+        query: body.query,
+        conversationId: body.conversation_id ?? null,
+        topK: body.top_k,
+        clientIp: req.ip ?? null,
+        ...(body.filters ? { filters: body.filters } : {}),
+      };
       const request = await services.chat.prepare(principal!, asked);
       const controller = new AbortController();
       // 'close' on the response fires when the client goes away before the answer is finished.
@@ -134,7 +161,9 @@ async function streamEvents(res: Response, events: AsyncIterable<ChatEvent>, log
       else writeEvent(res, 'done', withoutAnswer(event.outcome));
     }
   } catch (error) {
-    const detail = DocqaError.is(error) ? error.message : 'The answer could not be completed because of an internal error.';
+    const detail = DocqaError.is(error)
+      ? error.message
+      : 'The answer could not be completed because of an internal error.';
     // A model that is down is an operations matter (warn); anything unexpected is a bug (error, with its stack).
     if (!DocqaError.is(error)) logger.error({ err: error }, 'chat stream failed');
     else if (error.status >= 500) logger.warn({ code: error.code, detail }, 'chat stream failed');

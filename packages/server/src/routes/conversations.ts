@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { defineRoute } from '../http/route.js';
 import { idParams, pageQuery } from './identity-schemas.js';
 
-const summarySchema = z.object({ id: z.uuid(), title: z.string().describe('The first question, shortened.'), turns: z.number().int(), created_at: z.string(), updated_at: z.string() });
+const summarySchema = z.object({
+  id: z.uuid(),
+  title: z.string().describe('The first question, shortened.'),
+  turns: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
 
 const turnSchema = z.object({
   query: z.string(),
@@ -22,10 +28,21 @@ export const conversationRoutes = [
     access: 'required',
     tag: 'Chat',
     operationId: 'listConversations',
-    summary: 'The caller\'s conversations, most recently active first',
-    description: 'Only the caller\'s own. Conversations without activity for RAG_CONVERSATION_MAX_AGE_DAYS are purged by the daily retention sweep.',
+    summary: "The caller's conversations, most recently active first",
+    description:
+      "Only the caller's own. Conversations without activity for RAG_CONVERSATION_MAX_AGE_DAYS are purged by the daily retention sweep.",
     request: { query: pageQuery },
-    responses: { 200: { description: 'A page of conversations.', schema: z.object({ items: z.array(summarySchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() }) } },
+    responses: {
+      200: {
+        description: 'A page of conversations.',
+        schema: z.object({
+          items: z.array(summarySchema),
+          total: z.number().int(),
+          limit: z.number().int(),
+          offset: z.number().int(),
+        }),
+      },
+    },
     handler: async ({ services, principal, query }) => {
       const page = await services.chat.conversations.list(principal!.userId, query.limit, query.offset);
       return { status: 200, body: { ...page, limit: query.limit, offset: query.offset } };
@@ -37,11 +54,21 @@ export const conversationRoutes = [
     access: 'required',
     tag: 'Chat',
     operationId: 'getConversation',
-    summary: 'One of the caller\'s conversations with its turns, oldest first',
-    description: 'At most RAG_CONVERSATION_MAX_TURNS turns are kept. Another user\'s conversation answers 404, as an unknown one does.',
+    summary: "One of the caller's conversations with its turns, oldest first",
+    description:
+      "At most RAG_CONVERSATION_MAX_TURNS turns are kept. Another user's conversation answers 404, as an unknown one does.",
     request: { params: idParams },
-    responses: { 200: { description: 'The conversation.', schema: summarySchema.omit({ turns: true }).extend({ turns: z.array(turnSchema) }) }, 404: { description: 'Unknown, or not the caller\'s.' } },
-    handler: async ({ services, principal, params }) => ({ status: 200, body: await services.chat.conversations.get(principal!.userId, params.id) }),
+    responses: {
+      200: {
+        description: 'The conversation.',
+        schema: summarySchema.omit({ turns: true }).extend({ turns: z.array(turnSchema) }),
+      },
+      404: { description: "Unknown, or not the caller's." },
+    },
+    handler: async ({ services, principal, params }) => ({
+      status: 200,
+      body: await services.chat.conversations.get(principal!.userId, params.id),
+    }),
   }),
   defineRoute({
     method: 'delete',
@@ -50,9 +77,9 @@ export const conversationRoutes = [
     keyScope: 'read',
     tag: 'Chat',
     operationId: 'deleteConversation',
-    summary: 'Delete one of the caller\'s conversations',
+    summary: "Delete one of the caller's conversations",
     request: { params: idParams },
-    responses: { 204: { description: 'Deleted.' }, 404: { description: 'Unknown, or not the caller\'s.' } },
+    responses: { 204: { description: 'Deleted.' }, 404: { description: "Unknown, or not the caller's." } },
     handler: async ({ services, principal, params }) => {
       await services.chat.conversations.delete(principal!.userId, params.id);
       return { status: 204 };

@@ -24,29 +24,58 @@ const documentSchema = z.object({
 });
 
 // A path inside a source: relative, normalised, no way out of it (the connector plugin checks again on disk).
-const sourcePath = z.string().min(1).max(1024).refine(isRelativeSourcePath, 'must be a relative path without ".", "..", "\\" or empty segments');
+const sourcePath = z
+  .string()
+  .min(1)
+  .max(1024)
+  .refine(isRelativeSourcePath, 'must be a relative path without ".", "..", "\\" or empty segments');
 const targetPath = sourcePath.describe(
   "Connector-scoped when the document belongs to a connector or `connector_id` is given: relative to the connector's directory, `/`-separated (for example `reports/2026/q1.pdf`); the file is moved there and missing directories are created. For uploads without `connector_id`: the document's new path.",
 );
 const uploadQuery = z.object({
-  connector_id: z.uuid().optional().describe("Store the files in this connector's storage (a filesystem connector's directory) and index them as its documents. Also accepted as a form field sent before the file parts."),
-  directory: sourcePath.optional().describe("With connector_id: the directory, relative to the connector's root, that receives the files (created when missing); default the root. Also accepted as a form field sent before the file parts."),
+  connector_id: z
+    .uuid()
+    .optional()
+    .describe(
+      "Store the files in this connector's storage (a filesystem connector's directory) and index them as its documents. Also accepted as a form field sent before the file parts.",
+    ),
+  directory: sourcePath
+    .optional()
+    .describe(
+      "With connector_id: the directory, relative to the connector's root, that receives the files (created when missing); default the root. Also accepted as a form field sent before the file parts.",
+    ),
 });
 const deleteQuery = z.object({
-  connector_id: z.uuid().optional().describe("The document's connector: its file is deleted from the connector's storage too. Without it only the index forgets the document (a connector's file stays, and comes back when it changes or the connector syncs from scratch)."),
+  connector_id: z
+    .uuid()
+    .optional()
+    .describe(
+      "The document's connector: its file is deleted from the connector's storage too. Without it only the index forgets the document (a connector's file stays, and comes back when it changes or the connector syncs from scratch).",
+    ),
 });
-const moveQuery = z.object({ connector_id: z.uuid().optional().describe('As `connector_id` in the body (which wins when both are sent).') });
+const moveQuery = z.object({
+  connector_id: z.uuid().optional().describe('As `connector_id` in the body (which wins when both are sent).'),
+});
 
 const listQuery = pageQuery
   .extend({
     status: z.enum(['pending', 'indexing', 'indexed', 'failed']).optional(),
     q: z.string().max(200).optional().describe('Part of the file name, path or title.'),
-    source_type: z.enum(['upload', 'connector', 'integration']).optional().describe('Only uploads, or only documents of connectors or of integrations.'),
+    source_type: z
+      .enum(['upload', 'connector', 'integration'])
+      .optional()
+      .describe('Only uploads, or only documents of connectors or of integrations.'),
     source_id: z.uuid().optional().describe('Only the documents of this connector or integration.'),
-    connector_id: z.uuid().optional().describe('Only the documents of this connector (source_type connector and source_id).'),
+    connector_id: z
+      .uuid()
+      .optional()
+      .describe('Only the documents of this connector (source_type connector and source_id).'),
     integration_id: z.uuid().optional().describe('Only the documents of this integration.'),
   })
-  .refine((query) => [query.source_id, query.connector_id, query.integration_id].filter(Boolean).length <= 1, { message: 'give at most one of source_id, connector_id and integration_id', path: ['source_id'] });
+  .refine((query) => [query.source_id, query.connector_id, query.integration_id].filter(Boolean).length <= 1, {
+    message: 'give at most one of source_id, connector_id and integration_id',
+    path: ['source_id'],
+  });
 
 export const documentRoutes = [
   defineRoute({
@@ -60,8 +89,22 @@ export const documentRoutes = [
       'multipart/form-data with one or more parts named `file` (at most 20), streamed to storage. Type, plan gate and plan limits (documents, file size, storage) are checked before and while bytes arrive; a refused upload stores nothing. The same bytes uploaded again answer the existing document with `duplicate: true`.\n\n' +
       "With `connector_id` (query or form field), each file is written into that connector's storage at `<directory>/<file name>` and becomes the connector's document, as a scan would record it, so the next scan changes nothing; `duplicate` is then false (a connector may hold the same bytes at two paths). An existing file or document at that path answers 409, a path the connector refuses (through a link, out of its directory, excluded by its globs) 422, an integration or a connector that cannot store files 422, an unknown connector 404; nothing is written.",
     request: { query: uploadQuery },
-    responses: { 202: { description: 'Accepted; indexing runs as jobs.', schema: z.object({ documents: z.array(documentSchema.extend({ duplicate: z.boolean() })) }) } },
-    handler: async ({ services, principal, query, req }) => ({ status: 202, body: { documents: await services.documents.upload({ stream: req, contentType: req.headers['content-type'] }, principal!, { connectorId: query.connector_id, directory: query.directory }) } }),
+    responses: {
+      202: {
+        description: 'Accepted; indexing runs as jobs.',
+        schema: z.object({ documents: z.array(documentSchema.extend({ duplicate: z.boolean() })) }),
+      },
+    },
+    handler: async ({ services, principal, query, req }) => ({
+      status: 202,
+      body: {
+        documents: await services.documents.upload(
+          { stream: req, contentType: req.headers['content-type'] },
+          principal!,
+          { connectorId: query.connector_id, directory: query.directory },
+        ),
+      },
+    }),
   }),
   defineRoute({
     method: 'get',
@@ -71,11 +114,29 @@ export const documentRoutes = [
     operationId: 'listDocuments',
     summary: 'List documents the caller may see',
     request: { query: listQuery },
-    responses: { 200: { description: 'A page of documents, newest first.', schema: z.object({ items: z.array(documentSchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() }) } },
+    responses: {
+      200: {
+        description: 'A page of documents, newest first.',
+        schema: z.object({
+          items: z.array(documentSchema),
+          total: z.number().int(),
+          limit: z.number().int(),
+          offset: z.number().int(),
+        }),
+      },
+    },
     handler: async ({ services, principal, query }) => {
       const sourceId = query.source_id ?? query.connector_id ?? query.integration_id;
-      const sourceType = query.source_type ?? (query.connector_id ? 'connector' : query.integration_id ? 'integration' : undefined);
-      const listed = { limit: query.limit, offset: query.offset, ...(query.status ? { status: query.status } : {}), ...(query.q ? { q: query.q } : {}), ...(sourceType ? { sourceType } : {}), ...(sourceId ? { sourceId } : {}) };
+      const sourceType =
+        query.source_type ?? (query.connector_id ? 'connector' : query.integration_id ? 'integration' : undefined);
+      const listed = {
+        limit: query.limit,
+        offset: query.offset,
+        ...(query.status ? { status: query.status } : {}),
+        ...(query.q ? { q: query.q } : {}),
+        ...(sourceType ? { sourceType } : {}),
+        ...(sourceId ? { sourceId } : {}),
+      };
       return { status: 200, body: await services.documents.list(principal!, listed) };
     },
   }),
@@ -86,10 +147,16 @@ export const documentRoutes = [
     tag: 'Documents',
     operationId: 'getDocument',
     summary: 'One document: its status, error, chunks, metadata and where it comes from',
-    description: 'A document outside the caller\'s groups answers 404, as one that does not exist.',
+    description: "A document outside the caller's groups answers 404, as one that does not exist.",
     request: { params: idParams },
-    responses: { 200: { description: 'The document.', schema: documentSchema }, 404: { description: 'No such document the caller may see.' } },
-    handler: async ({ services, principal, params }) => ({ status: 200, body: await services.documents.get(principal!, params.id) }),
+    responses: {
+      200: { description: 'The document.', schema: documentSchema },
+      404: { description: 'No such document the caller may see.' },
+    },
+    handler: async ({ services, principal, params }) => ({
+      status: 200,
+      body: await services.documents.get(principal!, params.id),
+    }),
   }),
   // Before /api/docs/{id}: "bulk" is not an id.
   defineRoute({
@@ -100,8 +167,16 @@ export const documentRoutes = [
     operationId: 'deleteDocuments',
     summary: 'Delete several documents',
     request: { body: z.strictObject({ ids: z.array(z.uuid()).min(1).max(1000) }) },
-    responses: { 200: { description: 'What was deleted and what was not found.', schema: z.object({ deleted: z.array(z.uuid()), not_found: z.array(z.uuid()) }) } },
-    handler: async ({ services, body }) => ({ status: 200, body: await services.documents.delete([...new Set(body.ids)]) }),
+    responses: {
+      200: {
+        description: 'What was deleted and what was not found.',
+        schema: z.object({ deleted: z.array(z.uuid()), not_found: z.array(z.uuid()) }),
+      },
+    },
+    handler: async ({ services, body }) => ({
+      status: 200,
+      body: await services.documents.delete([...new Set(body.ids)]),
+    }),
   }),
   defineRoute({
     method: 'delete',
@@ -128,11 +203,26 @@ export const documentRoutes = [
     summary: 'Move a document to another path of its source',
     description:
       "A connector's document moves within the connector's storage: its file is renamed to `target_path` (relative to the connector's directory) and the document keeps its id, chunks and vectors, so nothing is indexed again and the next scan changes nothing. An upload moved with `connector_id` has its bytes written into that connector at `target_path` and becomes the connector's document, keeping its chunks. An existing file or document at the target answers 409; a path the connector refuses (through a link, out of its directory, excluded by its globs), a connector that cannot store files, or a document of another connector or of an integration 422. Other documents only change their path.",
-    request: { query: moveQuery, body: z.strictObject({ document_id: z.uuid(), target_path: targetPath, connector_id: z.uuid().optional().describe("The connector whose storage the document moves in (or, for an upload, into).") }) },
+    request: {
+      query: moveQuery,
+      body: z.strictObject({
+        document_id: z.uuid(),
+        target_path: targetPath,
+        connector_id: z
+          .uuid()
+          .optional()
+          .describe('The connector whose storage the document moves in (or, for an upload, into).'),
+      }),
+    },
     responses: { 200: { description: 'The moved document.', schema: documentSchema } },
     handler: async ({ services, body, query }) => ({
       status: 200,
-      body: await services.documents.move(body.document_id, body.target_path, body.connector_id ?? query.connector_id, body.connector_id ? 'body.connector_id' : 'query.connector_id'),
+      body: await services.documents.move(
+        body.document_id,
+        body.target_path,
+        body.connector_id ?? query.connector_id,
+        body.connector_id ? 'body.connector_id' : 'query.connector_id',
+      ),
     }),
   }),
 ];

@@ -23,27 +23,45 @@ describe('groups and resource access', function () {
   const ids: Record<string, string> = {};
 
   const call = async (method: string, route: string, token: string | null, body?: unknown) => {
-    const res = await fetch(server.url + route, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? null : JSON.stringify(body) });
+    const res = await fetch(server.url + route, {
+      method,
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? null : JSON.stringify(body),
+    });
     const text = await res.text();
     return { status: res.status, body: (text ? JSON.parse(text) : {}) as Json };
   };
-  const login = async (username: string, password: string) => (await call('POST', '/api/auth/login', null, { username, password })).body.access_token as string;
+  const login = async (username: string, password: string) =>
+    (await call('POST', '/api/auth/login', null, { username, password })).body.access_token as string;
 
   before(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-groups-'));
-    const database = process.env.TEST_DATABASE_URL ? await createTemporaryDatabase(process.env.TEST_DATABASE_URL) : null;
+    const database = process.env.TEST_DATABASE_URL
+      ? await createTemporaryDatabase(process.env.TEST_DATABASE_URL)
+      : null;
     drop = database?.drop;
     server = await startServer({
-      env: { ...testSecrets, DOCQA_DATA_DIR: dataDir, DOCQA_SECRETS_DIR: dataDir, LOG_LEVEL: 'ERROR', DEFAULT_ADMIN_PASSWORD: 'admin-password-1', ...(database ? { DATABASE_URL: database.url } : {}) },
+      env: {
+        ...testSecrets,
+        DOCQA_DATA_DIR: dataDir,
+        DOCQA_SECRETS_DIR: dataDir,
+        LOG_LEVEL: 'ERROR',
+        DEFAULT_ADMIN_PASSWORD: 'admin-password-1',
+        ...(database ? { DATABASE_URL: database.url } : {}),
+      },
       cwd: dataDir,
       inMemoryDatabase: database === null,
-      presets: { standard: definePreset({ id: 'standard', description: 'test', plugins: () => [{ plugin: switchableLicense }] }) },
+      presets: {
+        standard: definePreset({ id: 'standard', description: 'test', plugins: () => [{ plugin: switchableLicense }] }),
+      },
       port: 0,
       host: '127.0.0.1',
     });
     admin = await login('admin', 'admin-password-1');
     for (const name of ['alice', 'bob']) {
-      ids[name] = (await call('POST', '/api/auth/users', admin, { username: name, password: `${name}-password-1` })).body.id;
+      ids[name] = (
+        await call('POST', '/api/auth/users', admin, { username: name, password: `${name}-password-1` })
+      ).body.id;
     }
   });
   after(async () => {
@@ -56,11 +74,17 @@ describe('groups and resource access', function () {
     plan = 'ENTERPRISE';
     const finance = await call('POST', '/api/groups', admin, { name: 'Finance', description: 'money' });
     expect(finance.status).to.equal(201);
-    expect((await call('POST', '/api/groups', admin, { name: 'finance' })).status, 'names are unique ignoring case').to.equal(409);
+    expect(
+      (await call('POST', '/api/groups', admin, { name: 'finance' })).status,
+      'names are unique ignoring case',
+    ).to.equal(409);
     expect((await call('PUT', `/api/groups/${finance.body.id}/members/${ids.alice}`, admin)).status).to.equal(204);
     const granted = await call('PUT', `/api/access/connector/finance-share`, admin, { group_ids: [finance.body.id] });
     expect(granted.body.group_ids).to.deep.equal([finance.body.id]);
-    expect((await call('PUT', `/api/access/connector/x`, admin, { group_ids: ['00000000-0000-4000-8000-00000000dead'] })).status).to.equal(422);
+    expect(
+      (await call('PUT', `/api/access/connector/x`, admin, { group_ids: ['00000000-0000-4000-8000-00000000dead'] }))
+        .status,
+    ).to.equal(422);
 
     const alice = { userId: ids.alice as string, username: 'alice', role: 'viewer' as const };
     const bob = { userId: ids.bob as string, username: 'bob', role: 'viewer' as const };
@@ -91,8 +115,18 @@ describe('groups and resource access', function () {
     const list = await call('GET', '/api/groups', admin);
     expect(list.body.items.map((g: Json) => g.name)).to.deep.equal(['everyone']);
     const create = await call('POST', '/api/groups', admin, { name: 'Ops' });
-    expect([create.status, create.body.code, create.body.required_plan]).to.deep.equal([403, 'plan_required', 'ENTERPRISE']);
-    expect(await server.services.groups.canSee({ userId: ids.bob as string, username: 'bob', role: 'viewer' }, 'document', 'contract-1')).to.equal(true);
+    expect([create.status, create.body.code, create.body.required_plan]).to.deep.equal([
+      403,
+      'plan_required',
+      'ENTERPRISE',
+    ]);
+    expect(
+      await server.services.groups.canSee(
+        { userId: ids.bob as string, username: 'bob', role: 'viewer' },
+        'document',
+        'contract-1',
+      ),
+    ).to.equal(true);
     expect((await call('GET', `/api/groups/${hidden.body.id}`, admin)).status).to.equal(404);
     plan = 'ENTERPRISE';
   });

@@ -11,9 +11,21 @@ const groupSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
 });
-const groupName = z.string().trim().min(1).max(64).regex(/^[\p{L}\p{N} ._-]+$/u, 'may hold letters, digits, spaces and . _ - only');
-const resourceParams = z.object({ resource_type: z.enum(['connector', 'integration', 'document']), resource_id: z.string().min(1).max(200) });
-const accessSchema = z.object({ resource_type: z.string(), resource_id: z.string(), group_ids: z.array(z.uuid()).describe('Empty: every signed-in user may see the resource.') });
+const groupName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[\p{L}\p{N} ._-]+$/u, 'may hold letters, digits, spaces and . _ - only');
+const resourceParams = z.object({
+  resource_type: z.enum(['connector', 'integration', 'document']),
+  resource_id: z.string().min(1).max(200),
+});
+const accessSchema = z.object({
+  resource_type: z.string(),
+  resource_id: z.string(),
+  group_ids: z.array(z.uuid()).describe('Empty: every signed-in user may see the resource.'),
+});
 
 export const groupRoutes = [
   defineRoute({
@@ -25,7 +37,17 @@ export const groupRoutes = [
     summary: 'List groups',
     description: 'On FREE and PRO only the built-in everyone group exists (spec 8.1).',
     request: { query: pageQuery },
-    responses: { 200: { description: 'A page of groups.', schema: z.object({ items: z.array(groupSchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() }) } },
+    responses: {
+      200: {
+        description: 'A page of groups.',
+        schema: z.object({
+          items: z.array(groupSchema),
+          total: z.number().int(),
+          limit: z.number().int(),
+          offset: z.number().int(),
+        }),
+      },
+    },
     async handler({ services, query }) {
       const page = await services.groups.list(query.limit, query.offset);
       return { status: 200, body: { ...page, limit: query.limit, offset: query.offset } };
@@ -41,7 +63,10 @@ export const groupRoutes = [
     summary: 'Create a group',
     request: { body: z.strictObject({ name: groupName, description: z.string().max(500).default('') }) },
     responses: { 201: { description: 'Created.', schema: groupSchema } },
-    handler: async ({ services, body }) => ({ status: 201, body: await services.groups.create(body.name, body.description) }),
+    handler: async ({ services, body }) => ({
+      status: 201,
+      body: await services.groups.create(body.name, body.description),
+    }),
   }),
   defineRoute({
     method: 'get',
@@ -51,8 +76,16 @@ export const groupRoutes = [
     operationId: 'getGroup',
     summary: 'One group with its members',
     request: { params: idParams },
-    responses: { 200: { description: 'The group.', schema: groupSchema.extend({ members: z.array(z.object({ id: z.uuid(), username: z.string() })) }) } },
-    handler: async ({ services, params }) => ({ status: 200, body: { ...(await services.groups.get(params.id)), members: await services.groups.members(params.id) } }),
+    responses: {
+      200: {
+        description: 'The group.',
+        schema: groupSchema.extend({ members: z.array(z.object({ id: z.uuid(), username: z.string() })) }),
+      },
+    },
+    handler: async ({ services, params }) => ({
+      status: 200,
+      body: { ...(await services.groups.get(params.id)), members: await services.groups.members(params.id) },
+    }),
   }),
   defineRoute({
     method: 'put',
@@ -62,9 +95,15 @@ export const groupRoutes = [
     tag: 'Groups',
     operationId: 'updateGroup',
     summary: 'Rename or describe a group',
-    request: { params: idParams, body: z.strictObject({ name: groupName.optional(), description: z.string().max(500).optional() }) },
+    request: {
+      params: idParams,
+      body: z.strictObject({ name: groupName.optional(), description: z.string().max(500).optional() }),
+    },
     responses: { 200: { description: 'The group.', schema: groupSchema } },
-    handler: async ({ services, params, body }) => ({ status: 200, body: await services.groups.update(params.id, body) }),
+    handler: async ({ services, params, body }) => ({
+      status: 200,
+      body: await services.groups.update(params.id, body),
+    }),
   }),
   defineRoute({
     method: 'delete',
@@ -118,8 +157,13 @@ export const groupRoutes = [
     tag: 'Groups',
     operationId: 'listOwnGroups',
     summary: 'The groups of the signed-in user',
-    responses: { 200: { description: 'Groups, the built-in everyone first.', schema: z.object({ items: z.array(groupSchema) }) } },
-    handler: async ({ services, principal }) => ({ status: 200, body: { items: await services.groups.groupsOfUser(principal!.userId) } }),
+    responses: {
+      200: { description: 'Groups, the built-in everyone first.', schema: z.object({ items: z.array(groupSchema) }) },
+    },
+    handler: async ({ services, principal }) => ({
+      status: 200,
+      body: { items: await services.groups.groupsOfUser(principal!.userId) },
+    }),
   }),
   defineRoute({
     method: 'get',
@@ -131,7 +175,10 @@ export const groupRoutes = [
     summary: 'The groups that may see a connector, integration or document',
     request: { params: resourceParams },
     responses: { 200: { description: 'The grants.', schema: accessSchema } },
-    handler: async ({ services, params }) => ({ status: 200, body: { ...params, group_ids: await services.groups.resourceGroups(params.resource_type, params.resource_id) } }),
+    handler: async ({ services, params }) => ({
+      status: 200,
+      body: { ...params, group_ids: await services.groups.resourceGroups(params.resource_type, params.resource_id) },
+    }),
   }),
   defineRoute({
     method: 'put',
@@ -145,8 +192,15 @@ export const groupRoutes = [
     request: { params: resourceParams, body: z.strictObject({ group_ids: z.array(z.uuid()).max(1000) }) },
     responses: { 200: { description: 'The grants now.', schema: accessSchema } },
     async handler({ services, params, body, principal, req }) {
-      const groupIds = await services.groups.setResourceGroups(params.resource_type, params.resource_id, body.group_ids);
-      await services.identity.recordConfigUpdate(principal, req.ip, `access.${params.resource_type}`, { resource_id: params.resource_id, group_ids: groupIds });
+      const groupIds = await services.groups.setResourceGroups(
+        params.resource_type,
+        params.resource_id,
+        body.group_ids,
+      );
+      await services.identity.recordConfigUpdate(principal, req.ip, `access.${params.resource_type}`, {
+        resource_id: params.resource_id,
+        group_ids: groupIds,
+      });
       return { status: 200, body: { ...params, group_ids: groupIds } };
     },
   }),

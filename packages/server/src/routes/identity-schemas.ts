@@ -17,7 +17,12 @@ export const userSchema = z.object({
   updated_at: z.string(),
 });
 
-export const usernameField = z.string().trim().min(1).max(64).regex(/^[\p{L}\p{N}._@+-]+$/u, 'may hold letters, digits and . _ @ + - only');
+export const usernameField = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[\p{L}\p{N}._@+-]+$/u, 'may hold letters, digits and . _ @ + - only');
 // Bounded here so a huge body fails validation cheaply; the password policy itself is checked by the service.
 export const passwordField = z.string().min(1).max(256);
 export const emailField = z.email().max(254);

@@ -2,10 +2,18 @@ import { z } from 'zod';
 import { defineRoute } from '../http/route.js';
 
 const statsSchema = z.object({
-  documents: z.object({ total: z.number().int(), pending: z.number().int(), indexing: z.number().int(), indexed: z.number().int(), failed: z.number().int() }),
+  documents: z.object({
+    total: z.number().int(),
+    pending: z.number().int(),
+    indexing: z.number().int(),
+    indexed: z.number().int(),
+    failed: z.number().int(),
+  }),
   chunks: z.number().int(),
   embedded_chunks: z.number().int().describe('Chunks with a vector of the current embedding model.'),
-  embedding_spaces: z.array(z.object({ model: z.string(), dimensions: z.number().int(), count: z.number().int() })).describe('Every model whose vectors are stored; a switched model leaves its old space until a rebuild.'),
+  embedding_spaces: z
+    .array(z.object({ model: z.string(), dimensions: z.number().int(), count: z.number().int() }))
+    .describe('Every model whose vectors are stored; a switched model leaves its old space until a rebuild.'),
   index_size_bytes: z.number().int(),
   last_update: z.string().nullable(),
 });
@@ -28,8 +36,12 @@ export const indexRoutes = [
     tag: 'Index',
     operationId: 'rebuildIndex',
     summary: 'Re-index every document as a cancellable job',
-    description: 'Documents are re-indexed one by one; each keeps answering from its old chunks until its new ones are committed. While a rebuild is queued, another request answers 409.',
+    description:
+      'Documents are re-indexed one by one; each keeps answering from its old chunks until its new ones are committed. While a rebuild is queued, another request answers 409.',
     responses: { 202: { description: 'The rebuild job.', schema: z.object({ job_id: z.uuid() }) } },
-    handler: async ({ services, principal }) => ({ status: 202, body: { job_id: await services.index.startRebuild(principal!.userId) } }),
+    handler: async ({ services, principal }) => ({
+      status: 202,
+      body: { job_id: await services.index.startRebuild(principal!.userId) },
+    }),
   }),
 ];

@@ -26,4 +26,31 @@ import { modelAdminRoutes } from './model-admin.js';
 import { metricsRoutes } from './metrics.js';
 
 /** The route table: every endpoint DocQA serves, with its access level and plan gate. */
-export const routes: readonly AnyRoute[] = [...systemRoutes, ...authRoutes, ...mfaRoutes, ...oidcRoutes, ...userRoutes, ...apiKeyRoutes, ...groupRoutes, ...documentRoutes, ...indexRoutes, ...connectorRoutes, ...integrationRoutes, ...jobRoutes, ...ruleRoutes, ...analyticsRoutes, ...scheduleRoutes, ...searchRoutes, ...chatRoutes, ...openAiRoutes, ...conversationRoutes, ...modelRoutes, ...modelAdminRoutes, ...auditRoutes, ...brandingRoutes, ...licenseRoutes, ...settingsRoutes, ...metricsRoutes];
+export const routes: readonly AnyRoute[] = [
+  ...systemRoutes,
+  ...authRoutes,
+  ...mfaRoutes,
+  ...oidcRoutes,
+  ...userRoutes,
+  ...apiKeyRoutes,
+  ...groupRoutes,
+  ...documentRoutes,
+  ...indexRoutes,
+  ...connectorRoutes,
+  ...integrationRoutes,
+  ...jobRoutes,
+  ...ruleRoutes,
+  ...analyticsRoutes,
+  ...scheduleRoutes,
+  ...searchRoutes,
+  ...chatRoutes,
+  ...openAiRoutes,
+  ...conversationRoutes,
+  ...modelRoutes,
+  ...modelAdminRoutes,
+  ...auditRoutes,
+  ...brandingRoutes,
+  ...licenseRoutes,
+  ...settingsRoutes,
+  ...metricsRoutes,
+];

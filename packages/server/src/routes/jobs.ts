@@ -7,13 +7,32 @@ import { cancelIndexingStartedBy } from '../sources/sync.js';
 import { idParams, pageQuery } from './identity-schemas.js';
 
 /** The decisions file's job kinds, and the queue each lives in. */
-const kindQueues = { scan: 'sync', sync: 'sync', ingest: 'ingest', rebuild: 'rebuild', metadata_refresh: 'metadata_refresh', retention_sweep: 'retention_sweep', model_pull: 'model_pull', lexical_reindex: 'lexical_reindex' } as const;
+const kindQueues = {
+  scan: 'sync',
+  sync: 'sync',
+  ingest: 'ingest',
+  rebuild: 'rebuild',
+  metadata_refresh: 'metadata_refresh',
+  retention_sweep: 'retention_sweep',
+  model_pull: 'model_pull',
+  lexical_reindex: 'lexical_reindex',
+} as const;
 type JobKind = keyof typeof kindQueues;
 const allQueues = [...new Set(Object.values(kindQueues))];
 
 const jobSchema = z.object({
   id: z.uuid(),
-  kind: z.enum(['scan', 'sync', 'sync_all', 'rebuild', 'metadata_refresh', 'ingest', 'retention_sweep', 'model_pull', 'lexical_reindex']),
+  kind: z.enum([
+    'scan',
+    'sync',
+    'sync_all',
+    'rebuild',
+    'metadata_refresh',
+    'ingest',
+    'retention_sweep',
+    'model_pull',
+    'lexical_reindex',
+  ]),
   status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']),
   source_type: z.enum(['connector', 'integration']).nullable(),
   source_id: z.string().nullable(),
@@ -65,7 +84,8 @@ async function findJob(kernel: Kernel, id: string) {
 async function shownJob(kernel: Kernel, id: string) {
   const job = await findJob(kernel, id);
   const ttlMs = kernel.config.values.JOB_STATE_TTL_SECONDS * 1000;
-  if (job.finishedAt !== null && job.finishedAt.getTime() < Date.now() - ttlMs) throw new DocqaError('not_found', `Job ${id} ended more than JOB_STATE_TTL_SECONDS ago; its state has expired.`);
+  if (job.finishedAt !== null && job.finishedAt.getTime() < Date.now() - ttlMs)
+    throw new DocqaError('not_found', `Job ${id} ended more than JOB_STATE_TTL_SECONDS ago; its state has expired.`);
   return job;
 }
 
@@ -82,12 +102,24 @@ export const jobRoutes = [
       'Older finished jobs are left out of this list but kept as history: GET /api/jobs/{id} answers them until the daily retention sweep deletes them after JOB_HISTORY_RETENTION_DAYS.',
     request: {
       query: pageQuery.extend({
-        kind: z.enum(['scan', 'sync', 'ingest', 'rebuild', 'metadata_refresh', 'retention_sweep', 'model_pull']).optional(),
+        kind: z
+          .enum(['scan', 'sync', 'ingest', 'rebuild', 'metadata_refresh', 'retention_sweep', 'model_pull'])
+          .optional(),
         status: z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']).optional(),
         source_id: z.uuid().optional(),
       }),
     },
-    responses: { 200: { description: 'A page of jobs.', schema: z.object({ items: z.array(jobSchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() }) } },
+    responses: {
+      200: {
+        description: 'A page of jobs.',
+        schema: z.object({
+          items: z.array(jobSchema),
+          total: z.number().int(),
+          limit: z.number().int(),
+          offset: z.number().int(),
+        }),
+      },
+    },
     async handler({ kernel, query }) {
       const data: Record<string, string> = {};
       if (query.source_id) data.sourceId = query.source_id;
@@ -110,9 +142,13 @@ export const jobRoutes = [
     tag: 'Jobs',
     operationId: 'getJob',
     summary: 'One job with its progress and ETA',
-    description: 'Queued and running jobs, and finished ones for JOB_STATE_TTL_SECONDS after they ended, as the list shows them; later a finished job answers 404.',
+    description:
+      'Queued and running jobs, and finished ones for JOB_STATE_TTL_SECONDS after they ended, as the list shows them; later a finished job answers 404.',
     request: { params: idParams },
-    responses: { 200: { description: 'The job.', schema: jobSchema }, 404: { description: 'No such job, or a finished one whose state expired.' } },
+    responses: {
+      200: { description: 'The job.', schema: jobSchema },
+      404: { description: 'No such job, or a finished one whose state expired.' },
+    },
     handler: async ({ kernel, params }) => ({ status: 200, body: present(await shownJob(kernel, params.id)) }),
   }),
   defineRoute({
@@ -122,7 +158,8 @@ export const jobRoutes = [
     tag: 'Jobs',
     operationId: 'cancelJob',
     summary: 'Cancel a queued or running job',
-    description: 'The job ends `cancelled`; running work is stopped through its abort signal on whichever replica runs it, and the jobs it started (a sync\'s indexing of the documents it found) are cancelled too. A finished job answers 409.',
+    description:
+      "The job ends `cancelled`; running work is stopped through its abort signal on whichever replica runs it, and the jobs it started (a sync's indexing of the documents it found) are cancelled too. A finished job answers 409.",
     request: { params: idParams },
     responses: { 202: { description: 'Cancelled.', schema: jobSchema } },
     async handler({ kernel, params }) {
@@ -131,7 +168,9 @@ export const jobRoutes = [
       // Started at once but not waited for (a big sync queued thousands, cancelled one at a time);
       // the sync does it again once its loop has stopped, catching one queued as the cancel came in.
       if (job.queue === syncQueue) {
-        cancelIndexingStartedBy(kernel, job.id).catch((error: unknown) => kernel.logger.warn({ err: error, job_id: job.id }, 'cancelling the indexing a sync queued failed'));
+        cancelIndexingStartedBy(kernel, job.id).catch((error: unknown) =>
+          kernel.logger.warn({ err: error, job_id: job.id }, 'cancelling the indexing a sync queued failed'),
+        );
       }
       return { status: 202, body: present(await findJob(kernel, params.id)) };
     },

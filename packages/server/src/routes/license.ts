@@ -10,9 +10,15 @@ const licenseSchema = z.object({
   licensee: z.string().nullable(),
   license_id: z.string().nullable(),
   expires_at: z.string().nullable().describe('ISO 8601; null without a license.'),
-  lapsed: z.boolean().describe('A license was applied but has expired: the plan fell back to FREE; no data was deleted.'),
-  limits: z.object({ documents: nullableCount, file_size_bytes: nullableCount, storage_bytes: nullableCount }).describe('null: unlimited.'),
-  usage: z.object({ documents: z.number().int(), storage_bytes: z.number().int() }).describe('What is stored now, counted as the limits count it.'),
+  lapsed: z
+    .boolean()
+    .describe('A license was applied but has expired: the plan fell back to FREE; no data was deleted.'),
+  limits: z
+    .object({ documents: nullableCount, file_size_bytes: nullableCount, storage_bytes: nullableCount })
+    .describe('null: unlimited.'),
+  usage: z
+    .object({ documents: z.number().int(), storage_bytes: z.number().int() })
+    .describe('What is stored now, counted as the limits count it.'),
 });
 
 export const licenseRoutes = [
@@ -39,7 +45,8 @@ export const licenseRoutes = [
     tag: 'License',
     operationId: 'applyLicense',
     summary: 'Apply or replace the license without a restart',
-    description: 'The key is a compact JWS signed with Ed25519 (the contents of the license key file; surrounding whitespace is ignored). A key that does not verify, is malformed or has expired answers 422 and the previous license stays. Every attempt is audited as license.apply.',
+    description:
+      'The key is a compact JWS signed with Ed25519 (the contents of the license key file; surrounding whitespace is ignored). A key that does not verify, is malformed or has expired answers 422 and the previous license stays. Every attempt is audited as license.apply.',
     request: { body: z.strictObject({ license_key: z.string().min(1).max(16_384).describe('The license key.') }) },
     responses: { 200: { description: 'Applied; the license now in effect.', schema: licenseSchema } },
     deps: { license: licenseTokens.service },

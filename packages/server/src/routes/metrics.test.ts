@@ -28,11 +28,17 @@ function parseExposition(text: string): Sample[] {
 
 /** The sum of the samples named `name` whose labels include `labels`; 0 when there are none (a counter not yet increased). */
 function total(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
-  return samples.filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value)).reduce((sum, sample) => sum + sample.value, 0);
+  return samples
+    .filter(
+      (sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
+    )
+    .reduce((sum, sample) => sum + sample.value, 0);
 }
 
 function series(samples: Sample[], name: string, labels: Record<string, string> = {}): Sample[] {
-  return samples.filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value));
+  return samples.filter(
+    (sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
+  );
 }
 
 describe('Prometheus metrics (GET /api/metrics, METRICS_PORT)', function () {
@@ -62,9 +68,19 @@ describe('Prometheus metrics (GET /api/metrics, METRICS_PORT)', function () {
     t = await startSearchServer({
       plan: 'PRO',
       embedder: false,
-      env: { LLM_BACKEND: 'hosted', HOSTED_API_KEY: apiKey, HOSTED_MODEL: 'docqa-test-chat', HOSTED_BASE_URL: llm.baseUrl, INFERENCE_TIMEOUT_SECONDS: '10', METRICS_PORT: '0' },
+      env: {
+        LLM_BACKEND: 'hosted',
+        HOSTED_API_KEY: apiKey,
+        HOSTED_MODEL: 'docqa-test-chat',
+        HOSTED_BASE_URL: llm.baseUrl,
+        INFERENCE_TIMEOUT_SECONDS: '10',
+        METRICS_PORT: '0',
+      },
     });
-    expect((await t.call('POST', '/api/auth/users', t.admin, { username: 'metrics-viewer', password: 'viewer-password-1' })).status).to.equal(201);
+    expect(
+      (await t.call('POST', '/api/auth/users', t.admin, { username: 'metrics-viewer', password: 'viewer-password-1' }))
+        .status,
+    ).to.equal(201);
     viewer = await t.login('metrics-viewer', 'viewer-password-1');
   });
   after(async () => {
@@ -82,7 +98,9 @@ describe('Prometheus metrics (GET /api/metrics, METRICS_PORT)', function () {
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.match(/^text\/plain; version=0\.0\.4/);
     const text = await res.text();
-    expect(text).to.include('# TYPE docqa_http_requests_total counter').and.include('# TYPE docqa_http_request_duration_seconds histogram');
+    expect(text)
+      .to.include('# TYPE docqa_http_requests_total counter')
+      .and.include('# TYPE docqa_http_request_duration_seconds histogram');
     const samples = parseExposition(text);
     expect(total(samples, 'docqa_process_resident_memory_bytes')).to.be.greaterThan(0);
     expect(total(samples, 'docqa_nodejs_heap_size_used_bytes')).to.be.greaterThan(0);
@@ -94,20 +112,41 @@ describe('Prometheus metrics (GET /api/metrics, METRICS_PORT)', function () {
     const before = await scrape();
     const text = 'Metrics policy.\n\nEvery replica is scraped every fifteen seconds by the monitoring server.';
     await t.uploadTexts({ 'metrics-policy.txt': text });
-    const finished = (samples: Sample[]) => total(samples, 'docqa_jobs_finished_total', { kind: 'ingest', outcome: 'succeeded' });
+    const finished = (samples: Sample[]) =>
+      total(samples, 'docqa_jobs_finished_total', { kind: 'ingest', outcome: 'succeeded' });
     const after = await scrapeUntil((samples) => finished(samples) > finished(before));
 
-    expect(total(after, 'docqa_ingest_documents_total', { outcome: 'indexed' }) - total(before, 'docqa_ingest_documents_total', { outcome: 'indexed' })).to.equal(1);
-    expect(total(after, 'docqa_ingest_source_bytes_total') - total(before, 'docqa_ingest_source_bytes_total')).to.equal(Buffer.byteLength(text));
-    const { rows } = await t.server.kernel.db.query<{ chunk_count: number }>(`select chunk_count from document where filename = 'metrics-policy.txt'`);
+    expect(
+      total(after, 'docqa_ingest_documents_total', { outcome: 'indexed' }) -
+        total(before, 'docqa_ingest_documents_total', { outcome: 'indexed' }),
+    ).to.equal(1);
+    expect(total(after, 'docqa_ingest_source_bytes_total') - total(before, 'docqa_ingest_source_bytes_total')).to.equal(
+      Buffer.byteLength(text),
+    );
+    const { rows } = await t.server.kernel.db.query<{ chunk_count: number }>(
+      `select chunk_count from document where filename = 'metrics-policy.txt'`,
+    );
     expect(rows[0]!.chunk_count).to.be.greaterThan(0);
-    expect(total(after, 'docqa_ingest_chunks_total') - total(before, 'docqa_ingest_chunks_total')).to.equal(rows[0]!.chunk_count);
-    expect(total(after, 'docqa_ingest_duration_seconds_count', { outcome: 'indexed' }) - total(before, 'docqa_ingest_duration_seconds_count', { outcome: 'indexed' })).to.equal(1);
+    expect(total(after, 'docqa_ingest_chunks_total') - total(before, 'docqa_ingest_chunks_total')).to.equal(
+      rows[0]!.chunk_count,
+    );
+    expect(
+      total(after, 'docqa_ingest_duration_seconds_count', { outcome: 'indexed' }) -
+        total(before, 'docqa_ingest_duration_seconds_count', { outcome: 'indexed' }),
+    ).to.equal(1);
 
     expect(finished(after) - finished(before)).to.equal(1);
-    expect(total(after, 'docqa_jobs_started_total', { kind: 'ingest' }) - total(before, 'docqa_jobs_started_total', { kind: 'ingest' })).to.equal(1);
-    expect(total(after, 'docqa_job_duration_seconds_count', { kind: 'ingest', outcome: 'succeeded' }) - total(before, 'docqa_job_duration_seconds_count', { kind: 'ingest', outcome: 'succeeded' })).to.equal(1);
-    expect(total(after, 'docqa_job_duration_seconds_sum', { kind: 'ingest', outcome: 'succeeded' })).to.be.greaterThan(total(before, 'docqa_job_duration_seconds_sum', { kind: 'ingest', outcome: 'succeeded' }));
+    expect(
+      total(after, 'docqa_jobs_started_total', { kind: 'ingest' }) -
+        total(before, 'docqa_jobs_started_total', { kind: 'ingest' }),
+    ).to.equal(1);
+    expect(
+      total(after, 'docqa_job_duration_seconds_count', { kind: 'ingest', outcome: 'succeeded' }) -
+        total(before, 'docqa_job_duration_seconds_count', { kind: 'ingest', outcome: 'succeeded' }),
+    ).to.equal(1);
+    expect(total(after, 'docqa_job_duration_seconds_sum', { kind: 'ingest', outcome: 'succeeded' })).to.be.greaterThan(
+      total(before, 'docqa_job_duration_seconds_sum', { kind: 'ingest', outcome: 'succeeded' }),
+    );
     // Nothing is left waiting in the ingest queue, and the count itself answered.
     expect(total(after, 'docqa_job_queue_depth_up')).to.equal(1);
     expect(series(after, 'docqa_jobs', { queue: 'ingest', state: 'queued' })).to.have.lengthOf(1);
@@ -118,7 +157,14 @@ describe('Prometheus metrics (GET /api/metrics, METRICS_PORT)', function () {
     const jobs = t.server.kernel.jobs;
     await jobs.createQueue('metrics_probe', { retryLimit: 0 });
     const empty = await scrape();
-    expect(series(empty, 'docqa_jobs', { queue: 'metrics_probe' }).map((sample) => [sample.labels.state, sample.value]).sort()).to.deep.equal([['queued', 0], ['running', 0]]);
+    expect(
+      series(empty, 'docqa_jobs', { queue: 'metrics_probe' })
+        .map((sample) => [sample.labels.state, sample.value])
+        .sort(),
+    ).to.deep.equal([
+      ['queued', 0],
+      ['running', 0],
+    ]);
     await jobs.send('metrics_probe', { n: 1 });
     await jobs.send('metrics_probe', { n: 2 });
     const queued = await scrape();
@@ -137,31 +183,39 @@ describe('Prometheus metrics (GET /api/metrics, METRICS_PORT)', function () {
       await new Promise((resolve) => job.signal.addEventListener('abort', resolve, { once: true }));
       throw new Error('stopped');
     });
-    const finished = (samples: Sample[], outcome: string) => total(samples, 'docqa_jobs_finished_total', { kind: 'metrics_outcomes', outcome });
+    const finished = (samples: Sample[], outcome: string) =>
+      total(samples, 'docqa_jobs_finished_total', { kind: 'metrics_outcomes', outcome });
     await jobs.send('metrics_outcomes', { mode: 'fail' });
     await scrapeUntil((samples) => finished(samples, 'failed') === 1);
     const id = await jobs.send('metrics_outcomes', { mode: 'wait' });
     await running;
     await jobs.cancel('metrics_outcomes', id);
     const samples = await scrapeUntil((samples) => finished(samples, 'cancelled') === 1);
-    expect([finished(samples, 'failed'), finished(samples, 'cancelled'), finished(samples, 'succeeded')]).to.deep.equal([1, 1, 0]);
+    expect([finished(samples, 'failed'), finished(samples, 'cancelled'), finished(samples, 'succeeded')]).to.deep.equal(
+      [1, 1, 0],
+    );
     expect(total(samples, 'docqa_jobs_started_total', { kind: 'metrics_outcomes' })).to.equal(2);
-    expect(total(samples, 'docqa_job_duration_seconds_count', { kind: 'metrics_outcomes', outcome: 'cancelled' })).to.equal(1);
+    expect(
+      total(samples, 'docqa_job_duration_seconds_count', { kind: 'metrics_outcomes', outcome: 'cancelled' }),
+    ).to.equal(1);
   });
 
-  it('counts the tokens, generation time and first-token time of a hosted model\'s answer, by backend', async () => {
+  it("counts the tokens, generation time and first-token time of a hosted model's answer, by backend", async () => {
     llm.reply = 'Every replica is scraped every fifteen seconds [1].';
     const before = await scrape();
     const res = await t.call('POST', '/api/chat', t.admin, { query: 'How often is every replica scraped?' });
     expect(res.status).to.equal(200);
     expect(res.body.answer).to.equal(llm.reply);
     const after = await scrape();
-    const delta = (name: string, labels: Record<string, string>) => total(after, name, labels) - total(before, name, labels);
+    const delta = (name: string, labels: Record<string, string>) =>
+      total(after, name, labels) - total(before, name, labels);
 
     const hosted = { backend: 'hosted' };
     // The reply is 8 words: the estimate never counts fewer tokens than words.
     expect(delta('docqa_llm_completion_tokens_total', hosted)).to.be.at.least(8);
-    expect(delta('docqa_llm_prompt_tokens_total', hosted)).to.be.greaterThan(delta('docqa_llm_completion_tokens_total', hosted));
+    expect(delta('docqa_llm_prompt_tokens_total', hosted)).to.be.greaterThan(
+      delta('docqa_llm_completion_tokens_total', hosted),
+    );
     expect(delta('docqa_llm_generation_seconds_total', hosted)).to.be.greaterThan(0);
     expect(delta('docqa_llm_time_to_first_token_seconds_count', hosted)).to.equal(1);
     expect(delta('docqa_chat_requests_total', { outcome: 'answered' })).to.equal(1);
@@ -169,7 +223,9 @@ describe('Prometheus metrics (GET /api/metrics, METRICS_PORT)', function () {
 
   it('labels HTTP requests with the route pattern, never the raw path', async () => {
     const id = (await t.uploadTexts({ 'route-labels.txt': 'Route labels are patterns.' }))['route-labels.txt']!;
-    const { rows } = await t.server.kernel.db.query<{ job_id: string }>('select job_id from document where id = $1', [id]);
+    const { rows } = await t.server.kernel.db.query<{ job_id: string }>('select job_id from document where id = $1', [
+      id,
+    ]);
     const jobId = rows[0]!.job_id;
     expect((await t.call('GET', `/api/jobs/${jobId}`, t.admin)).status).to.equal(200);
     expect((await t.call('GET', '/api/jobs/00000000-0000-4000-8000-000000000000', t.admin)).status).to.equal(404);
@@ -177,14 +233,34 @@ describe('Prometheus metrics (GET /api/metrics, METRICS_PORT)', function () {
     expect((await t.call('GET', `/api/no-such-endpoint/${id}`, t.admin)).status).to.equal(404);
     const samples = await scrape();
 
-    expect(total(samples, 'docqa_http_requests_total', { method: 'GET', route: '/api/jobs/:id', status: '200' })).to.be.at.least(1);
-    expect(total(samples, 'docqa_http_requests_total', { method: 'GET', route: '/api/jobs/:id', status: '404' })).to.be.at.least(1);
-    expect(total(samples, 'docqa_http_requests_total', { method: 'PUT', route: '/api/docs/:id', status: '405' })).to.equal(1);
-    expect(total(samples, 'docqa_http_requests_total', { method: 'GET', route: 'other', status: '404' })).to.be.at.least(1);
-    expect(total(samples, 'docqa_http_request_duration_seconds_count', { method: 'GET', route: '/api/jobs/:id' })).to.be.at.least(2);
-    expect(series(samples, 'docqa_http_request_duration_seconds_bucket', { method: 'GET', route: '/api/jobs/:id', le: '+Inf' })).to.have.lengthOf(1);
-    const routes = new Set(samples.filter((sample) => sample.name.startsWith('docqa_http_')).map((sample) => sample.labels.route));
-    expect([...routes].filter((route) => route?.includes(id) || route?.includes(jobId) || route?.includes('00000000'))).to.deep.equal([]);
+    expect(
+      total(samples, 'docqa_http_requests_total', { method: 'GET', route: '/api/jobs/:id', status: '200' }),
+    ).to.be.at.least(1);
+    expect(
+      total(samples, 'docqa_http_requests_total', { method: 'GET', route: '/api/jobs/:id', status: '404' }),
+    ).to.be.at.least(1);
+    expect(
+      total(samples, 'docqa_http_requests_total', { method: 'PUT', route: '/api/docs/:id', status: '405' }),
+    ).to.equal(1);
+    expect(
+      total(samples, 'docqa_http_requests_total', { method: 'GET', route: 'other', status: '404' }),
+    ).to.be.at.least(1);
+    expect(
+      total(samples, 'docqa_http_request_duration_seconds_count', { method: 'GET', route: '/api/jobs/:id' }),
+    ).to.be.at.least(2);
+    expect(
+      series(samples, 'docqa_http_request_duration_seconds_bucket', {
+        method: 'GET',
+        route: '/api/jobs/:id',
+        le: '+Inf',
+      }),
+    ).to.have.lengthOf(1);
+    const routes = new Set(
+      samples.filter((sample) => sample.name.startsWith('docqa_http_')).map((sample) => sample.labels.route),
+    );
+    expect(
+      [...routes].filter((route) => route?.includes(id) || route?.includes(jobId) || route?.includes('00000000')),
+    ).to.deep.equal([]);
   });
 
   it('serves the same metrics without authentication on METRICS_PORT, and nothing else there', async () => {
@@ -206,7 +282,9 @@ describe('Prometheus metrics (GET /api/metrics, METRICS_PORT)', function () {
     try {
       expect(plain.server.metricsUrl).to.equal(null);
       // Its own registry: the first server's counters do not show here.
-      const res = await fetch(`${plain.server.url}/api/metrics`, { headers: { authorization: `Bearer ${plain.admin}` } });
+      const res = await fetch(`${plain.server.url}/api/metrics`, {
+        headers: { authorization: `Bearer ${plain.admin}` },
+      });
       expect(total(parseExposition(await res.text()), 'docqa_ingest_documents_total')).to.equal(0);
     } finally {
       await plain.stop();
@@ -215,7 +293,11 @@ describe('Prometheus metrics (GET /api/metrics, METRICS_PORT)', function () {
 
   it('a worker-only process (no API) shows its metrics on METRICS_PORT', async function () {
     if (!process.env.TEST_DATABASE_URL) this.skip(); // DOCQA_ROLE=worker needs a PostgreSQL server
-    const worker = await startSearchServer({ plan: 'FREE', embedder: false, env: { DOCQA_ROLE: 'worker', METRICS_PORT: '0' } });
+    const worker = await startSearchServer({
+      plan: 'FREE',
+      embedder: false,
+      env: { DOCQA_ROLE: 'worker', METRICS_PORT: '0' },
+    });
     try {
       expect((await fetch(`${worker.server.url}/api/metrics`)).status).to.equal(404);
       const res = await fetch(`${worker.server.metricsUrl}/metrics`);

@@ -12,7 +12,13 @@ export const metricsRoutes = [
     description:
       'Request rates and latencies, job queue depth and durations, ingestion throughput, LLM token rates and the process defaults, in the Prometheus text exposition format (docs/metrics.md lists them). ' +
       'Counters are per process: scrape every replica. For a scraper without a token, METRICS_PORT opens a separate unauthenticated listener.',
-    responses: { 200: { description: 'The metrics, Prometheus text format 0.0.4.', schema: z.string(), contentType: 'text/plain; version=0.0.4' } },
+    responses: {
+      200: {
+        description: 'The metrics, Prometheus text format 0.0.4.',
+        schema: z.string(),
+        contentType: 'text/plain; version=0.0.4',
+      },
+    },
     async handler({ services, res }) {
       const text = await services.metrics.exposition();
       // send() gives the answer a length: a chunked one waits on delayed ACKs, tens of milliseconds per scrape.

@@ -14,7 +14,9 @@ export const mfaRoutes = [
     operationId: 'setupTotp',
     summary: 'Start TOTP enrolment: a new secret and its otpauth URI',
     description: 'Show the URI as a QR code; TOTP is active only after /enable with a first code.',
-    responses: { 200: { description: 'The secret to enrol.', schema: z.object({ secret: z.string(), otpauth_uri: z.string() }) } },
+    responses: {
+      200: { description: 'The secret to enrol.', schema: z.object({ secret: z.string(), otpauth_uri: z.string() }) },
+    },
     handler: async ({ services, principal }) => ({ status: 200, body: await services.mfa.setup(principal!) }),
   }),
   defineRoute({
@@ -27,7 +29,10 @@ export const mfaRoutes = [
     summary: 'Turn TOTP on with a first code; answers the recovery codes once',
     request: { body: z.object({ code }) },
     responses: { 200: { description: 'Enabled.', schema: z.object({ recovery_codes: z.array(z.string()) }) } },
-    handler: async ({ services, principal, body }) => ({ status: 200, body: await services.mfa.enable(principal!, body.code) }),
+    handler: async ({ services, principal, body }) => ({
+      status: 200,
+      body: await services.mfa.enable(principal!, body.code),
+    }),
   }),
   defineRoute({
     method: 'post',
@@ -37,7 +42,11 @@ export const mfaRoutes = [
     tag: 'Authentication',
     operationId: 'disableTotp',
     summary: 'Turn TOTP off with a current code or the password',
-    request: { body: z.object({ code: code.optional(), password: z.string().min(1).max(256).optional() }).refine((body) => body.code !== undefined || body.password !== undefined, 'send code or password') },
+    request: {
+      body: z
+        .object({ code: code.optional(), password: z.string().min(1).max(256).optional() })
+        .refine((body) => body.code !== undefined || body.password !== undefined, 'send code or password'),
+    },
     responses: { 204: { description: 'Disabled.' } },
     handler: async ({ services, principal, body }) => {
       await services.mfa.disable(principal!, body);
@@ -53,6 +62,9 @@ export const mfaRoutes = [
     summary: 'Second sign-in step: the mfa_token of /login and a TOTP or recovery code',
     request: { body: z.object({ mfa_token: z.string().min(1).max(4096), code }) },
     responses: { 200: { description: 'Signed in.', schema: tokenPairSchema } },
-    handler: async ({ services, body, req }) => ({ status: 200, body: await services.mfa.verifyLogin(body.mfa_token, body.code, req.ip ?? null) }),
+    handler: async ({ services, body, req }) => ({
+      status: 200,
+      body: await services.mfa.verifyLogin(body.mfa_token, body.code, req.ip ?? null),
+    }),
   }),
 ];

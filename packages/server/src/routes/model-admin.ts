@@ -23,13 +23,24 @@ const installedSchema = z.object({
 });
 
 const activeSchema = z
-  .object({ source: z.enum(['switched', 'configured']), name: z.string(), file: z.string(), quantization: z.string().nullable(), context_length: z.number().int().nullable(), license: z.string().nullable() })
+  .object({
+    source: z.enum(['switched', 'configured']),
+    name: z.string(),
+    file: z.string(),
+    quantization: z.string().nullable(),
+    context_length: z.number().int().nullable(),
+    license: z.string().nullable(),
+  })
   .nullable();
 
 const indexSchema = z.object({
   chunks: z.number().int(),
   embedded_chunks: z.number().int(),
-  stale: z.boolean().describe('Chunks lack a vector of the embedding model in use (after a switch): POST /api/index/rebuild re-embeds them.'),
+  stale: z
+    .boolean()
+    .describe(
+      'Chunks lack a vector of the embedding model in use (after a switch): POST /api/index/rebuild re-embeds them.',
+    ),
   embedding_space: z.object({ model: z.string(), dimensions: z.number().int() }).nullable(),
 });
 
@@ -85,7 +96,14 @@ function presentInstalled(model: InstalledModel) {
 
 function presentActive(details: ModelDetails | null) {
   if (!details) return null;
-  return { source: details.source, name: details.name, file: details.file, quantization: details.gguf?.quantization ?? null, context_length: details.gguf?.contextLength ?? null, license: details.license };
+  return {
+    source: details.source,
+    name: details.name,
+    file: details.file,
+    quantization: details.gguf?.quantization ?? null,
+    context_length: details.gguf?.contextLength ?? null,
+    license: details.license,
+  };
 }
 
 /** Administration of local GGUF models: what is available and installed, pulls as jobs, and switching. */
@@ -125,7 +143,10 @@ export const modelAdminRoutes = [
           installed: files.has(entry.file),
         })),
         installed: installed.map(presentInstalled),
-        active: { chat: presentActive(await runtime.details('chat')), embedding: presentActive(await runtime.details('embedding')) },
+        active: {
+          chat: presentActive(await runtime.details('chat')),
+          embedding: presentActive(await runtime.details('embedding')),
+        },
         index: await indexStatus(kernel),
       };
       return { status: 200, body };
@@ -164,7 +185,13 @@ export const modelAdminRoutes = [
       'Loads the installed model on this replica first (a model that cannot load changes nothing), stores the choice in the database, and answers; the other replicas load it within a few seconds. ' +
       'The purpose comes from the model. `name: null` with a `purpose` returns to the configured model (LLM_MODEL_PATH, EMBEDDING_MODEL_PATH). ' +
       'A new embedding model leaves the index stale (vectors of two models are never compared): `reembed: true` starts the rebuild job that re-embeds every document.',
-    request: { body: z.object({ name: z.string().min(1).max(200).nullable(), purpose: purpose.optional(), reembed: z.boolean().default(false) }) },
+    request: {
+      body: z.object({
+        name: z.string().min(1).max(200).nullable(),
+        purpose: purpose.optional(),
+        reembed: z.boolean().default(false),
+      }),
+    },
     responses: {
       200: {
         description: 'The model now in use.',
@@ -180,14 +207,34 @@ export const modelAdminRoutes = [
     },
     async handler({ kernel, services, body, principal, req }) {
       const runtime = runtimeOf(kernel);
-      const outcome = await runtime.use(body.name, { ...(body.purpose ? { purpose: body.purpose } : {}), actor: principal!.username });
+      const outcome = await runtime.use(body.name, {
+        ...(body.purpose ? { purpose: body.purpose } : {}),
+        actor: principal!.username,
+      });
       const index = await indexStatus(kernel);
       // A rebuild already waiting will re-embed with the new model too: no second one is needed.
-      const rebuild = outcome.purpose === 'embedding' && body.reembed && index.stale ? await services.index.startRebuild(principal!.userId).catch((error: unknown) => (DocqaError.is(error, 'conflict') ? null : Promise.reject(error))) : null;
-      await services.identity.recordConfigUpdate(principal, req.ip, 'models.use', { purpose: outcome.purpose, name: outcome.model?.name ?? null, previous: outcome.previous, rebuild_job_id: rebuild });
+      const rebuild =
+        outcome.purpose === 'embedding' && body.reembed && index.stale
+          ? await services.index
+              .startRebuild(principal!.userId)
+              .catch((error: unknown) => (DocqaError.is(error, 'conflict') ? null : Promise.reject(error)))
+          : null;
+      await services.identity.recordConfigUpdate(principal, req.ip, 'models.use', {
+        purpose: outcome.purpose,
+        name: outcome.model?.name ?? null,
+        previous: outcome.previous,
+        rebuild_job_id: rebuild,
+      });
       return {
         status: 200,
-        body: { purpose: outcome.purpose, name: outcome.model?.name ?? null, previous: outcome.previous, effective_n_ctx: kernel.effectiveNCtx, index, rebuild_job_id: rebuild },
+        body: {
+          purpose: outcome.purpose,
+          name: outcome.model?.name ?? null,
+          previous: outcome.previous,
+          effective_n_ctx: kernel.effectiveNCtx,
+          index,
+          rebuild_job_id: rebuild,
+        },
       };
     },
   }),

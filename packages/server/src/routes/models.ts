@@ -20,13 +20,19 @@ const embeddingSchema = z.object({
 });
 
 const modelInfoSchema = z.object({
-  backend: z.string().describe('local, hosted, extractive (no language model: answers quote the best-matching passages), or none (an edition without a chat backend: chat answers 503).'),
+  backend: z
+    .string()
+    .describe(
+      'local, hosted, extractive (no language model: answers quote the best-matching passages), or none (an edition without a chat backend: chat answers 503).',
+    ),
   configured_backend: z.enum(['local', 'hosted']).describe('LLM_BACKEND.'),
   model: z.string(),
   generative: z.boolean().describe('false for the extractive backend.'),
   streaming: z.boolean(),
-  exact_token_count: z.boolean().describe('The token budget counts with the model\'s own tokenizer; otherwise it estimates.'),
-  context_length: z.number().int().nullable().describe('The model\'s own limit, when known.'),
+  exact_token_count: z
+    .boolean()
+    .describe("The token budget counts with the model's own tokenizer; otherwise it estimates."),
+  context_length: z.number().int().nullable().describe("The model's own limit, when known."),
   n_ctx: z.number().int().describe('N_CTX, as requested.'),
   effective_n_ctx: z.number().int().describe('EFFECTIVE_N_CTX: the context window in effect.'),
   gpu: z.boolean(),
@@ -35,14 +41,30 @@ const modelInfoSchema = z.object({
   quantization: z.string().optional(),
   license: z.string().optional(),
   endpoint: z.string().optional().describe('Where a hosted model is reached.'),
-  switched: z.boolean().optional().describe('true: the chat model was chosen with docqa models use (POST /api/models/use) rather than by LLM_MODEL_PATH.'),
-  embedding: embeddingSchema.nullable().describe('The embedding model of dense retrieval; null: lexical retrieval only.'),
+  switched: z
+    .boolean()
+    .optional()
+    .describe(
+      'true: the chat model was chosen with docqa models use (POST /api/models/use) rather than by LLM_MODEL_PATH.',
+    ),
+  embedding: embeddingSchema
+    .nullable()
+    .describe('The embedding model of dense retrieval; null: lexical retrieval only.'),
   note: z.string().optional(),
 });
 
 const hardwareSchema = z.object({
-  cpu: z.object({ model: z.string(), cores: z.number().int(), architecture: z.string(), load_average: z.array(z.number()) }),
-  memory: z.object({ total_bytes: z.number().int(), available_bytes: z.number().int(), process_rss_bytes: z.number().int() }),
+  cpu: z.object({
+    model: z.string(),
+    cores: z.number().int(),
+    architecture: z.string(),
+    load_average: z.array(z.number()),
+  }),
+  memory: z.object({
+    total_bytes: z.number().int(),
+    available_bytes: z.number().int(),
+    process_rss_bytes: z.number().int(),
+  }),
   gpus: z.array(z.object({ vendor: z.literal('nvidia'), name: z.string(), bus_id: z.string().nullable() })),
   cuda_available: z.boolean(),
   platform: z.string(),
@@ -63,9 +85,20 @@ export const modelRoutes = [
       const embedding = await describeEmbedding(kernel);
       // A model chosen with `docqa models use` wins over the configured one, as in chat.
       const switched = switchedChatBackend(kernel);
-      if (!switched && !kernel.container.has(providerTokens.llm)) return { status: 200, body: withoutBackend(kernel, embedding) };
+      if (!switched && !kernel.container.has(providerTokens.llm))
+        return { status: 200, body: withoutBackend(kernel, embedding) };
       const backend = switched ?? kernel.resolve(providerTokens.llm);
-      const { backend: name, model, contextLength, gpu, file, sizeBytes, quantization, endpoint, ...info } = await backend.info();
+      const {
+        backend: name,
+        model,
+        contextLength,
+        gpu,
+        file,
+        sizeBytes,
+        quantization,
+        endpoint,
+        ...info
+      } = await backend.info();
       const license = info.license ?? (await modelRuntimeOf(kernel)?.details('chat'))?.license ?? undefined;
       const body = {
         backend: name,
@@ -85,7 +118,11 @@ export const modelRoutes = [
         ...(endpoint === undefined ? {} : { endpoint }),
         ...(modelRuntimeOf(kernel) ? { switched: switched !== null } : {}),
         embedding,
-        ...(backend.capabilities.generative ? {} : { note: 'No chat model is in use (docqa models pull and use, LLM_MODEL_PATH, or LLM_BACKEND=hosted): answers quote the best-matching passages of the documents.' }),
+        ...(backend.capabilities.generative
+          ? {}
+          : {
+              note: 'No chat model is in use (docqa models pull and use, LLM_MODEL_PATH, or LLM_BACKEND=hosted): answers quote the best-matching passages of the documents.',
+            }),
       };
       return { status: 200, body };
     },

@@ -20,7 +20,12 @@ const fields = {
 };
 
 export const oidcProviderCreateBody = z.strictObject({
-  name: z.string().regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'must be a lower-case slug: a-z, 0-9 and -, at most 32 characters, not starting with -'),
+  name: z
+    .string()
+    .regex(
+      /^[a-z0-9][a-z0-9-]{0,31}$/,
+      'must be a lower-case slug: a-z, 0-9 and -, at most 32 characters, not starting with -',
+    ),
   display_name: fields.display_name,
   discovery_url: fields.discovery_url,
   client_id: fields.client_id,

@@ -18,7 +18,12 @@ export const oidcRoutes = [
     operationId: 'listOidcSignInProviders',
     summary: 'Single sign-on providers to offer on the sign-in page',
     description: 'The enabled providers: the stored ones, or while none is stored, those of the OIDC_* variables.',
-    responses: { 200: { description: 'Names and display names.', schema: z.object({ items: z.array(z.object({ name: z.string(), display_name: z.string() })) }) } },
+    responses: {
+      200: {
+        description: 'Names and display names.',
+        schema: z.object({ items: z.array(z.object({ name: z.string(), display_name: z.string() })) }),
+      },
+    },
     handler: async ({ services }) => ({ status: 200, body: { items: await services.oidc.enabledProviders() } }),
   }),
   defineRoute({
@@ -28,8 +33,17 @@ export const oidcRoutes = [
     tag: 'Authentication',
     operationId: 'startOidcSignIn',
     summary: 'Start single sign-on: a redirect to the identity provider',
-    description: 'Redirects (302) to the IdP with PKCE (S256), state and nonce; the sign-in must finish at the callback within 10 minutes. `return_to` is a web UI path the callback sends the browser back to.',
-    request: { params: nameParams, query: z.object({ return_to: z.string().refine(isSafeReturnPath, 'must be a path of this site, starting with a single /').optional() }) },
+    description:
+      'Redirects (302) to the IdP with PKCE (S256), state and nonce; the sign-in must finish at the callback within 10 minutes. `return_to` is a web UI path the callback sends the browser back to.',
+    request: {
+      params: nameParams,
+      query: z.object({
+        return_to: z
+          .string()
+          .refine(isSafeReturnPath, 'must be a path of this site, starting with a single /')
+          .optional(),
+      }),
+    },
     responses: { 302: { description: 'To the identity provider (Location).' } },
     handler: async ({ services, params, query }) => {
       const location = await services.oidc.start(params.name, query.return_to ?? null);
@@ -46,7 +60,7 @@ export const oidcRoutes = [
     description:
       'Checks the state (single use, 10 minutes), exchanges the code with the PKCE verifier and verifies the ID token and its nonce. ' +
       'A client whose Accept prefers application/json gets the token pair as JSON (200). A browser gets a 302 to ' +
-      '`PUBLIC_URL` + the login\'s `return_to` (default `/`) with `#access_token=…&refresh_token=…&token_type=bearer`: the web UI reads ' +
+      "`PUBLIC_URL` + the login's `return_to` (default `/`) with `#access_token=…&refresh_token=…&token_type=bearer`: the web UI reads " +
       'the tokens from the fragment, which browsers never send to a server or put in a Referer. Refusals by the IdP, a replayed or ' +
       'unknown state and failed exchanges answer 401.',
     request: { params: nameParams },
@@ -57,8 +71,13 @@ export const oidcRoutes = [
     handler: async ({ kernel, services, params, req }) => {
       // Only the query matters; the host part is a placeholder the service replaces with the redirect URI.
       const signIn = await services.oidc.callback(params.name, new URL(req.originalUrl, 'http://callback.invalid'));
-      if (req.accepts(['text/html', 'application/json']) === 'application/json') return { status: 200, body: signIn.tokens, headers: noStore };
-      const fragment = new URLSearchParams({ access_token: signIn.tokens.access_token, refresh_token: signIn.tokens.refresh_token, token_type: signIn.tokens.token_type });
+      if (req.accepts(['text/html', 'application/json']) === 'application/json')
+        return { status: 200, body: signIn.tokens, headers: noStore };
+      const fragment = new URLSearchParams({
+        access_token: signIn.tokens.access_token,
+        refresh_token: signIn.tokens.refresh_token,
+        token_type: signIn.tokens.token_type,
+      });
       const base = String(kernel.config.values.PUBLIC_URL).replace(/\/+$/, '');
       return { status: 302, headers: { Location: `${base}${signIn.returnTo}#${fragment.toString()}`, ...noStore } };
     },
@@ -70,9 +89,20 @@ export const oidcRoutes = [
     tag: 'Single sign-on',
     operationId: 'listOidcProviders',
     summary: 'List stored OIDC providers',
-    description: 'Client secrets are write-only: `"***"` when set, null when not. Providers from OIDC_* variables are not listed here.',
+    description:
+      'Client secrets are write-only: `"***"` when set, null when not. Providers from OIDC_* variables are not listed here.',
     request: { query: pageQuery },
-    responses: { 200: { description: 'A page of providers, by name.', schema: z.object({ items: z.array(oidcProviderSchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() }) } },
+    responses: {
+      200: {
+        description: 'A page of providers, by name.',
+        schema: z.object({
+          items: z.array(oidcProviderSchema),
+          total: z.number().int(),
+          limit: z.number().int(),
+          offset: z.number().int(),
+        }),
+      },
+    },
     async handler({ services, query }) {
       const { items, total } = await services.oidc.providers.list(query.limit, query.offset);
       return { status: 200, body: { items, total, limit: query.limit, offset: query.offset } };
@@ -85,12 +115,18 @@ export const oidcRoutes = [
     tag: 'Single sign-on',
     operationId: 'createOidcProvider',
     summary: 'Add an OIDC provider',
-    description: 'Once any provider is stored, the OIDC_* variables are no longer used. `redirect_uri` defaults to PUBLIC_URL + /api/auth/oidc/{name}/callback. A duplicate name answers 409.',
+    description:
+      'Once any provider is stored, the OIDC_* variables are no longer used. `redirect_uri` defaults to PUBLIC_URL + /api/auth/oidc/{name}/callback. A duplicate name answers 409.',
     request: { body: oidcProviderCreateBody },
     responses: { 201: { description: 'Created.', schema: oidcProviderSchema } },
     async handler({ kernel, services, principal, body, req }) {
-      const redirectUri = body.redirect_uri ?? `${String(kernel.config.values.PUBLIC_URL).replace(/\/+$/, '')}/api/auth/oidc/${body.name}/callback`;
-      return { status: 201, body: await services.oidc.createProvider(principal!, req.ip, { ...body, redirect_uri: redirectUri }) };
+      const redirectUri =
+        body.redirect_uri ??
+        `${String(kernel.config.values.PUBLIC_URL).replace(/\/+$/, '')}/api/auth/oidc/${body.name}/callback`;
+      return {
+        status: 201,
+        body: await services.oidc.createProvider(principal!, req.ip, { ...body, redirect_uri: redirectUri }),
+      };
     },
   }),
   defineRoute({
@@ -111,10 +147,14 @@ export const oidcRoutes = [
     tag: 'Single sign-on',
     operationId: 'updateOidcProvider',
     summary: 'Change an OIDC provider',
-    description: 'Send the fields to change. `client_secret`: a string replaces it, null removes it, leaving it out keeps it. The name cannot change: users are linked to it.',
+    description:
+      'Send the fields to change. `client_secret`: a string replaces it, null removes it, leaving it out keeps it. The name cannot change: users are linked to it.',
     request: { params: idParams, body: oidcProviderUpdateBody },
     responses: { 200: { description: 'The provider.', schema: oidcProviderSchema } },
-    handler: async ({ services, principal, params, body, req }) => ({ status: 200, body: await services.oidc.updateProvider(principal!, req.ip, params.id, body) }),
+    handler: async ({ services, principal, params, body, req }) => ({
+      status: 200,
+      body: await services.oidc.updateProvider(principal!, req.ip, params.id, body),
+    }),
   }),
   defineRoute({
     method: 'delete',
@@ -123,7 +163,8 @@ export const oidcRoutes = [
     tag: 'Single sign-on',
     operationId: 'deleteOidcProvider',
     summary: 'Remove an OIDC provider',
-    description: 'Its users keep their accounts but cannot sign in through it until a provider of the same name exists again.',
+    description:
+      'Its users keep their accounts but cannot sign in through it until a provider of the same name exists again.',
     request: { params: idParams },
     responses: { 204: { description: 'Removed.' } },
     async handler({ services, principal, params, req }) {

@@ -40,53 +40,145 @@ const ruleBody = z.strictObject({
 
 export const ruleRoutes = [
   defineRoute({
-    method: 'get', path: '/api/metadata/{source_id}/rules', access: 'required', plan: 'PRO', tag: 'Metadata rules', operationId: 'listMetadataRules',
-    summary: 'Rules of a source, highest priority first', request: { params: sourceParams, query: pageQuery },
-    responses: { 200: { description: 'A page of the rules.', schema: z.object({ items: z.array(ruleSchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() }) } },
-    handler: async ({ services, params, query }) => ({ status: 200, body: { ...(await services.rules.page(params.source_id, query)), limit: query.limit, offset: query.offset } }),
+    method: 'get',
+    path: '/api/metadata/{source_id}/rules',
+    access: 'required',
+    plan: 'PRO',
+    tag: 'Metadata rules',
+    operationId: 'listMetadataRules',
+    summary: 'Rules of a source, highest priority first',
+    request: { params: sourceParams, query: pageQuery },
+    responses: {
+      200: {
+        description: 'A page of the rules.',
+        schema: z.object({
+          items: z.array(ruleSchema),
+          total: z.number().int(),
+          limit: z.number().int(),
+          offset: z.number().int(),
+        }),
+      },
+    },
+    handler: async ({ services, params, query }) => ({
+      status: 200,
+      body: { ...(await services.rules.page(params.source_id, query)), limit: query.limit, offset: query.offset },
+    }),
   }),
   defineRoute({
-    method: 'post', path: '/api/metadata/{source_id}/rules', access: 'editor', plan: 'PRO', tag: 'Metadata rules', operationId: 'createMetadataRule',
-    summary: 'Create a rule', description: '`pattern` (and `query_pattern`) use Python regular expression syntax and must hold exactly one capture group; a bad one answers 422 naming the field.',
+    method: 'post',
+    path: '/api/metadata/{source_id}/rules',
+    access: 'editor',
+    plan: 'PRO',
+    tag: 'Metadata rules',
+    operationId: 'createMetadataRule',
+    summary: 'Create a rule',
+    description:
+      '`pattern` (and `query_pattern`) use Python regular expression syntax and must hold exactly one capture group; a bad one answers 422 naming the field.',
     request: { params: sourceParams, body: ruleBody },
     responses: { 201: { description: 'Created.', schema: ruleSchema } },
     async handler({ services, params, body, principal, req }) {
       const created = await services.rules.create(params.source_id, body);
-      await services.identity.recordConfigUpdate(principal, req.ip, 'metadata.rule', { action: 'create', source_id: params.source_id, id: created.id, field_name: created.field_name });
+      await services.identity.recordConfigUpdate(principal, req.ip, 'metadata.rule', {
+        action: 'create',
+        source_id: params.source_id,
+        id: created.id,
+        field_name: created.field_name,
+      });
       return { status: 201, body: created };
     },
   }),
   defineRoute({
-    method: 'put', path: '/api/metadata/{source_id}/rules/{rule_id}', access: 'editor', plan: 'PRO', tag: 'Metadata rules', operationId: 'updateMetadataRule',
-    summary: 'Replace a rule', request: { params: ruleParams, body: ruleBody },
+    method: 'put',
+    path: '/api/metadata/{source_id}/rules/{rule_id}',
+    access: 'editor',
+    plan: 'PRO',
+    tag: 'Metadata rules',
+    operationId: 'updateMetadataRule',
+    summary: 'Replace a rule',
+    request: { params: ruleParams, body: ruleBody },
     responses: { 200: { description: 'The rule.', schema: ruleSchema } },
     async handler({ services, params, body, principal, req }) {
       const updated = await services.rules.update(params.source_id, params.rule_id, body);
-      await services.identity.recordConfigUpdate(principal, req.ip, 'metadata.rule', { action: 'update', source_id: params.source_id, id: params.rule_id, field_name: updated.field_name });
+      await services.identity.recordConfigUpdate(principal, req.ip, 'metadata.rule', {
+        action: 'update',
+        source_id: params.source_id,
+        id: params.rule_id,
+        field_name: updated.field_name,
+      });
       return { status: 200, body: updated };
     },
   }),
   defineRoute({
-    method: 'delete', path: '/api/metadata/{source_id}/rules/{rule_id}', access: 'editor', plan: 'PRO', tag: 'Metadata rules', operationId: 'deleteMetadataRule',
-    summary: 'Delete a rule', request: { params: ruleParams },
+    method: 'delete',
+    path: '/api/metadata/{source_id}/rules/{rule_id}',
+    access: 'editor',
+    plan: 'PRO',
+    tag: 'Metadata rules',
+    operationId: 'deleteMetadataRule',
+    summary: 'Delete a rule',
+    request: { params: ruleParams },
     responses: { 204: { description: 'Deleted.' } },
     async handler({ services, params, principal, req }) {
       await services.rules.delete(params.source_id, params.rule_id);
-      await services.identity.recordConfigUpdate(principal, req.ip, 'metadata.rule', { action: 'delete', source_id: params.source_id, id: params.rule_id });
+      await services.identity.recordConfigUpdate(principal, req.ip, 'metadata.rule', {
+        action: 'delete',
+        source_id: params.source_id,
+        id: params.rule_id,
+      });
       return { status: 204 };
     },
   }),
   defineRoute({
-    method: 'post', path: '/api/metadata/{source_id}/test-rule', access: 'editor', plan: 'PRO', tag: 'Metadata rules', operationId: 'testMetadataRule',
+    method: 'post',
+    path: '/api/metadata/{source_id}/test-rule',
+    access: 'editor',
+    plan: 'PRO',
+    tag: 'Metadata rules',
+    operationId: 'testMetadataRule',
     summary: 'Try a rule on sample text without saving it',
-    request: { params: sourceParams, body: z.strictObject({ rule: ruleBody, sample_text: z.string().max(100_000), filename: z.string().max(255).default('sample.txt') }) },
-    responses: { 200: { description: 'What the rule would extract.', schema: z.object({ document: z.record(z.string(), z.string()), chunks: z.array(z.object({ text: z.string(), values: z.record(z.string(), z.string()), origin: z.record(z.string(), z.enum(['self', 'inherited'])) })), boundaries: z.array(z.number().int()), error: z.string().nullable() }) } },
-    handler: async ({ services, params, body }) => ({ status: 200, body: await services.rules.test(params.source_id, body) }),
+    request: {
+      params: sourceParams,
+      body: z.strictObject({
+        rule: ruleBody,
+        sample_text: z.string().max(100_000),
+        filename: z.string().max(255).default('sample.txt'),
+      }),
+    },
+    responses: {
+      200: {
+        description: 'What the rule would extract.',
+        schema: z.object({
+          document: z.record(z.string(), z.string()),
+          chunks: z.array(
+            z.object({
+              text: z.string(),
+              values: z.record(z.string(), z.string()),
+              origin: z.record(z.string(), z.enum(['self', 'inherited'])),
+            }),
+          ),
+          boundaries: z.array(z.number().int()),
+          error: z.string().nullable(),
+        }),
+      },
+    },
+    handler: async ({ services, params, body }) => ({
+      status: 200,
+      body: await services.rules.test(params.source_id, body),
+    }),
   }),
   defineRoute({
-    method: 'post', path: '/api/metadata/{source_id}/refresh', access: 'editor', plan: 'PRO', tag: 'Metadata rules', operationId: 'refreshMetadata',
-    summary: 'Re-apply the rules to indexed chunks as a job', request: { params: sourceParams },
+    method: 'post',
+    path: '/api/metadata/{source_id}/refresh',
+    access: 'editor',
+    plan: 'PRO',
+    tag: 'Metadata rules',
+    operationId: 'refreshMetadata',
+    summary: 'Re-apply the rules to indexed chunks as a job',
+    request: { params: sourceParams },
     responses: { 202: { description: 'The job.', schema: z.object({ job_id: z.uuid() }) } },
-    handler: async ({ services, params }) => ({ status: 202, body: { job_id: await services.rules.requestRefresh(params.source_id) } }),
+    handler: async ({ services, params }) => ({
+      status: 202,
+      body: { job_id: await services.rules.requestRefresh(params.source_id) },
+    }),
   }),
 ];

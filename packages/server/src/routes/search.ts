@@ -12,12 +12,18 @@ const searchBody = z.strictObject({
   filters: z
     .strictObject({
       document_ids: z.array(z.uuid()).max(1000).optional(),
-      metadata: z.record(z.string(), z.string()).optional().describe('Every key must have this value on the chunk or on its document.'),
+      metadata: z
+        .record(z.string(), z.string())
+        .optional()
+        .describe('Every key must have this value on the chunk or on its document.'),
     })
     .optional(),
 });
 
-const filtersSchema = z.object({ document_ids: z.array(z.uuid()).optional(), metadata: z.record(z.string(), z.string()).optional() });
+const filtersSchema = z.object({
+  document_ids: z.array(z.uuid()).optional(),
+  metadata: z.record(z.string(), z.string()).optional(),
+});
 
 const searchResponse = z.object({
   items: z.array(
@@ -27,11 +33,20 @@ const searchResponse = z.object({
       title: z.string().describe('The document title, or its file name when it has none.'),
       path: z.string(),
       text: z.string(),
-      score: z.number().describe('BM25 in lexical mode, cosine similarity in dense mode, the reciprocal rank fusion score in hybrid mode.'),
+      score: z
+        .number()
+        .describe(
+          'BM25 in lexical mode, cosine similarity in dense mode, the reciprocal rank fusion score in hybrid mode.',
+        ),
       metadata: z.record(z.string(), z.unknown()),
     }),
   ),
-  retrieval_settings: z.object({ mode: z.enum(['lexical', 'dense', 'hybrid']), top_k: z.number().int(), filters: filtersSchema, rewritten_query: z.string().nullable() }),
+  retrieval_settings: z.object({
+    mode: z.enum(['lexical', 'dense', 'hybrid']),
+    top_k: z.number().int(),
+    filters: filtersSchema,
+    rewritten_query: z.string().nullable(),
+  }),
   timing: z.object({ retrieve: z.number().describe('Milliseconds.'), total: z.number().describe('Milliseconds.') }),
 });
 
@@ -45,12 +60,16 @@ export const searchRoutes = [
     operationId: 'search',
     summary: 'Retrieve the chunks that best match a query',
     description:
-      'BM25 over an analyzer for each chunk\'s language, fused by reciprocal rank with embedding search when an embedder is configured. Only chunks of indexed documents the caller may see are searched.',
+      "BM25 over an analyzer for each chunk's language, fused by reciprocal rank with embedding search when an embedder is configured. Only chunks of indexed documents the caller may see are searched.",
     request: { body: searchBody },
     responses: { 200: { description: 'The best chunks, best first.', schema: searchResponse } },
     handler: async ({ services, principal, body }) => ({
       status: 200,
-      body: await services.search.search(principal!, { query: body.query, topK: body.top_k, ...(body.filters ? { filters: body.filters } : {}) }),
+      body: await services.search.search(principal!, {
+        query: body.query,
+        topK: body.top_k,
+        ...(body.filters ? { filters: body.filters } : {}),
+      }),
     }),
   }),
 ];

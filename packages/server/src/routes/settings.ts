@@ -5,7 +5,9 @@ import { defineRoute } from '../http/route.js';
 const settingValue = z.union([z.string(), z.number(), z.boolean()]);
 
 const settingsSchema = z.object({
-  settings: z.record(z.string(), settingValue).describe('Every runtime setting (the spec\'s "seed" variables) as stored now.'),
+  settings: z
+    .record(z.string(), settingValue)
+    .describe('Every runtime setting (the spec\'s "seed" variables) as stored now.'),
   derived: z.object({ EFFECTIVE_N_CTX: z.number().int() }).describe('Read-only values derived at start-up.'),
 });
 
@@ -23,7 +25,10 @@ export const settingsRoutes = [
     operationId: 'getRuntimeSettings',
     summary: 'Runtime settings and derived values',
     responses: { 200: { description: 'The settings in effect.', schema: settingsSchema } },
-    handler: ({ kernel }) => ({ status: 200, body: { settings: kernel.settings.all(), derived: { EFFECTIVE_N_CTX: kernel.effectiveNCtx } } }),
+    handler: ({ kernel }) => ({
+      status: 200,
+      body: { settings: kernel.settings.all(), derived: { EFFECTIVE_N_CTX: kernel.effectiveNCtx } },
+    }),
   }),
   defineRoute({
     method: 'patch',
@@ -32,13 +37,17 @@ export const settingsRoutes = [
     tag: 'Administration',
     operationId: 'updateRuntimeSettings',
     summary: 'Change runtime settings without a restart',
-    description: 'Validates every change first; one invalid value answers 422 listing each bad field and changes nothing. Other replicas apply the change within 5 seconds. Recorded as config.update.',
+    description:
+      'Validates every change first; one invalid value answers 422 listing each bad field and changes nothing. Other replicas apply the change within 5 seconds. Recorded as config.update.',
     request: { body: changeSchema },
     responses: { 200: { description: 'The settings after the change.', schema: settingsSchema } },
     async handler({ kernel, services, body, principal, req }) {
       await kernel.settings.set(body, principal?.username);
       await services.identity.recordConfigUpdate(principal, req.ip, 'runtime.settings', { changed: body });
-      return { status: 200, body: { settings: kernel.settings.all(), derived: { EFFECTIVE_N_CTX: kernel.effectiveNCtx } } };
+      return {
+        status: 200,
+        body: { settings: kernel.settings.all(), derived: { EFFECTIVE_N_CTX: kernel.effectiveNCtx } },
+      };
     },
   }),
 ];

@@ -7,7 +7,9 @@ const sourceSchema = z.object({
   id: z.uuid(),
   name: z.string(),
   type: z.string().describe('The plugin type: filesystem, web, s3, git, ...'),
-  config: z.record(z.string(), z.unknown()).describe('The plugin\'s options; secret ones answer "***" (send "***" back to keep them).'),
+  config: z
+    .record(z.string(), z.unknown())
+    .describe('The plugin\'s options; secret ones answer "***" (send "***" back to keep them).'),
   enabled: z.boolean(),
   last_sync_at: z.string().nullable(),
   last_sync_status: z.string().nullable(),
@@ -16,51 +18,114 @@ const sourceSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
 });
-const sourceBody = z.strictObject({ name: z.string().trim().min(1).max(100), type: z.string().min(1).max(50), config: z.record(z.string(), z.unknown()), enabled: z.boolean().default(true) });
+const sourceBody = z.strictObject({
+  name: z.string().trim().min(1).max(100),
+  type: z.string().min(1).max(50),
+  config: z.record(z.string(), z.unknown()),
+  enabled: z.boolean().default(true),
+});
 
 /** CRUD and sync of one kind of source; connectors and integrations share everything but names. */
 function sourceRoutes(kind: SourceKind, base: string, tag: string, syncVerb: 'scan' | 'sync'): AnyRoute[] {
   const Noun = kind === 'connector' ? 'Connector' : 'Integration';
   return [
     defineRoute({
-      method: 'get', path: base, access: 'required', tag, operationId: `list${Noun}s`, summary: `List ${kind}s`,
+      method: 'get',
+      path: base,
+      access: 'required',
+      tag,
+      operationId: `list${Noun}s`,
+      summary: `List ${kind}s`,
       request: { query: pageQuery },
-      responses: { 200: { description: `A page of ${kind}s.`, schema: z.object({ items: z.array(sourceSchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() }) } },
+      responses: {
+        200: {
+          description: `A page of ${kind}s.`,
+          schema: z.object({
+            items: z.array(sourceSchema),
+            total: z.number().int(),
+            limit: z.number().int(),
+            offset: z.number().int(),
+          }),
+        },
+      },
       async handler({ services, query }) {
         const page = await services.sources.list(kind, query.limit, query.offset);
-        return { status: 200, body: { items: await Promise.all(page.items.map((row) => services.sources.present(row))), total: page.total, limit: query.limit, offset: query.offset } };
+        return {
+          status: 200,
+          body: {
+            items: await Promise.all(page.items.map((row) => services.sources.present(row))),
+            total: page.total,
+            limit: query.limit,
+            offset: query.offset,
+          },
+        };
       },
     }),
     defineRoute({
-      method: 'post', path: base, access: 'admin', tag, operationId: `create${Noun}`, summary: `Create a ${kind}`,
-      description: 'The config is validated by the plugin of `type` (and opened once, so paths and credentials are checked).',
+      method: 'post',
+      path: base,
+      access: 'admin',
+      tag,
+      operationId: `create${Noun}`,
+      summary: `Create a ${kind}`,
+      description:
+        'The config is validated by the plugin of `type` (and opened once, so paths and credentials are checked).',
       request: { body: sourceBody },
       responses: { 201: { description: 'Created.', schema: sourceSchema } },
       async handler({ services, body, principal, req }) {
         const created = await services.sources.create(kind, body);
-        await services.identity.recordConfigUpdate(principal, req.ip, kind, { action: 'create', id: created.id, name: created.name, type: created.type });
+        await services.identity.recordConfigUpdate(principal, req.ip, kind, {
+          action: 'create',
+          id: created.id,
+          name: created.name,
+          type: created.type,
+        });
         return { status: 201, body: await services.sources.present(created) };
       },
     }),
     defineRoute({
-      method: 'get', path: `${base}/{id}`, access: 'required', tag, operationId: `get${Noun}`, summary: `One ${kind}`,
+      method: 'get',
+      path: `${base}/{id}`,
+      access: 'required',
+      tag,
+      operationId: `get${Noun}`,
+      summary: `One ${kind}`,
       request: { params: idParams },
       responses: { 200: { description: `The ${kind}.`, schema: sourceSchema } },
-      handler: async ({ services, params }) => ({ status: 200, body: await services.sources.present(await services.sources.get(kind, params.id)) }),
+      handler: async ({ services, params }) => ({
+        status: 200,
+        body: await services.sources.present(await services.sources.get(kind, params.id)),
+      }),
     }),
     defineRoute({
-      method: 'put', path: `${base}/{id}`, access: 'admin', tag, operationId: `update${Noun}`, summary: `Update a ${kind}`,
+      method: 'put',
+      path: `${base}/{id}`,
+      access: 'admin',
+      tag,
+      operationId: `update${Noun}`,
+      summary: `Update a ${kind}`,
       request: { params: idParams, body: sourceBody },
       responses: { 200: { description: `The ${kind}.`, schema: sourceSchema } },
       async handler({ services, params, body, principal, req }) {
         const updated = await services.sources.update(kind, params.id, body);
         // The config's field names, never its values: some of them are secrets.
-        await services.identity.recordConfigUpdate(principal, req.ip, kind, { action: 'update', id: updated.id, name: updated.name, fields: Object.keys(body.config ?? {}), enabled: updated.enabled });
+        await services.identity.recordConfigUpdate(principal, req.ip, kind, {
+          action: 'update',
+          id: updated.id,
+          name: updated.name,
+          fields: Object.keys(body.config ?? {}),
+          enabled: updated.enabled,
+        });
         return { status: 200, body: await services.sources.present(updated) };
       },
     }),
     defineRoute({
-      method: 'delete', path: `${base}/{id}`, access: 'admin', tag, operationId: `delete${Noun}`, summary: `Delete a ${kind} and its documents`,
+      method: 'delete',
+      path: `${base}/{id}`,
+      access: 'admin',
+      tag,
+      operationId: `delete${Noun}`,
+      summary: `Delete a ${kind} and its documents`,
       request: { params: idParams },
       responses: { 204: { description: 'Deleted.' } },
       async handler({ services, params, principal, req }) {
@@ -70,10 +135,18 @@ function sourceRoutes(kind: SourceKind, base: string, tag: string, syncVerb: 'sc
       },
     }),
     defineRoute({
-      method: 'post', path: `${base}/{id}/${syncVerb}`, access: 'editor', tag, operationId: `${syncVerb}${Noun}`, summary: `Start a ${syncVerb} of a ${kind}`,
+      method: 'post',
+      path: `${base}/{id}/${syncVerb}`,
+      access: 'editor',
+      tag,
+      operationId: `${syncVerb}${Noun}`,
+      summary: `Start a ${syncVerb} of a ${kind}`,
       request: { params: idParams },
       responses: { 202: { description: 'The job.', schema: z.object({ job_id: z.uuid() }) } },
-      handler: async ({ services, params }) => ({ status: 202, body: { job_id: await services.syncs.start(await services.sources.get(kind, params.id), syncVerb) } }),
+      handler: async ({ services, params }) => ({
+        status: 202,
+        body: { job_id: await services.syncs.start(await services.sources.get(kind, params.id), syncVerb) },
+      }),
     }),
   ];
 }
@@ -81,10 +154,17 @@ function sourceRoutes(kind: SourceKind, base: string, tag: string, syncVerb: 'sc
 export const connectorRoutes: AnyRoute[] = [
   // Before /api/connectors/{id}: "sync-all" is not an id.
   defineRoute({
-    method: 'post', path: '/api/connectors/sync-all', access: 'editor', tag: 'Connectors', operationId: 'syncAllSources',
+    method: 'post',
+    path: '/api/connectors/sync-all',
+    access: 'editor',
+    tag: 'Connectors',
+    operationId: 'syncAllSources',
     summary: 'Sync every enabled connector and integration',
     responses: { 202: { description: 'One job per source.', schema: z.object({ job_ids: z.array(z.uuid()) }) } },
-    handler: async ({ services, principal, req }) => ({ status: 202, body: { job_ids: await services.syncs.startAll(principal!, req.ip) } }),
+    handler: async ({ services, principal, req }) => ({
+      status: 202,
+      body: { job_ids: await services.syncs.startAll(principal!, req.ip) },
+    }),
   }),
   ...sourceRoutes('connector', '/api/connectors', 'Connectors', 'scan'),
 ];

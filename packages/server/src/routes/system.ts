@@ -41,15 +41,23 @@ export const systemRoutes = [
     tag: 'System',
     operationId: 'getHealth',
     summary: 'Health status with the running version',
-    description: 'Answers 200 when the database answers (status ok, or degraded when jobs or the model are not), 503 when the database is down.',
-    responses: { 200: { description: 'Healthy or degraded.', schema: healthSchema }, 503: { description: 'The database is down.', schema: healthSchema } },
+    description:
+      'Answers 200 when the database answers (status ok, or degraded when jobs or the model are not), 503 when the database is down.',
+    responses: {
+      200: { description: 'Healthy or degraded.', schema: healthSchema },
+      503: { description: 'The database is down.', schema: healthSchema },
+    },
     async handler({ kernel }) {
       const database = await checkDatabase(kernel);
       const jobs = kernel.jobs.isRunning() ? 'ok' : 'stopped';
       const llm = kernel.container.has(providerTokens.llm) ? 'ok' : 'not_configured';
       const healthy = database === 'ok';
       const status = healthy && jobs === 'ok' ? 'ok' : 'degraded';
-      return { status: healthy ? 200 : 503, body: { status, ...readBuildInfoCached(), checks: { database, jobs, llm } }, headers: { 'Cache-Control': 'no-store' } };
+      return {
+        status: healthy ? 200 : 503,
+        body: { status, ...readBuildInfoCached(), checks: { database, jobs, llm } },
+        headers: { 'Cache-Control': 'no-store' },
+      };
     },
   }),
   defineRoute({

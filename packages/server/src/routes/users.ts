@@ -2,9 +2,22 @@ import { z } from 'zod';
 import { DocqaError } from '@docqa/plugin-api';
 import { defineRoute } from '../http/route.js';
 import { publicUser } from '../identity/users.js';
-import { emailField, idParams, pageQuery, passwordField, roleField, userSchema, usernameField } from './identity-schemas.js';
+import {
+  emailField,
+  idParams,
+  pageQuery,
+  passwordField,
+  roleField,
+  userSchema,
+  usernameField,
+} from './identity-schemas.js';
 
-const userList = z.object({ items: z.array(userSchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() });
+const userList = z.object({
+  items: z.array(userSchema),
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+});
 
 export const userRoutes = [
   defineRoute({
@@ -29,9 +42,19 @@ export const userRoutes = [
     operationId: 'createUser',
     summary: 'Create a user',
     description: 'Without a role the user is a viewer. With AUTH_REQUIRE_EMAIL an email is required.',
-    request: { body: z.strictObject({ username: usernameField, password: passwordField, role: roleField.default('viewer'), email: emailField.nullable().default(null) }) },
+    request: {
+      body: z.strictObject({
+        username: usernameField,
+        password: passwordField,
+        role: roleField.default('viewer'),
+        email: emailField.nullable().default(null),
+      }),
+    },
     responses: { 201: { description: 'Created.', schema: userSchema } },
-    handler: async ({ services, principal, body, req }) => ({ status: 201, body: publicUser(await services.identity.createUser(principal!, req.ip, body)) }),
+    handler: async ({ services, principal, body, req }) => ({
+      status: 201,
+      body: publicUser(await services.identity.createUser(principal!, req.ip, body)),
+    }),
   }),
   defineRoute({
     method: 'get',
@@ -54,14 +77,23 @@ export const userRoutes = [
     access: 'admin',
     tag: 'Users',
     operationId: 'updateUser',
-    summary: 'Change a user\'s password, role or email',
-    description: 'The last admin cannot be demoted. A new password or role ends the user\'s sessions.',
+    summary: "Change a user's password, role or email",
+    description: "The last admin cannot be demoted. A new password or role ends the user's sessions.",
     request: {
       params: idParams,
-      body: z.strictObject({ password: passwordField.optional(), role: roleField.optional(), email: emailField.nullable().optional() }).refine((body) => Object.keys(body).length > 0, 'name at least one of password, role, email'),
+      body: z
+        .strictObject({
+          password: passwordField.optional(),
+          role: roleField.optional(),
+          email: emailField.nullable().optional(),
+        })
+        .refine((body) => Object.keys(body).length > 0, 'name at least one of password, role, email'),
     },
     responses: { 200: { description: 'The user.', schema: userSchema } },
-    handler: async ({ services, principal, params, body, req }) => ({ status: 200, body: publicUser(await services.identity.updateUser(principal!, params.id, body, req.ip ?? null)) }),
+    handler: async ({ services, principal, params, body, req }) => ({
+      status: 200,
+      body: publicUser(await services.identity.updateUser(principal!, params.id, body, req.ip ?? null)),
+    }),
   }),
   defineRoute({
     method: 'delete',

@@ -2,9 +2,11 @@ import { expect } from 'chai';
 import { heapGrowthFlag, launchSettings, missingLaunchSettings } from './memory-policy.js';
 
 describe('the heap growth policy', () => {
-  it('sets V8\'s growing factor from HEAP_GROWING_PERCENT, 30 by default', () => {
+  it("sets V8's growing factor from HEAP_GROWING_PERCENT, 30 by default", () => {
     expect(heapGrowthFlag([], {})).to.equal('--heap-growing-percent=30');
-    expect(heapGrowthFlag(['--enable-source-maps'], { HEAP_GROWING_PERCENT: '50' })).to.equal('--heap-growing-percent=50');
+    expect(heapGrowthFlag(['--enable-source-maps'], { HEAP_GROWING_PERCENT: '50' })).to.equal(
+      '--heap-growing-percent=50',
+    );
   });
 
   it('leaves V8 its own choice at 0, and leaves a flag given to node alone, in either spelling', () => {
@@ -25,30 +27,42 @@ describe('the memory launch settings', () => {
 
   it('names every setting a bare `node cli.js serve` lacks', () => {
     expect(missingLaunchSettings([], {})).to.deep.equal(Object.keys(launchSettings));
-    expect(missingLaunchSettings(['--enable-source-maps'], { MALLOC_ARENA_MAX: ' ' })).to.deep.equal(['MALLOC_ARENA_MAX', 'MALLOC_MMAP_THRESHOLD_', '--max-semi-space-size']);
+    expect(missingLaunchSettings(['--enable-source-maps'], { MALLOC_ARENA_MAX: ' ' })).to.deep.equal([
+      'MALLOC_ARENA_MAX',
+      'MALLOC_MMAP_THRESHOLD_',
+      '--max-semi-space-size',
+    ]);
   });
 
   it('finds the young generation flag on the command line or in NODE_OPTIONS, in either spelling', () => {
     expect(missingLaunchSettings(['--max-semi-space-size=4'], all)).to.deep.equal([]);
-    expect(missingLaunchSettings([], { ...all, NODE_OPTIONS: '--enable-source-maps --max_semi_space_size=8' })).to.deep.equal([]);
+    expect(
+      missingLaunchSettings([], { ...all, NODE_OPTIONS: '--enable-source-maps --max_semi_space_size=8' }),
+    ).to.deep.equal([]);
     expect(missingLaunchSettings(['--max-semi-space-size-of-nothing'], all)).to.deep.equal(['--max-semi-space-size']);
   });
 
-  it('takes an operator\'s own values as set', () => {
-    expect(missingLaunchSettings(['--max-semi-space-size=16'], { MALLOC_ARENA_MAX: '4', MALLOC_MMAP_THRESHOLD_: '131072' })).to.deep.equal([]);
+  it("takes an operator's own values as set", () => {
+    expect(
+      missingLaunchSettings(['--max-semi-space-size=16'], { MALLOC_ARENA_MAX: '4', MALLOC_MMAP_THRESHOLD_: '131072' }),
+    ).to.deep.equal([]);
   });
 
   it('is what npm start, npm run docqa and the image use', async () => {
     const { readFile } = await import('node:fs/promises');
     const root = new URL('../../../../', import.meta.url);
-    const scripts = (JSON.parse(await readFile(new URL('package.json', root), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const scripts = (
+      JSON.parse(await readFile(new URL('package.json', root), 'utf8')) as { scripts: Record<string, string> }
+    ).scripts;
     const launches = [scripts.docqa!, scripts.start!.split('&&').at(-1)!, scripts['bench:ingest']!.split('&&').at(-1)!];
     const image = await readFile(new URL('docker/Dockerfile', root), 'utf8');
     const entrypoint = await readFile(new URL('docker/docqa.sh', root), 'utf8');
     for (const [name, value] of Object.entries(launchSettings)) {
       const setting = name.startsWith('--') ? `${name}=${value}` : `${name}=\${${name}:-${value}}`;
       for (const launch of launches) expect(launch, launch).to.include(setting);
-      expect(name.startsWith('--') ? entrypoint : image).to.include(name.startsWith('--') ? setting : `${name}=${value}`);
+      expect(name.startsWith('--') ? entrypoint : image).to.include(
+        name.startsWith('--') ? setting : `${name}=${value}`,
+      );
     }
   });
 });

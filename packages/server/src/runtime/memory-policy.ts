@@ -70,15 +70,23 @@ export const launchSettings = {
 type LaunchSetting = keyof typeof launchSettings;
 
 /** What this process started with for each launch setting: its value, or null when it was not set. */
-export function launchSettingValues(execArgv: readonly string[], env: NodeJS.ProcessEnv): Record<LaunchSetting, string | null> {
+export function launchSettingValues(
+  execArgv: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Record<LaunchSetting, string | null> {
   const nodeOptions = [...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/)];
-  const entries = (Object.keys(launchSettings) as LaunchSetting[]).map((name) => [name, name.startsWith('--') ? nodeFlagValue(nodeOptions, name) : env[name]?.trim() || null]);
+  const entries = (Object.keys(launchSettings) as LaunchSetting[]).map((name) => [
+    name,
+    name.startsWith('--') ? nodeFlagValue(nodeOptions, name) : env[name]?.trim() || null,
+  ]);
   return Object.fromEntries(entries) as Record<LaunchSetting, string | null>;
 }
 
 /** Which of the launch settings above this process started without (another value counts as set). */
 export function missingLaunchSettings(execArgv: readonly string[], env: NodeJS.ProcessEnv): string[] {
-  return Object.entries(launchSettingValues(execArgv, env)).filter(([, value]) => value === null).map(([name]) => name);
+  return Object.entries(launchSettingValues(execArgv, env))
+    .filter(([, value]) => value === null)
+    .map(([name]) => name);
 }
 
 /** A node/V8 flag's value in `--flag=value` or `--flag value` form ('' when bare), or null when absent. */

@@ -34,7 +34,10 @@ export function installProcessGuard(options: ProcessGuardOptions): () => void {
     options.count('uncaught_exception');
     const request = options.currentRequest();
     if (request) {
-      options.logger.error({ err: error, request_id: request.requestId }, 'an exception escaped a request; its connection was closed');
+      options.logger.error(
+        { err: error, request_id: request.requestId },
+        'an exception escaped a request; its connection was closed',
+      );
       request.abort();
       return;
     }

@@ -56,7 +56,8 @@ export async function rankChunks(ranking: Ranking, terms: readonly WeightedTerm[
   if (needsDocumentJoin(ranking.scope)) return rankWithinEligible(ranking, terms);
   const skipped = await skippableTerms(ranking, terms);
   const scanned = terms.slice(0, terms.length - skipped);
-  const hits = skipped > 0 ? await rankWithLookups(ranking, scanned, terms.slice(scanned.length)) : await rankAll(ranking, terms);
+  const hits =
+    skipped > 0 ? await rankWithLookups(ranking, scanned, terms.slice(scanned.length)) : await rankAll(ranking, terms);
   // Too few of the best chunks were eligible to be sure of the top k: rank among eligible ones only.
   return hits ?? rankWithinEligible(ranking, terms);
 }
@@ -82,14 +83,20 @@ async function skippableTerms(ranking: Ranking, terms: readonly WeightedTerm[]):
   if (terms.length < 2) return 0;
   let seed = 0;
   let seedPostings = 0;
-  while (seed < terms.length - 1 && (seed === 0 || seedPostings < seedPostingsPerResult * ranking.topK)) seedPostings += (terms[seed++] as WeightedTerm).df;
+  while (seed < terms.length - 1 && (seed === 0 || seedPostings < seedPostingsPerResult * ranking.topK))
+    seedPostings += (terms[seed++] as WeightedTerm).df;
   const bar = await kthEligibleScore(ranking, terms.slice(0, seed));
   if (bar === null) return 0;
   let skippable = 0;
   while (skippable < terms.length - seed && scoreBound(terms.slice(terms.length - skippable - 1)) < bar) skippable++;
   // Lookups for every chunk with a scanned term, against one pass over the skipped terms' postings.
   const postings = (list: readonly WeightedTerm[]) => list.reduce((sum, term) => sum + term.df, 0);
-  while (skippable > 0 && postings(terms.slice(0, terms.length - skippable)) * skippable * lookupCost > postings(terms.slice(terms.length - skippable))) skippable--;
+  while (
+    skippable > 0 &&
+    postings(terms.slice(0, terms.length - skippable)) * skippable * lookupCost >
+      postings(terms.slice(terms.length - skippable))
+  )
+    skippable--;
   return skippable;
 }
 
@@ -147,7 +154,9 @@ interface CandidateRow {
 function firstEligible(rows: readonly CandidateRow[], topK: number): LexicalHit[] | null {
   const eligible = rows.filter((row) => row.document_id !== null);
   if (eligible.length < topK && rows.length === candidatesFor(topK)) return null;
-  return eligible.slice(0, topK).map((row) => ({ chunkId: row.chunk_id, documentId: row.document_id as string, score: Number(row.score) }));
+  return eligible
+    .slice(0, topK)
+    .map((row) => ({ chunkId: row.chunk_id, documentId: row.document_id as string, score: Number(row.score) }));
 }
 
 /** The best chunks by the terms' summed scores, each with its document when that document is eligible. */
@@ -179,7 +188,11 @@ async function rankAll(ranking: Ranking, terms: readonly WeightedTerm[]): Promis
  * are looked up by (term, chunk) for the chunks whose partial score plus the skipped terms' bound
  * still reaches the k-th best eligible partial score (no other chunk can enter the top k).
  */
-async function rankWithLookups(ranking: Ranking, scanned: readonly WeightedTerm[], skipped: readonly WeightedTerm[]): Promise<LexicalHit[] | null> {
+async function rankWithLookups(
+  ranking: Ranking,
+  scanned: readonly WeightedTerm[],
+  skipped: readonly WeightedTerm[],
+): Promise<LexicalHit[] | null> {
   const params = new SqlParams();
   const partial = summedScoresSql(params, scanned, ranking.averageLength);
   const k = params.add(ranking.topK);

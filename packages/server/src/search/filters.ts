@@ -20,12 +20,21 @@ export interface FilterLimits {
 export function checkFilterLimits(filters: SearchFilters | undefined, limits: FilterLimits): void {
   const entries = Object.entries(filters?.metadata ?? {});
   const refuse = (message: string, setting: string) => {
-    throw new DocqaError('validation_failed', `The metadata filter ${message} (${setting}).`, { errors: [{ field: 'body.filters.metadata', message }], extra: { setting } });
+    throw new DocqaError('validation_failed', `The metadata filter ${message} (${setting}).`, {
+      errors: [{ field: 'body.filters.metadata', message }],
+      extra: { setting },
+    });
   };
-  if (entries.length > limits.maxKeys) refuse(`has ${entries.length} keys; at most ${limits.maxKeys} are allowed`, 'FILTER_MAX_KEYS');
+  if (entries.length > limits.maxKeys)
+    refuse(`has ${entries.length} keys; at most ${limits.maxKeys} are allowed`, 'FILTER_MAX_KEYS');
   for (const [key, value] of entries) {
-    if (key.length === 0 || key.length > limits.maxKeyLength) refuse(`has a key of ${key.length} characters; keys have 1 to ${limits.maxKeyLength}`, 'FILTER_MAX_KEY_LENGTH');
-    if (value.length > limits.maxValueLength) refuse(`has a value of ${value.length} characters; at most ${limits.maxValueLength} are allowed`, 'FILTER_MAX_VALUE_LENGTH');
+    if (key.length === 0 || key.length > limits.maxKeyLength)
+      refuse(`has a key of ${key.length} characters; keys have 1 to ${limits.maxKeyLength}`, 'FILTER_MAX_KEY_LENGTH');
+    if (value.length > limits.maxValueLength)
+      refuse(
+        `has a value of ${value.length} characters; at most ${limits.maxValueLength} are allowed`,
+        'FILTER_MAX_VALUE_LENGTH',
+      );
   }
 }
 
@@ -38,7 +47,8 @@ export interface SearchScope {
 /** Conditions on a document (alias `doc`): indexed, visible to the groups, among the requested ids. */
 export function documentConditions(doc: string, scope: SearchScope, params: SqlParams): string[] {
   const conditions = [`${doc}.status = 'indexed'`];
-  if (scope.filters?.document_ids) conditions.push(`${doc}.id = any(${params.add(scope.filters.document_ids)}::uuid[])`);
+  if (scope.filters?.document_ids)
+    conditions.push(`${doc}.id = any(${params.add(scope.filters.document_ids)}::uuid[])`);
   if (scope.visibleToGroups) conditions.push(documentAccessPredicate(doc, params.add(scope.visibleToGroups)));
   return conditions;
 }
@@ -62,5 +72,9 @@ export function metadataCondition(doc: string, chunk: string, scope: SearchScope
 
 /** Whether anything narrows the search beyond "indexed documents": dense search must then be told which documents. */
 export function isNarrowed(scope: SearchScope): boolean {
-  return scope.visibleToGroups !== null || scope.filters?.document_ids !== undefined || Object.keys(scope.filters?.metadata ?? {}).length > 0;
+  return (
+    scope.visibleToGroups !== null ||
+    scope.filters?.document_ids !== undefined ||
+    Object.keys(scope.filters?.metadata ?? {}).length > 0
+  );
 }

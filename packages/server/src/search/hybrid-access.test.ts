@@ -17,11 +17,18 @@ describe('search: hybrid retrieval and group access (tiny embedder, ENTERPRISE)'
     });
     const finance = (await t.call('POST', '/api/groups', t.admin, { name: 'Finance' })).body.id as string;
     for (const name of ['alice', 'bob']) {
-      const user = await t.call('POST', '/api/auth/users', t.admin, { username: name, password: `${name}-password-1`, role: 'editor' });
+      const user = await t.call('POST', '/api/auth/users', t.admin, {
+        username: name,
+        password: `${name}-password-1`,
+        role: 'editor',
+      });
       expect(user.status).to.equal(201);
-      if (name === 'alice') expect((await t.call('PUT', `/api/groups/${finance}/members/${user.body.id}`, t.admin)).status).to.equal(204);
+      if (name === 'alice')
+        expect((await t.call('PUT', `/api/groups/${finance}/members/${user.body.id}`, t.admin)).status).to.equal(204);
     }
-    expect((await t.call('PUT', `/api/access/document/${ids['merger.txt']}`, t.admin, { group_ids: [finance] })).status).to.equal(200);
+    expect(
+      (await t.call('PUT', `/api/access/document/${ids['merger.txt']}`, t.admin, { group_ids: [finance] })).status,
+    ).to.equal(200);
     alice = await t.login('alice', 'alice-password-1');
     bob = await t.login('bob', 'bob-password-1');
   });

@@ -32,7 +32,8 @@ export function analyseChunk(id: string, text: string, language: string | null):
 
 /** Analyses chunks of one document, each in its language (the document's when its own is not told). */
 export function analyseChunks(
-  chunks: ReadonlyArray<{ id: string; text: string }>, detector: LanguageDetector = languageDetector(),
+  chunks: ReadonlyArray<{ id: string; text: string }>,
+  detector: LanguageDetector = languageDetector(),
 ): AnalysedChunk[] {
   const languages = detector.detectChunks(chunks.map((chunk) => chunk.text));
   return chunks.map((chunk, i) => analyseChunk(chunk.id, chunk.text, languages[i] ?? null));
@@ -45,7 +46,11 @@ export function analyseChunks(
  * posting names its chunk by position in that list: a posting costs a term, two integers and no
  * 36-character uuid text. Deleting a chunk deletes its postings (trigger in search/schema.ts).
  */
-export async function writePostings(tx: SqlExecutor, documentId: string, chunks: readonly AnalysedChunk[]): Promise<void> {
+export async function writePostings(
+  tx: SqlExecutor,
+  documentId: string,
+  chunks: readonly AnalysedChunk[],
+): Promise<void> {
   const terms: string[] = [];
   const ordinals: number[] = [];
   const frequencies: number[] = [];
@@ -85,7 +90,11 @@ export async function corpusLanguages(db: SqlExecutor): Promise<(string | null)[
  * Query terms with their counts: a term written twice weighs twice, as in Lucene's boolean query.
  * Analysed in the query's language, or under each of the corpus's languages when that is not told.
  */
-export function queryTerms(query: string, languages: readonly (string | null)[] = ['en'], detector: LanguageDetector = languageDetector()): Map<string, number> {
+export function queryTerms(
+  query: string,
+  languages: readonly (string | null)[] = ['en'],
+  detector: LanguageDetector = languageDetector(),
+): Map<string, number> {
   return analyzeQuery(query, detector, languages);
 }
 
@@ -111,7 +120,9 @@ export async function corpusStatistics(db: SqlExecutor, terms: readonly string[]
   );
   const corpus = rows.find((row) => row.term === null);
   const chunks = Number(corpus?.chunks ?? 0);
-  const documentFrequency = new Map(rows.filter((row) => row.term !== null).map((row) => [row.term as string, Number(row.df)]));
+  const documentFrequency = new Map(
+    rows.filter((row) => row.term !== null).map((row) => [row.term as string, Number(row.df)]),
+  );
   return { chunks, averageLength: chunks > 0 ? Number(corpus?.total_length ?? 0) / chunks : 0, documentFrequency };
 }
 
@@ -126,7 +137,11 @@ export function idf(chunks: number, df: number): number {
  * restricted to indexed documents the groups may see and to the filters, so the top k is taken
  * after access control and never from chunks the caller may not read (see bm25-ranking.ts).
  */
-export async function lexicalSearch(db: Db, query: string, options: SearchScope & { topK: number; detector?: LanguageDetector }): Promise<LexicalHit[]> {
+export async function lexicalSearch(
+  db: Db,
+  query: string,
+  options: SearchScope & { topK: number; detector?: LanguageDetector },
+): Promise<LexicalHit[]> {
   const counts = queryTerms(query, await corpusLanguages(db), options.detector);
   if (counts.size === 0) return [];
   const statistics = await corpusStatistics(db, [...counts.keys()]);

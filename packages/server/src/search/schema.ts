@@ -28,7 +28,11 @@ export const searchMigrations: SchemaMigration[] = [
       // Deleting chunks (a document deleted or indexed again) finds their postings through this.
       'create index chunk_term_chunk on chunk_term (chunk_id)',
     ],
-    down: ['drop table chunk_term', 'alter table document drop column term_count', 'alter table chunk drop column term_count'],
+    down: [
+      'drop table chunk_term',
+      'alter table document drop column term_count',
+      'alter table chunk drop column term_count',
+    ],
   },
   {
     name: '0006_lexical_term_stats',

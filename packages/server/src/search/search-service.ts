@@ -4,7 +4,14 @@ import type { Kernel } from '@docqa/kernel';
 import type { Principal } from '@docqa/core/identity';
 import type { GroupsService } from '@docqa/core/groups';
 import { languageDetector, lexicalSearch } from './lexical-index.js';
-import { checkFilterLimits, documentConditions, isNarrowed, metadataCondition, type SearchFilters, type SearchScope } from './filters.js';
+import {
+  checkFilterLimits,
+  documentConditions,
+  isNarrowed,
+  metadataCondition,
+  type SearchFilters,
+  type SearchScope,
+} from './filters.js';
 import { currentEmbedder } from '../models/registry.js';
 
 /** Reciprocal rank fusion constant, as in Cormack et al. (2009): damps the weight of the very top ranks. */
@@ -59,18 +66,29 @@ export class SearchService {
   /** Refuses (422) a filter past FILTER_MAX_KEYS, FILTER_MAX_KEY_LENGTH or FILTER_MAX_VALUE_LENGTH. */
   checkFilters(filters: SearchFilters | undefined): void {
     const v = this.kernel.config.values;
-    checkFilterLimits(filters, { maxKeys: v.FILTER_MAX_KEYS, maxKeyLength: v.FILTER_MAX_KEY_LENGTH, maxValueLength: v.FILTER_MAX_VALUE_LENGTH });
+    checkFilterLimits(filters, {
+      maxKeys: v.FILTER_MAX_KEYS,
+      maxKeyLength: v.FILTER_MAX_KEY_LENGTH,
+      maxValueLength: v.FILTER_MAX_VALUE_LENGTH,
+    });
   }
 
   async search(principal: Principal, request: SearchRequest): Promise<SearchResult> {
     const started = performance.now();
     this.checkFilters(request.filters);
     const access = await this.groups.scopeFor(principal);
-    const scope: SearchScope = { visibleToGroups: access.all ? null : access.groupIds, ...(request.filters ? { filters: request.filters } : {}) };
+    const scope: SearchScope = {
+      visibleToGroups: access.all ? null : access.groupIds,
+      ...(request.filters ? { filters: request.filters } : {}),
+    };
     const dense = this.#denseAvailable();
     const depth = dense ? fusionDepth(request.topK) : request.topK;
     const [lexicalHits, denseHits] = await Promise.all([
-      lexicalSearch(this.#db, request.query, { ...scope, topK: depth, detector: languageDetector(this.kernel.config.values.INDEX_LANGUAGES) }),
+      lexicalSearch(this.#db, request.query, {
+        ...scope,
+        topK: depth,
+        detector: languageDetector(this.kernel.config.values.INDEX_LANGUAGES),
+      }),
       dense ? this.#denseSearch(request.query, scope, depth) : Promise.resolve(null),
     ]);
     const lexical: RankedHit[] = lexicalHits.map((hit) => ({ chunkId: hit.chunkId, score: hit.score }));
@@ -105,7 +123,10 @@ export class SearchService {
     const documentIds = isNarrowed(scope) ? await this.#allowedDocuments(scope) : undefined;
     if (documentIds?.length === 0) return [];
     const hits = await store.query(embedder.space, { embedding, topK: depth, ...(documentIds ? { documentIds } : {}) });
-    const allowed = await this.#allowedChunks(hits.map((hit) => hit.chunkId), scope);
+    const allowed = await this.#allowedChunks(
+      hits.map((hit) => hit.chunkId),
+      scope,
+    );
     return hits.filter((hit) => allowed.has(hit.chunkId)).map((hit) => ({ chunkId: hit.chunkId, score: hit.score }));
   }
 
@@ -114,7 +135,10 @@ export class SearchService {
     const conditions = documentConditions('d', scope, params);
     const metadata = metadataCondition('d', 'c', scope, params);
     if (metadata) conditions.push(`exists (select 1 from chunk c where c.document_id = d.id and ${metadata})`);
-    const { rows } = await this.#db.query<{ id: string }>(`select d.id from document d where ${conditions.join(' and ')}`, params.values);
+    const { rows } = await this.#db.query<{ id: string }>(
+      `select d.id from document d where ${conditions.join(' and ')}`,
+      params.values,
+    );
     return rows.map((row) => row.id);
   }
 
@@ -124,13 +148,24 @@ export class SearchService {
     const conditions = [`c.id = any(${params.add(chunkIds)}::uuid[])`, ...documentConditions('d', scope, params)];
     const metadata = metadataCondition('d', 'c', scope, params);
     if (metadata) conditions.push(metadata);
-    const { rows } = await this.#db.query<{ id: string }>(`select c.id from chunk c join document d on d.id = c.document_id where ${conditions.join(' and ')}`, params.values);
+    const { rows } = await this.#db.query<{ id: string }>(
+      `select c.id from chunk c join document d on d.id = c.document_id where ${conditions.join(' and ')}`,
+      params.values,
+    );
     return new Set(rows.map((row) => row.id));
   }
 
   async #loadItems(hits: RankedHit[]): Promise<SearchItem[]> {
     if (hits.length === 0) return [];
-    const { rows } = await this.#db.query<{ id: string; document_id: string; text: string; metadata: Record<string, unknown>; title: string | null; filename: string; path: string }>(
+    const { rows } = await this.#db.query<{
+      id: string;
+      document_id: string;
+      text: string;
+      metadata: Record<string, unknown>;
+      title: string | null;
+      filename: string;
+      path: string;
+    }>(
       'select c.id, c.document_id, c.text, c.metadata, d.title, d.filename, d.path from chunk c join document d on d.id = c.document_id where c.id = any($1::uuid[])',
       [hits.map((hit) => hit.chunkId)],
     );
@@ -139,7 +174,17 @@ export class SearchService {
     return hits.flatMap((hit) => {
       const row = byId.get(hit.chunkId);
       if (!row) return [];
-      return [{ chunk_id: row.id, document_id: row.document_id, title: row.title ?? row.filename, path: row.path, text: row.text, score: hit.score, metadata: row.metadata }];
+      return [
+        {
+          chunk_id: row.id,
+          document_id: row.document_id,
+          title: row.title ?? row.filename,
+          path: row.path,
+          text: row.text,
+          score: hit.score,
+          metadata: row.metadata,
+        },
+      ];
     });
   }
 }
@@ -150,7 +195,9 @@ export function reciprocalRankFusion(lists: RankedHit[][]): RankedHit[] {
   for (const list of lists) {
     list.forEach((hit, index) => fused.set(hit.chunkId, (fused.get(hit.chunkId) ?? 0) + 1 / (rrfK + index + 1)));
   }
-  return [...fused.entries()].map(([chunkId, score]) => ({ chunkId, score })).sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : 1));
+  return [...fused.entries()]
+    .map(([chunkId, score]) => ({ chunkId, score }))
+    .sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : 1));
 }
 
 function round(ms: number): number {

@@ -14,7 +14,10 @@ export type Json = Record<string, any>;
 
 /** A license gate of a fixed plan, standing in for a signed license. */
 function licenseOf(plan: Plan | (() => Plan)) {
-  return licenseStandIn(() => ({ plan: typeof plan === 'function' ? plan() : plan, limits: { documents: null, fileSizeBytes: null, storageBytes: null } }));
+  return licenseStandIn(() => ({
+    plan: typeof plan === 'function' ? plan() : plan,
+    limits: { documents: null, fileSizeBytes: null, storageBytes: null },
+  }));
 }
 
 export interface SearchTestServer {
@@ -42,34 +45,68 @@ export interface SearchServerOptions {
 
 export async function startSearchServer(options: SearchServerOptions): Promise<SearchTestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-search-'));
-  const model = options.embedder ? await writeTinyBertEmbeddingModel(path.join(dataDir, 'tiny-embedder.gguf'), { dimensions: 32 }) : null;
+  const model = options.embedder
+    ? await writeTinyBertEmbeddingModel(path.join(dataDir, 'tiny-embedder.gguf'), { dimensions: 32 })
+    : null;
   const database = process.env.TEST_DATABASE_URL ? await createTemporaryDatabase(process.env.TEST_DATABASE_URL) : null;
   const license = licenseOf(options.plan);
   const server = await startServer({
-    env: { ...testSecrets, DOCQA_DATA_DIR: dataDir, DOCQA_SECRETS_DIR: dataDir, LOG_LEVEL: 'ERROR', DEFAULT_ADMIN_PASSWORD: 'admin-password-1', RAG_MIN_CHUNK_LENGTH: '1', ...(model ? { EMBEDDING_MODEL_PATH: model.path } : {}), ...(database ? { DATABASE_URL: database.url } : {}), ...options.env },
+    env: {
+      ...testSecrets,
+      DOCQA_DATA_DIR: dataDir,
+      DOCQA_SECRETS_DIR: dataDir,
+      LOG_LEVEL: 'ERROR',
+      DEFAULT_ADMIN_PASSWORD: 'admin-password-1',
+      RAG_MIN_CHUNK_LENGTH: '1',
+      ...(model ? { EMBEDDING_MODEL_PATH: model.path } : {}),
+      ...(database ? { DATABASE_URL: database.url } : {}),
+      ...options.env,
+    },
     cwd: dataDir,
     inMemoryDatabase: database === null,
-    presets: { standard: definePreset({ id: 'standard', description: 'standard + license stand-in', plugins: (context) => [...withoutLicenseGate(standardPreset.plugins(context)), ...(options.plugins ?? []), { plugin: license }] }) },
+    presets: {
+      standard: definePreset({
+        id: 'standard',
+        description: 'standard + license stand-in',
+        plugins: (context) => [
+          ...withoutLicenseGate(standardPreset.plugins(context)),
+          ...(options.plugins ?? []),
+          { plugin: license },
+        ],
+      }),
+    },
     port: 0,
     host: '127.0.0.1',
     ...options.server,
   });
   const call = async (method: string, route: string, token: string | null, body?: unknown) => {
-    const res = await fetch(server.url + route, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? null : JSON.stringify(body) });
+    const res = await fetch(server.url + route, {
+      method,
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? null : JSON.stringify(body),
+    });
     const text = await res.text();
     return { status: res.status, body: (text ? JSON.parse(text) : {}) as Json };
   };
-  const login = async (username: string, password: string) => (await call('POST', '/api/auth/login', null, { username, password })).body.access_token as string;
+  const login = async (username: string, password: string) =>
+    (await call('POST', '/api/auth/login', null, { username, password })).body.access_token as string;
   const admin = await login('admin', 'admin-password-1');
   const uploadTexts = async (files: Record<string, string>) => {
     const form = new FormData();
     for (const [name, text] of Object.entries(files)) form.append('file', new Blob([Buffer.from(text)]), name);
-    const res = await fetch(`${server.url}/api/docs/upload`, { method: 'POST', body: form, headers: { authorization: `Bearer ${admin}` } });
+    const res = await fetch(`${server.url}/api/docs/upload`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${admin}` },
+    });
     if (res.status !== 202) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
     const documents = ((await res.json()) as Json).documents as Json[];
     const deadline = Date.now() + 60_000;
     for (const document of documents) {
-      while ((await server.kernel.db.query<{ status: string }>('select status from document where id = $1', [document.id])).rows[0]?.status !== 'indexed') {
+      while (
+        (await server.kernel.db.query<{ status: string }>('select status from document where id = $1', [document.id]))
+          .rows[0]?.status !== 'indexed'
+      ) {
         if (Date.now() > deadline) throw new Error(`${document.filename} was not indexed in time`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }

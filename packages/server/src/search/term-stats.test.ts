@@ -2,7 +2,15 @@ import crypto from 'node:crypto';
 import { expect } from 'chai';
 import type { Db, SqlExecutor } from '@docqa/plugin-api';
 import { chunkId } from '../documents/index-writer.js';
-import { analyseChunks, bm25, corpusLanguages, idf, lexicalSearch, queryTerms, writePostings } from './lexical-index.js';
+import {
+  analyseChunks,
+  bm25,
+  corpusLanguages,
+  idf,
+  lexicalSearch,
+  queryTerms,
+  writePostings,
+} from './lexical-index.js';
 import { startSearchServer, type SearchTestServer } from './search.test-support.js';
 
 /** df as BM25 defines it: postings of chunks of indexed documents, counted from scratch. */
@@ -22,14 +30,24 @@ async function keptDf(db: SqlExecutor): Promise<Record<string, number>> {
 async function insertChunks(tx: SqlExecutor, documentId: string, texts: readonly string[]): Promise<void> {
   const chunks = analyseChunks(texts.map((text, position) => ({ id: chunkId(documentId, position), text })));
   for (const [position, chunk] of chunks.entries()) {
-    await tx.query(`insert into chunk (id, document_id, position, text, kind, char_start, char_end, token_count, term_count, language) values ($1, $2, $3, $4, 'text', 0, length($4), 1, $5, $6)`, [chunk.id, documentId, position, texts[position], chunk.length, chunk.language]);
+    await tx.query(
+      `insert into chunk (id, document_id, position, text, kind, char_start, char_end, token_count, term_count, language) values ($1, $2, $3, $4, 'text', 0, length($4), 1, $5, $6)`,
+      [chunk.id, documentId, position, texts[position], chunk.length, chunk.language],
+    );
   }
   await writePostings(tx, documentId, chunks);
-  await tx.query('update document set term_count = $2 where id = $1', [documentId, chunks.reduce((sum, chunk) => sum + chunk.length, 0)]);
+  await tx.query('update document set term_count = $2 where id = $1', [
+    documentId,
+    chunks.reduce((sum, chunk) => sum + chunk.length, 0),
+  ]);
 }
 
 /** A document written as the ingest's transaction writes it (chunks, postings, then its status), without extraction. */
-async function insertDocument(tx: SqlExecutor, texts: readonly string[], status: 'indexed' | 'indexing' = 'indexed'): Promise<string> {
+async function insertDocument(
+  tx: SqlExecutor,
+  texts: readonly string[],
+  status: 'indexed' | 'indexing' = 'indexed',
+): Promise<string> {
   const id = crypto.randomUUID();
   const name = `doc-${id.slice(0, 8)}.txt`;
   await tx.query(
@@ -112,7 +130,10 @@ describe('search: document frequencies kept in term_stats', function () {
         await insertDocument(tx, ['tamarind tamarind', 'kiwi tamarind']);
         throw new Error('the model server went away');
       })
-      .then(() => null, (error: Error) => error.message);
+      .then(
+        () => null,
+        (error: Error) => error.message,
+      );
     expect(failure).to.equal('the model server went away');
     expect(await keptDf(db)).to.deep.equal(before);
     await expectConsistent();
@@ -121,7 +142,10 @@ describe('search: document frequencies kept in term_stats', function () {
   it('counts postings written or removed while their document is indexed (a bulk load, chunks deleted directly)', async () => {
     const id = await db.transaction(async (tx) => {
       const id = crypto.randomUUID();
-      await tx.query(`insert into document (id, path, filename, media_type, size_bytes, content_hash, status, title, chunk_count) values ($1, 'bulk.txt', 'bulk.txt', 'text/plain', 10, $2, 'indexed', 'bulk', 2)`, [id, crypto.createHash('sha256').update(id).digest('hex')]);
+      await tx.query(
+        `insert into document (id, path, filename, media_type, size_bytes, content_hash, status, title, chunk_count) values ($1, 'bulk.txt', 'bulk.txt', 'text/plain', 10, $2, 'indexed', 'bulk', 2)`,
+        [id, crypto.createHash('sha256').update(id).digest('hex')],
+      );
       await insertChunks(tx, id, ['durian lychee', 'durian rambutan']);
       return id;
     });
@@ -139,11 +163,13 @@ describe('search: document frequencies kept in term_stats', function () {
     // order for every change, each would hold the row the other needs next.
     const [melonFirst, zebraFirst, melonSecond, zebraSecond] = await db.transaction(async (tx) => {
       const ids: string[] = [];
-      for (const word of ['melon', 'zebra', 'melon', 'zebra']) ids.push(await insertDocument(tx, [`${word} ${word}`], 'indexing'));
+      for (const word of ['melon', 'zebra', 'melon', 'zebra'])
+        ids.push(await insertDocument(tx, [`${word} ${word}`], 'indexing'));
       return ids;
     });
     const before = await keptDf(db);
-    const index = (tx: SqlExecutor, id: string) => tx.query(`update document set status = 'indexed' where id = $1`, [id]);
+    const index = (tx: SqlExecutor, id: string) =>
+      tx.query(`update document set status = 'indexed' where id = $1`, [id]);
     const pause = () => new Promise((resolve) => setTimeout(resolve, 300));
     await Promise.all([
       db.transaction(async (tx) => {
@@ -172,9 +198,12 @@ describe('search: BM25 top k with frequent terms pruned (MaxScore) equals the fu
   // A corpus where a few words are in most chunks and the rest in a handful: the shape that lets
   // the frequent terms be looked up rather than scanned.
   const common = ['alpha', 'bravo', 'charli'];
-  const rare = Array.from({ length: 40 }, (_, i) => `word${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}x`);
+  const rare = Array.from(
+    { length: 40 },
+    (_, i) => `word${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}x`,
+  );
   let random = 1;
-  const next = () => ((random = (random * 48271) % 2147483647) / 2147483647);
+  const next = () => (random = (random * 48271) % 2147483647) / 2147483647;
 
   before(async () => {
     t = await startSearchServer({ plan: 'PRO', embedder: false });
@@ -184,7 +213,8 @@ describe('search: BM25 top k with frequent terms pruned (MaxScore) equals the fu
         const texts = Array.from({ length: 5 }, () => {
           const words: string[] = [];
           for (const word of common) for (let n = Math.floor(next() * 4 - 0.8); n > 0; n--) words.push(word);
-          for (let n = 1 + Math.floor(next() * 3); n > 0; n--) words.push(rare[Math.floor(next() * next() * rare.length)] as string);
+          for (let n = 1 + Math.floor(next() * 3); n > 0; n--)
+            words.push(rare[Math.floor(next() * next() * rare.length)] as string);
           for (let n = Math.floor(next() * 8); n > 0; n--) words.push('filler');
           return words.sort(() => next() - 0.5).join(' ');
         });
@@ -195,37 +225,66 @@ describe('search: BM25 top k with frequent terms pruned (MaxScore) equals the fu
     // chunks are left for a deep top k, which must then be ranked among the visible ones.
     restrictedGroup = crypto.randomUUID();
     await db.query(`insert into user_group (id, name) values ($1, 'restricted')`, [restrictedGroup]);
-    await db.query(`insert into resource_access (resource_type, resource_id, group_id) select 'document', id::text, $1 from document order by id limit 32`, [restrictedGroup]);
+    await db.query(
+      `insert into resource_access (resource_type, resource_id, group_id) select 'document', id::text, $1 from document order by id limit 32`,
+      [restrictedGroup],
+    );
   });
   after(() => t?.stop());
 
   /** BM25 of every chunk computed here from the postings, the documents the scope allows ranked, ties by chunk id. */
   async function referenceRanking(query: string, topK: number, visibleToGroups: string[] | null) {
     const counts = queryTerms(query, await corpusLanguages(db));
-    const { rows: postings } = await db.query<{ term: string; chunk_id: string; document_id: string; tf: number; chunk_length: number }>(
+    const { rows: postings } = await db.query<{
+      term: string;
+      chunk_id: string;
+      document_id: string;
+      tf: number;
+      chunk_length: number;
+    }>(
       `select t.term, t.chunk_id, t.document_id, t.tf, t.chunk_length from chunk_term t join document d on d.id = t.document_id and d.status = 'indexed' where t.term = any($1::text[])`,
       [[...counts.keys()]],
     );
-    const { rows: corpus } = await db.query<{ chunks: string; total: string }>(`select sum(chunk_count) as chunks, sum(term_count) as total from document where status = 'indexed'`);
+    const { rows: corpus } = await db.query<{ chunks: string; total: string }>(
+      `select sum(chunk_count) as chunks, sum(term_count) as total from document where status = 'indexed'`,
+    );
     const chunks = Number(corpus[0]?.chunks);
     const avgdl = Number(corpus[0]?.total) / chunks;
     const df = new Map<string, number>();
     for (const posting of postings) df.set(posting.term, (df.get(posting.term) ?? 0) + 1);
-    const { rows: hidden } = await db.query<{ id: string }>(`select resource_id as id from resource_access where resource_type = 'document' and not (group_id = any($1::uuid[]))`, [visibleToGroups ?? []]);
+    const { rows: hidden } = await db.query<{ id: string }>(
+      `select resource_id as id from resource_access where resource_type = 'document' and not (group_id = any($1::uuid[]))`,
+      [visibleToGroups ?? []],
+    );
     const hiddenIds = new Set(visibleToGroups ? hidden.map((row) => row.id) : []);
     const scores = new Map<string, number>();
     for (const p of postings) {
       if (hiddenIds.has(p.document_id)) continue;
       const weight = (counts.get(p.term) as number) * idf(chunks, df.get(p.term) as number);
-      scores.set(p.chunk_id, (scores.get(p.chunk_id) ?? 0) + (weight * p.tf * (bm25.k1 + 1)) / (p.tf + bm25.k1 * (1 - bm25.b + (bm25.b * p.chunk_length) / avgdl)));
+      scores.set(
+        p.chunk_id,
+        (scores.get(p.chunk_id) ?? 0) +
+          (weight * p.tf * (bm25.k1 + 1)) / (p.tf + bm25.k1 * (1 - bm25.b + (bm25.b * p.chunk_length) / avgdl)),
+      );
     }
-    return { ranked: [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, topK), scores };
+    return {
+      ranked: [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, topK),
+      scores,
+    };
   }
 
   it('answers the same chunks with the same scores for every k, whether or not the caller sees everything', async () => {
     const statements: string[] = [];
-    const recording = { query: (sql: string, params?: unknown[]) => (statements.push(sql), db.query(sql, params)) } as unknown as Db;
-    const queries = [...rare.slice(0, 12).map((word, i) => `${word} ${common[i % 3]} ${common[(i + 1) % 3]}`), `${rare[0]} ${rare[1]} alpha bravo charli`, 'alpha bravo', 'alpha alpha charli filler', `${rare[30]} filler`];
+    const recording = {
+      query: (sql: string, params?: unknown[]) => (statements.push(sql), db.query(sql, params)),
+    } as unknown as Db;
+    const queries = [
+      ...rare.slice(0, 12).map((word, i) => `${word} ${common[i % 3]} ${common[(i + 1) % 3]}`),
+      `${rare[0]} ${rare[1]} alpha bravo charli`,
+      'alpha bravo',
+      'alpha alpha charli filler',
+      `${rare[30]} filler`,
+    ];
     for (const query of queries) {
       for (const topK of [1, 3, 10, 50]) {
         for (const groups of [null, [] as string[]]) {
@@ -234,7 +293,10 @@ describe('search: BM25 top k with frequent terms pruned (MaxScore) equals the fu
           const label = `${query} top ${topK}${groups ? ' restricted' : ''}`;
           // Rank by rank the same scores, each the chunk's own: the same ranking up to chunks whose
           // scores differ only by rounding (equal texts), which may come in either order.
-          expect(hits.map((hit) => hit.score), label).to.have.length(ranked.length);
+          expect(
+            hits.map((hit) => hit.score),
+            label,
+          ).to.have.length(ranked.length);
           hits.forEach((hit, i) => {
             expect(hit.score, label).to.be.closeTo((ranked[i] as [string, number])[1], 1e-9);
             expect(scores.get(hit.chunkId), label).to.be.closeTo(hit.score, 1e-9);

@@ -27,6 +27,11 @@ export const sourceMigrations: SchemaMigration[] = [
       `create unique index document_upload_content on document (content_hash) where source_type = 'upload'`,
       'create unique index document_source_external on document (source_type, source_id, external_id) where external_id is not null',
     ],
-    down: ['drop index document_source_external', 'drop index document_upload_content', 'alter table document drop column external_id', 'drop table source'],
+    down: [
+      'drop index document_source_external',
+      'drop index document_upload_content',
+      'alter table document drop column external_id',
+      'drop table source',
+    ],
   },
 ];

@@ -45,16 +45,26 @@ export class SourceService {
   }
 
   provider(kind: SourceKind, type: string): ConnectorProvider {
-    const providers = this.kernel.resolveAll(providerTokens.connector).filter((candidate) => candidate.sourceKind === kind);
+    const providers = this.kernel
+      .resolveAll(providerTokens.connector)
+      .filter((candidate) => candidate.sourceKind === kind);
     const provider = providers.find((candidate) => candidate.type === type);
     if (!provider) {
-      throw new DocqaError('validation_failed', `There is no ${kind} type "${type}"; available: ${providers.map((p) => p.type).join(', ') || 'none'}.`, { errors: [{ field: 'body.type', message: `is not one of ${providers.map((p) => p.type).join(', ')}` }] });
+      throw new DocqaError(
+        'validation_failed',
+        `There is no ${kind} type "${type}"; available: ${providers.map((p) => p.type).join(', ') || 'none'}.`,
+        { errors: [{ field: 'body.type', message: `is not one of ${providers.map((p) => p.type).join(', ')}` }] },
+      );
     }
     return provider;
   }
 
   /** Validates a config with the plugin's schema and splits off the secret fields. */
-  #validate(kind: SourceKind, input: SourceInput, previousSecrets: Record<string, unknown>): { config: Record<string, unknown>; secrets: Record<string, unknown> } {
+  #validate(
+    kind: SourceKind,
+    input: SourceInput,
+    previousSecrets: Record<string, unknown>,
+  ): { config: Record<string, unknown>; secrets: Record<string, unknown> } {
     const provider = this.provider(kind, input.type);
     // A secret left out, or "***" (what a read answered), keeps the stored one, so a client can send a
     // record back unchanged or change other fields without knowing it; an explicit null clears it.
@@ -65,11 +75,20 @@ export class SourceService {
     }
     const parsed = provider.sourceConfigSchema.safeParse(merged);
     if (!parsed.success) {
-      const errors = parsed.error.issues.map((issue) => ({ field: ['body', 'config', ...issue.path.map(String)].join('.'), message: issue.message }));
-      throw new DocqaError('validation_failed', `The ${input.type} configuration is not valid: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`, { errors });
+      const errors = parsed.error.issues.map((issue) => ({
+        field: ['body', 'config', ...issue.path.map(String)].join('.'),
+        message: issue.message,
+      }));
+      throw new DocqaError(
+        'validation_failed',
+        `The ${input.type} configuration is not valid: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`,
+        { errors },
+      );
     }
     const all = parsed.data as Record<string, unknown>;
-    const secrets = Object.fromEntries(provider.secretFields.filter((field) => all[field] !== undefined).map((field) => [field, all[field]]));
+    const secrets = Object.fromEntries(
+      provider.secretFields.filter((field) => all[field] !== undefined).map((field) => [field, all[field]]),
+    );
     const config = Object.fromEntries(Object.entries(all).filter(([field]) => !provider.secretFields.includes(field)));
     return { config, secrets };
   }
@@ -81,29 +100,49 @@ export class SourceService {
     try {
       const { rows } = await this.#db.query<SourceRow>(
         'insert into source (id, kind, type, name, config, secrets, enabled) values ($1, $2, $3, $4, $5, $6, $7) returning *',
-        [id, kind, input.type, input.name, JSON.stringify(config), Object.keys(secrets).length ? this.#box.seal(JSON.stringify(secrets), sealedFor(id)) : null, input.enabled],
+        [
+          id,
+          kind,
+          input.type,
+          input.name,
+          JSON.stringify(config),
+          Object.keys(secrets).length ? this.#box.seal(JSON.stringify(secrets), sealedFor(id)) : null,
+          input.enabled,
+        ],
       );
       return rows[0] as SourceRow;
     } catch (error) {
-      if ((error as { code?: string }).code === '23505') throw new DocqaError('conflict', `Another ${kind} is named "${input.name}".`);
+      if ((error as { code?: string }).code === '23505')
+        throw new DocqaError('conflict', `Another ${kind} is named "${input.name}".`);
       throw error;
     }
   }
 
   async update(kind: SourceKind, id: string, input: SourceInput): Promise<SourceRow> {
     const existing = await this.get(kind, id);
-    if (existing.type !== input.type) throw new DocqaError('validation_failed', 'The type of a source cannot change; create another one.', { errors: [{ field: 'body.type', message: `must stay ${existing.type}` }] });
+    if (existing.type !== input.type)
+      throw new DocqaError('validation_failed', 'The type of a source cannot change; create another one.', {
+        errors: [{ field: 'body.type', message: `must stay ${existing.type}` }],
+      });
     const { config, secrets } = this.#validate(kind, input, this.secretsOf(existing));
     await this.#checkOpens(kind, input.type, { ...config, ...secrets }, id);
     try {
       const { rows } = await this.#db.query<SourceRow>(
         // A changed config starts the next sync from scratch.
         `update source set name = $3, config = $4, secrets = $5, enabled = $6, cursor = case when config = $4::jsonb then cursor else null end, updated_at = now() where id = $1 and kind = $2 returning *`,
-        [id, kind, input.name, JSON.stringify(config), Object.keys(secrets).length ? this.#box.seal(JSON.stringify(secrets), sealedFor(id)) : null, input.enabled],
+        [
+          id,
+          kind,
+          input.name,
+          JSON.stringify(config),
+          Object.keys(secrets).length ? this.#box.seal(JSON.stringify(secrets), sealedFor(id)) : null,
+          input.enabled,
+        ],
       );
       return rows[0] as SourceRow;
     } catch (error) {
-      if ((error as { code?: string }).code === '23505') throw new DocqaError('conflict', `Another ${kind} is named "${input.name}".`);
+      if ((error as { code?: string }).code === '23505')
+        throw new DocqaError('conflict', `Another ${kind} is named "${input.name}".`);
       throw error;
     }
   }
@@ -116,7 +155,10 @@ export class SourceService {
     } catch (error) {
       // A plugin names fields of its config (`path`); the API names them as sent (`body.config.path`).
       if (!DocqaError.is(error) || error.code !== 'validation_failed' || !error.errors) throw error;
-      const errors = error.errors.map((e) => ({ ...e, field: e.field.startsWith('body.') ? e.field : `body.config.${e.field}` }));
+      const errors = error.errors.map((e) => ({
+        ...e,
+        field: e.field.startsWith('body.') ? e.field : `body.config.${e.field}`,
+      }));
       throw new DocqaError('validation_failed', error.message, { errors, extra: error.extra, cause: error });
     }
     await source.close?.();
@@ -124,7 +166,8 @@ export class SourceService {
 
   async get(kind: SourceKind, id: string): Promise<SourceRow> {
     const { rows } = await this.#db.query<SourceRow>('select * from source where id = $1 and kind = $2', [id, kind]);
-    if (!rows[0]) throw new DocqaError('not_found', `${kind === 'connector' ? 'Connector' : 'Integration'} ${id} was not found.`);
+    if (!rows[0])
+      throw new DocqaError('not_found', `${kind === 'connector' ? 'Connector' : 'Integration'} ${id} was not found.`);
     return rows[0];
   }
 
@@ -135,7 +178,8 @@ export class SourceService {
   }
 
   async list(kind: SourceKind, limit: number, offset: number): Promise<{ items: SourceRow[]; total: number }> {
-    const sql = 'select *, count(*) over () as total from source where kind = $1 order by lower(name) limit $2 offset $3';
+    const sql =
+      'select *, count(*) over () as total from source where kind = $1 order by lower(name) limit $2 offset $3';
     const { rows } = await this.#db.query<SourceRow & { total: string }>(sql, [kind, limit, offset]);
     const firstRow = async () => (await this.#db.query<SourceRow & { total: string }>(sql, [kind, 1, 0])).rows;
     return { items: rows, total: await pageTotal(rows, offset, (row) => row.total, firstRow) };
@@ -162,14 +206,20 @@ export class SourceService {
   }
 
   async documentCount(id: string): Promise<number> {
-    const { rows } = await this.#db.query<{ n: string }>('select count(*) as n from document where source_id = $1', [id]);
+    const { rows } = await this.#db.query<{ n: string }>('select count(*) as n from document where source_id = $1', [
+      id,
+    ]);
     return Number(rows[0]?.n ?? 0);
   }
 
   /** The record the API answers: secrets as "***". */
   async present(row: SourceRow) {
-    const provider = this.kernel.resolveAll(providerTokens.connector).find((candidate) => candidate.type === row.type && candidate.sourceKind === row.kind);
-    const secrets = Object.fromEntries((provider?.secretFields ?? []).filter((field) => field in this.secretsOf(row)).map((field) => [field, '***']));
+    const provider = this.kernel
+      .resolveAll(providerTokens.connector)
+      .find((candidate) => candidate.type === row.type && candidate.sourceKind === row.kind);
+    const secrets = Object.fromEntries(
+      (provider?.secretFields ?? []).filter((field) => field in this.secretsOf(row)).map((field) => [field, '***']),
+    );
     return {
       id: row.id,
       name: row.name,

@@ -27,7 +27,8 @@ export class SyncService {
    * job with the source's singleton key) is answered instead of a conflict.
    */
   start(source: SourceRow, kind: 'scan' | 'sync'): Promise<string> {
-    if (!source.enabled) return Promise.reject(new DocqaError('conflict', `${source.name} is disabled; enable it first.`));
+    if (!source.enabled)
+      return Promise.reject(new DocqaError('conflict', `${source.name} is disabled; enable it first.`));
     const previous = this.#starting.get(source.id) ?? Promise.resolve('');
     const next = previous.catch(() => '').then(() => this.#startOnce(source, kind));
     this.#starting.set(source.id, next);
@@ -42,7 +43,11 @@ export class SyncService {
     const existing = await this.#unfinishedJob(source.id);
     if (existing) return existing;
     try {
-      return await this.kernel.jobs.send<SyncJobData>(syncQueue, { sourceId: source.id, sourceType: source.kind, kind }, { singletonKey: source.id, group: source.id });
+      return await this.kernel.jobs.send<SyncJobData>(
+        syncQueue,
+        { sourceId: source.id, sourceType: source.kind, kind },
+        { singletonKey: source.id, group: source.id },
+      );
     } catch (error) {
       const queued = DocqaError.is(error, 'conflict') ? await this.#unfinishedJob(source.id) : null;
       if (queued) return queued;
@@ -51,20 +56,40 @@ export class SyncService {
   }
 
   async #unfinishedJob(sourceId: string): Promise<string | null> {
-    const running = await this.kernel.jobs.list({ queues: [syncQueue], states: ['queued', 'running'], data: { sourceId }, limit: 1, offset: 0 });
+    const running = await this.kernel.jobs.list({
+      queues: [syncQueue],
+      states: ['queued', 'running'],
+      data: { sourceId },
+      limit: 1,
+      offset: 0,
+    });
     return running.items[0]?.id ?? null;
   }
 
   async startAll(principal: Principal, ip: string | undefined): Promise<string[]> {
     const ids: string[] = [];
-    for (const source of await this.sources.enabled()) ids.push(await this.start(source, source.kind === 'connector' ? 'scan' : 'sync'));
-    await this.#audit.record({ type: 'sync.all', actor: { id: principal.userId, username: principal.username }, ip: ip ?? null, target: null, outcome: 'success', details: { jobs: ids.length } });
+    for (const source of await this.sources.enabled())
+      ids.push(await this.start(source, source.kind === 'connector' ? 'scan' : 'sync'));
+    await this.#audit.record({
+      type: 'sync.all',
+      actor: { id: principal.userId, username: principal.username },
+      ip: ip ?? null,
+      target: null,
+      outcome: 'success',
+      details: { jobs: ids.length },
+    });
     return ids;
   }
 
   async deleteSource(kind: SourceKind, id: string): Promise<void> {
     const source = await this.sources.get(kind, id);
-    const pending = await this.kernel.jobs.list({ queues: [syncQueue], states: ['queued', 'running'], data: { sourceId: id }, limit: 100, offset: 0 });
+    const pending = await this.kernel.jobs.list({
+      queues: [syncQueue],
+      states: ['queued', 'running'],
+      data: { sourceId: id },
+      limit: 100,
+      offset: 0,
+    });
     for (const job of pending.items) await this.kernel.jobs.cancel(job.queue, job.id).catch(() => undefined);
     await deleteSourceDocuments(this.kernel, this.documents, source.id);
     await this.sources.delete(kind, id);

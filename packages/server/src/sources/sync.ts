@@ -8,7 +8,6 @@ import { UploadPolicy } from '../documents/upload-policy.js';
 import { syncQueue, type SyncJobData } from '@docqa/core/sync';
 import type { SourceRow, SourceService } from './source-service.js';
 
-
 /**
  * Cancels the indexing a sync queued and has not finished: listed first, then cancelled. Their
  * documents are marked failed, saying why, so the next sync indexes them again (a pending document
@@ -17,13 +16,22 @@ import type { SourceRow, SourceService } from './source-service.js';
 export async function cancelIndexingStartedBy(kernel: Kernel, syncJobId: string): Promise<number> {
   const children: Array<{ id: string; data: IngestJobData }> = [];
   for (let offset = 0; ; offset += 500) {
-    const { items } = await kernel.jobs.list<IngestJobData>({ queues: [ingestQueue], states: ['queued', 'running'], data: { startedBy: syncJobId }, limit: 500, offset });
+    const { items } = await kernel.jobs.list<IngestJobData>({
+      queues: [ingestQueue],
+      states: ['queued', 'running'],
+      data: { startedBy: syncJobId },
+      limit: 500,
+      offset,
+    });
     children.push(...items);
     if (items.length < 500) break;
   }
   for (const child of children) {
     await kernel.jobs.cancel(ingestQueue, child.id);
-    await kernel.db.query(`update document set status = 'failed', error = $2, updated_at = now() where id = $1 and status in ('pending', 'indexing')`, [child.data.documentId, 'Its sync was cancelled before it was indexed; the next sync indexes it.']);
+    await kernel.db.query(
+      `update document set status = 'failed', error = $2, updated_at = now() where id = $1 and status in ('pending', 'indexing')`,
+      [child.data.documentId, 'Its sync was cancelled before it was indexed; the next sync indexes it.'],
+    );
   }
   return children.length;
 }
@@ -67,12 +75,15 @@ export class SourceSync {
     const outcome: SyncOutcome = { upserted: 0, unchanged: 0, moved: 0, deleted: 0, skipped: 0, skipped_files: [] };
     try {
       const provider = this.sources.provider(row.kind, row.type);
-      const source = await provider.open(provider.sourceConfigSchema.parse(this.sources.fullConfig(row)), { sourceId: row.id });
+      const source = await provider.open(provider.sourceConfigSchema.parse(this.sources.fullConfig(row)), {
+        sourceId: row.id,
+      });
       try {
         for await (const event of source.sync(row.cursor, job.signal)) {
           if (event.type === 'upsert') await this.#upsertOrSkip(row, event.document, outcome, job);
           else if (event.type === 'delete') outcome.deleted += await this.#delete(row, event.externalId);
-          else if (event.type === 'checkpoint') await this.kernel.db.query('update source set cursor = $2 where id = $1', [row.id, event.cursor]);
+          else if (event.type === 'checkpoint')
+            await this.kernel.db.query('update source set cursor = $2 where id = $1', [row.id, event.cursor]);
           else await job.progress(event.done, event.total);
         }
       } finally {
@@ -84,7 +95,11 @@ export class SourceSync {
       this.#logger.info({ source_id: row.id, ...outcome }, 'sync finished');
       return outcome;
     } catch (error) {
-      await this.#finish(row.id, job.signal.aborted ? 'cancelled' : 'failed', job.signal.aborted ? 'The sync was cancelled.' : (error as Error).message);
+      await this.#finish(
+        row.id,
+        job.signal.aborted ? 'cancelled' : 'failed',
+        job.signal.aborted ? 'The sync was cancelled.' : (error as Error).message,
+      );
       // After the source says so: a big sync queued thousands, cancelled one at a time.
       if (job.signal.aborted) await cancelIndexingStartedBy(this.kernel, job.id);
       throw error;
@@ -97,26 +112,49 @@ export class SourceSync {
    * while a manual sync runs; then the later of the two gives way, which both can tell apart.
    */
   async #earlierSyncRunning(job: JobContext<SyncJobData>): Promise<boolean> {
-    const { items } = await this.kernel.jobs.list({ queues: [syncQueue], states: ['running'], data: { sourceId: job.data.sourceId }, limit: 20, offset: 0 });
+    const { items } = await this.kernel.jobs.list({
+      queues: [syncQueue],
+      states: ['running'],
+      data: { sourceId: job.data.sourceId },
+      limit: 20,
+      offset: 0,
+    });
     const mine = items.find((item) => item.id === job.id);
     if (!mine) return false;
-    const before = (other: typeof mine) => other.createdAt.getTime() < mine.createdAt.getTime() || (other.createdAt.getTime() === mine.createdAt.getTime() && other.id < mine.id);
+    const before = (other: typeof mine) =>
+      other.createdAt.getTime() < mine.createdAt.getTime() ||
+      (other.createdAt.getTime() === mine.createdAt.getTime() && other.id < mine.id);
     return items.some((other) => other.id !== mine.id && before(other));
   }
 
-  async #upsertOrSkip(row: SourceRow, document: ConnectorDocument, outcome: SyncOutcome, job: JobContext<SyncJobData>): Promise<void> {
+  async #upsertOrSkip(
+    row: SourceRow,
+    document: ConnectorDocument,
+    outcome: SyncOutcome,
+    job: JobContext<SyncJobData>,
+  ): Promise<void> {
     try {
       await this.#upsert(row, document, outcome, job);
     } catch (error) {
       // A plan limit skips this document only: deletions and changes later in the sync still apply.
-      if (!DocqaError.is(error) || !['unsupported_media_type', 'plan_required', 'file_too_large', 'plan_limit'].includes(error.code)) throw error;
+      if (
+        !DocqaError.is(error) ||
+        !['unsupported_media_type', 'plan_required', 'file_too_large', 'plan_limit'].includes(error.code)
+      )
+        throw error;
       outcome.skipped++;
-      if (outcome.skipped_files.length < skippedFilesShown) outcome.skipped_files.push({ path: document.path, code: error.code, detail: error.message });
+      if (outcome.skipped_files.length < skippedFilesShown)
+        outcome.skipped_files.push({ path: document.path, code: error.code, detail: error.message });
       this.#logger.info({ source_id: row.id, path: document.path, code: error.code }, `skipped: ${error.message}`);
     }
   }
 
-  async #upsert(row: SourceRow, document: ConnectorDocument, outcome: SyncOutcome, job: JobContext<SyncJobData>): Promise<void> {
+  async #upsert(
+    row: SourceRow,
+    document: ConnectorDocument,
+    outcome: SyncOutcome,
+    job: JobContext<SyncJobData>,
+  ): Promise<void> {
     const signal = job.signal;
     const db = this.kernel.db;
     if (document.movedFrom) {
@@ -132,19 +170,28 @@ export class SourceSync {
         return;
       }
     }
-    const { rows } = await db.query<{ id: string; content_hash: string; status: string }>('select id, content_hash, status from document where source_type = $1 and source_id = $2 and external_id = $3', [row.kind, row.id, document.externalId]);
+    const { rows } = await db.query<{ id: string; content_hash: string; status: string }>(
+      'select id, content_hash, status from document where source_type = $1 and source_id = $2 and external_id = $3',
+      [row.kind, row.id, document.externalId],
+    );
     const existing = rows[0];
     const filename = path.posix.basename(document.path) || document.externalId;
     const extractor = this.#policy.extractorFor(filename, document.mediaType);
     const limits = this.#policy.limits();
     const totals = await this.documents.repository.totals();
     if (!existing && limits.documents !== null && totals.documents >= limits.documents) {
-      throw new DocqaError('plan_limit', `${filename} was skipped: this plan holds at most ${limits.documents} documents.`, { extra: { limit: limits.documents, current: totals.documents } });
+      throw new DocqaError(
+        'plan_limit',
+        `${filename} was skipped: this plan holds at most ${limits.documents} documents.`,
+        { extra: { limit: limits.documents, current: totals.documents } },
+      );
     }
     const staged = await this.documents.blobs.stage(Readable.from(await document.open(signal)), (bytes) => {
       if (limits.fileSizeBytes !== null && bytes > limits.fileSizeBytes) this.#policy.refuseTooLarge(filename, limits);
       if (limits.storageBytes !== null && totals.bytes + bytes > limits.storageBytes) {
-        throw new DocqaError('plan_limit', `${filename} was skipped: storing it would pass this plan's storage.`, { extra: { limit: limits.storageBytes, current: totals.bytes } });
+        throw new DocqaError('plan_limit', `${filename} was skipped: storing it would pass this plan's storage.`, {
+          extra: { limit: limits.storageBytes, current: totals.bytes },
+        });
       }
     });
     if (existing && existing.content_hash === staged.sha256 && existing.status !== 'failed') {
@@ -153,35 +200,68 @@ export class SourceSync {
       return;
     }
     await this.documents.blobs.commit(staged);
-    const mediaType = document.mediaType && extractor.mediaTypes.includes(document.mediaType) ? document.mediaType : (extractor.mediaTypes[0] as string);
+    const mediaType =
+      document.mediaType && extractor.mediaTypes.includes(document.mediaType)
+        ? document.mediaType
+        : (extractor.mediaTypes[0] as string);
     // Cancelled while the bytes were read: no document is left pending without its indexing.
     signal.throwIfAborted();
-    const values = [row.kind, row.id, document.externalId, document.path, filename, mediaType, staged.sizeBytes, staged.sha256, document.title ?? null];
+    const values = [
+      row.kind,
+      row.id,
+      document.externalId,
+      document.path,
+      filename,
+      mediaType,
+      staged.sizeBytes,
+      staged.sha256,
+      document.title ?? null,
+    ];
     const { rows: saved } = existing
-      ? await db.query<{ id: string }>(`update document set path = $4, filename = $5, media_type = $6, size_bytes = $7, content_hash = $8, title = coalesce($9, title), status = 'pending', error = null, updated_at = now() where source_type = $1 and source_id = $2 and external_id = $3 returning id`, values)
-      : await db.query<{ id: string }>(`insert into document (id, source_type, source_id, external_id, path, filename, media_type, size_bytes, content_hash, title, status) values ($10, $1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending') returning id`, [...values, crypto.randomUUID()]);
+      ? await db.query<{ id: string }>(
+          `update document set path = $4, filename = $5, media_type = $6, size_bytes = $7, content_hash = $8, title = coalesce($9, title), status = 'pending', error = null, updated_at = now() where source_type = $1 and source_id = $2 and external_id = $3 returning id`,
+          values,
+        )
+      : await db.query<{ id: string }>(
+          `insert into document (id, source_type, source_id, external_id, path, filename, media_type, size_bytes, content_hash, title, status) values ($10, $1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending') returning id`,
+          [...values, crypto.randomUUID()],
+        );
     const documentId = (saved[0] as { id: string }).id;
     // Grouped by source: a big sync cannot take every ingest slot (see workers.ts).
     // startedBy: cancelling this sync cancels the indexing it queued (routes/jobs.ts).
-    const jobId = await this.kernel.jobs.send<IngestJobData>(ingestQueue, { documentId, startedBy: job.id }, { group: row.id });
+    const jobId = await this.kernel.jobs.send<IngestJobData>(
+      ingestQueue,
+      { documentId, startedBy: job.id },
+      { group: row.id },
+    );
     await db.query('update document set job_id = $2 where id = $1', [documentId, jobId]);
     outcome.upserted++;
   }
 
   async #delete(row: SourceRow, externalId: string): Promise<number> {
-    const { rows } = await this.kernel.db.query<{ id: string }>('select id from document where source_type = $1 and source_id = $2 and external_id = $3', [row.kind, row.id, externalId]);
+    const { rows } = await this.kernel.db.query<{ id: string }>(
+      'select id from document where source_type = $1 and source_id = $2 and external_id = $3',
+      [row.kind, row.id, externalId],
+    );
     if (rows.length === 0) return 0;
     const { deleted } = await this.documents.delete(rows.map((r) => r.id));
     return deleted.length;
   }
 
   async #finish(id: string, status: string, error: string | null): Promise<void> {
-    await this.kernel.db.query('update source set last_sync_at = now(), last_sync_status = $2, last_error = $3, updated_at = now() where id = $1', [id, status, error]);
+    await this.kernel.db.query(
+      'update source set last_sync_at = now(), last_sync_status = $2, last_error = $3, updated_at = now() where id = $1',
+      [id, status, error],
+    );
   }
 }
 
 /** Removes a source's documents (and their vectors and unshared bytes) when the source is deleted. */
-export async function deleteSourceDocuments(kernel: Kernel, documents: DocumentService, sourceId: string): Promise<number> {
+export async function deleteSourceDocuments(
+  kernel: Kernel,
+  documents: DocumentService,
+  sourceId: string,
+): Promise<number> {
   const { rows } = await kernel.db.query<{ id: string }>('select id from document where source_id = $1', [sourceId]);
   if (rows.length === 0) return 0;
   return (await documents.delete(rows.map((r) => r.id))).deleted.length;

@@ -26,8 +26,17 @@ export async function readHardware(): Promise<HardwareInfo> {
   const cpus = os.cpus();
   const gpus = await readNvidiaGpus();
   return {
-    cpu: { model: cpus[0]?.model.trim() ?? 'unknown', cores: os.availableParallelism(), architecture: os.arch(), load_average: os.loadavg().map((value) => Math.round(value * 100) / 100) },
-    memory: { total_bytes: os.totalmem(), available_bytes: await availableMemory(), process_rss_bytes: process.memoryUsage.rss() },
+    cpu: {
+      model: cpus[0]?.model.trim() ?? 'unknown',
+      cores: os.availableParallelism(),
+      architecture: os.arch(),
+      load_average: os.loadavg().map((value) => Math.round(value * 100) / 100),
+    },
+    memory: {
+      total_bytes: os.totalmem(),
+      available_bytes: await availableMemory(),
+      process_rss_bytes: process.memoryUsage.rss(),
+    },
     gpus,
     cuda_available: gpus.length > 0,
     platform: `${os.type()} ${os.release()}`,

@@ -15,7 +15,14 @@ export function licenseStandIn(current: () => { plan: Plan; limits?: PlanLimits 
     init: () => ({
       current: (): LicenseState => {
         const { plan, limits } = current();
-        return { plan, limits: limits ?? defaultPlanLimits[plan], licensee: 'test', licenseId: 'test', expiresAt: null, lapsed: false };
+        return {
+          plan,
+          limits: limits ?? defaultPlanLimits[plan],
+          licensee: 'test',
+          licenseId: 'test',
+          expiresAt: null,
+          lapsed: false,
+        };
       },
       apply: async () => {
         throw new Error('Applying licenses is not part of this stand-in.');

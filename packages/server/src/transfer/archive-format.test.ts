@@ -28,7 +28,16 @@ describe('transfer archive format', () => {
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  const header = { format: 'docqa-archive', version: 1, created_at: '2026-01-01T00:00:00.000Z', docqa_version: '0.1.0', source: { database: 'embedded', server_version: '17' }, migrations: ['m1'], tables: [], sequences: [] };
+  const header = {
+    format: 'docqa-archive',
+    version: 1,
+    created_at: '2026-01-01T00:00:00.000Z',
+    docqa_version: '0.1.0',
+    source: { database: 'embedded', server_version: '17' },
+    migrations: ['m1'],
+    tables: [],
+    sequences: [],
+  };
 
   async function writeSample(file: string): Promise<void> {
     const writer = new ArchiveWriter(file);
@@ -118,7 +127,10 @@ describe('transfer archive format', () => {
 
     const hostile = new DataFileRestore(target);
     for (const name of ['../escape', '/etc/passwd', 'a/../../b']) {
-      const error = await hostile.startFile(name, 1, 0o644).then(() => null, (caught: Error) => caught);
+      const error = await hostile.startFile(name, 1, 0o644).then(
+        () => null,
+        (caught: Error) => caught,
+      );
       expect(error?.message, name).to.match(/outside the data directory/);
     }
     await hostile.cleanUp();

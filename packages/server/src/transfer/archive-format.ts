@@ -115,7 +115,8 @@ export class ArchiveWriter {
   }
 }
 
-const corrupt = (detail: string) => new DocqaError('validation_failed', `The archive is damaged or incomplete: ${detail}. Nothing was imported from it.`);
+const corrupt = (detail: string) =>
+  new DocqaError('validation_failed', `The archive is damaged or incomplete: ${detail}. Nothing was imported from it.`);
 
 /**
  * Reads an archive's records in order, checking its structure as it goes: the header first, the
@@ -162,7 +163,8 @@ export async function* readArchive(file: string): AsyncGenerator<ArchiveRecord> 
   } catch (error) {
     if (DocqaError.is(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? '';
-    if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') throw new DocqaError('not_found', `Cannot read the archive ${file}: ${(error as Error).message}`);
+    if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR')
+      throw new DocqaError('not_found', `Cannot read the archive ${file}: ${(error as Error).message}`);
     // zlib: a cut-off file ("unexpected end of file"), a wrong checksum, or not gzip at all.
     throw corrupt((error as Error).message);
   }
@@ -173,7 +175,8 @@ export async function* readArchive(file: string): AsyncGenerator<ArchiveRecord> 
 
 function toRecord(value: unknown, lineNumber: number): ArchiveRecord {
   if (Array.isArray(value)) {
-    if (!value.every((item) => item === null || typeof item === 'string')) throw corrupt(`row on line ${lineNumber} holds a value that is neither text nor null`);
+    if (!value.every((item) => item === null || typeof item === 'string'))
+      throw corrupt(`row on line ${lineNumber} holds a value that is neither text nor null`);
     return { kind: 'row', values: value as Array<string | null> };
   }
   if (typeof value === 'string') return { kind: 'file_data', bytes: Buffer.from(value, 'base64') };
@@ -182,16 +185,25 @@ function toRecord(value: unknown, lineNumber: number): ArchiveRecord {
   if (object.format !== undefined) {
     if (object.format !== archiveFormat) throw corrupt('it is not a DocQA archive');
     if (typeof object.version !== 'number' || object.version > archiveVersion) {
-      throw new DocqaError('validation_failed', `The archive has format version ${String(object.version)}; this DocQA reads version ${archiveVersion} and older. Import it with the DocQA version that made it, or a newer one.`);
+      throw new DocqaError(
+        'validation_failed',
+        `The archive has format version ${String(object.version)}; this DocQA reads version ${archiveVersion} and older. Import it with the DocQA version that made it, or a newer one.`,
+      );
     }
     return { kind: 'header', header: object as unknown as ArchiveHeader };
   }
   if (typeof object.table === 'string') return { kind: 'table', name: object.table };
-  if (typeof object.table_end === 'string' && typeof object.rows === 'number') return { kind: 'table_end', name: object.table_end, rows: object.rows };
-  if (typeof object.dir === 'string' && typeof object.mode === 'number') return { kind: 'dir', path: object.dir, mode: object.mode };
-  if (typeof object.file === 'string' && typeof object.size === 'number' && typeof object.mode === 'number') return { kind: 'file', path: object.file, size: object.size, mode: object.mode };
-  if (typeof object.file_end === 'string' && typeof object.sha256 === 'string') return { kind: 'file_end', path: object.file_end, sha256: object.sha256 };
-  if (typeof object.symlink === 'string' && typeof object.target === 'string') return { kind: 'symlink', path: object.symlink, target: object.target };
-  if (object.end === true && typeof object.sha256 === 'string') return { kind: 'end', trailer: object as unknown as ArchiveTrailer };
+  if (typeof object.table_end === 'string' && typeof object.rows === 'number')
+    return { kind: 'table_end', name: object.table_end, rows: object.rows };
+  if (typeof object.dir === 'string' && typeof object.mode === 'number')
+    return { kind: 'dir', path: object.dir, mode: object.mode };
+  if (typeof object.file === 'string' && typeof object.size === 'number' && typeof object.mode === 'number')
+    return { kind: 'file', path: object.file, size: object.size, mode: object.mode };
+  if (typeof object.file_end === 'string' && typeof object.sha256 === 'string')
+    return { kind: 'file_end', path: object.file_end, sha256: object.sha256 };
+  if (typeof object.symlink === 'string' && typeof object.target === 'string')
+    return { kind: 'symlink', path: object.symlink, target: object.target };
+  if (object.end === true && typeof object.sha256 === 'string')
+    return { kind: 'end', trailer: object as unknown as ArchiveTrailer };
   throw corrupt(`line ${lineNumber} is not an archive record`);
 }

@@ -47,7 +47,9 @@ export async function readCatalog(client: pg.ClientBase): Promise<CatalogTable[]
       {
         oid: table.oid,
         name: table.name,
-        columns: columns.filter((column) => column.table_oid === table.oid).map((column) => ({ name: column.name, type: column.type })),
+        columns: columns
+          .filter((column) => column.table_oid === table.oid)
+          .map((column) => ({ name: column.name, type: column.type })),
         hasAlwaysIdentity: columns.some((column) => column.table_oid === table.oid && column.identity === 'a'),
       },
     ]),
@@ -59,12 +61,18 @@ export async function readCatalog(client: pg.ClientBase): Promise<CatalogTable[]
 export async function readSequenceNames(client: pg.ClientBase): Promise<string[]> {
   const namespace = await migrationsNamespace(client);
   if (namespace === null) return [];
-  const { rows } = await client.query<{ name: string }>(`select relname as name from pg_class where relnamespace = $1 and relkind = 'S' order by relname`, [namespace]);
+  const { rows } = await client.query<{ name: string }>(
+    `select relname as name from pg_class where relnamespace = $1 and relkind = 'S' order by relname`,
+    [namespace],
+  );
   return rows.map((row) => row.name);
 }
 
 async function migrationsNamespace(client: pg.ClientBase): Promise<number | null> {
-  const { rows } = await client.query<{ namespace: number | null }>('select (select relnamespace::int from pg_class where oid = to_regclass($1)) as namespace', [migrationsTable]);
+  const { rows } = await client.query<{ namespace: number | null }>(
+    'select (select relnamespace::int from pg_class where oid = to_regclass($1)) as namespace',
+    [migrationsTable],
+  );
   return rows[0]?.namespace ?? null;
 }
 
@@ -81,9 +89,14 @@ function foreignKeyOrder(tables: CatalogTable[], references: Array<{ child: numb
   const placed = new Set<number>();
   let remaining = [...tables];
   while (remaining.length > 0) {
-    const ready = remaining.filter((table) => [...(parents.get(table.oid) ?? [])].every((parent) => placed.has(parent)));
+    const ready = remaining.filter((table) =>
+      [...(parents.get(table.oid) ?? [])].every((parent) => placed.has(parent)),
+    );
     if (ready.length === 0) {
-      throw new DocqaError('internal', `The foreign keys of tables ${remaining.map((table) => table.name).join(', ')} form a cycle, so there is no order to load them in.`);
+      throw new DocqaError(
+        'internal',
+        `The foreign keys of tables ${remaining.map((table) => table.name).join(', ')} form a cycle, so there is no order to load them in.`,
+      );
     }
     for (const table of ready) {
       ordered.push(table);
@@ -102,4 +115,10 @@ export function quoteIdent(name: string): string {
  * Session settings under which every value's text form is exact and the same on both sides:
  * timestamps in UTC, floats with all their digits, bytea in hex, dates in ISO order.
  */
-export const exactTextSettings = [`set local timezone = 'UTC'`, 'set local extra_float_digits = 3', `set local bytea_output = 'hex'`, `set local datestyle = 'ISO, YMD'`, `set local intervalstyle = 'postgres'`];
+export const exactTextSettings = [
+  `set local timezone = 'UTC'`,
+  'set local extra_float_digits = 3',
+  `set local bytea_output = 'hex'`,
+  `set local datestyle = 'ISO, YMD'`,
+  `set local intervalstyle = 'postgres'`,
+];

@@ -27,7 +27,11 @@ export interface FileTotals {
 }
 
 /** Writes the data directory's carried entries, depth first in name order, into the archive. */
-export async function writeDataFiles(writer: ArchiveWriter, dataDir: string, options: { withoutModels: boolean }): Promise<FileTotals> {
+export async function writeDataFiles(
+  writer: ArchiveWriter,
+  dataDir: string,
+  options: { withoutModels: boolean },
+): Promise<FileTotals> {
   const totals: FileTotals = { files: 0, bytes: 0 };
   if (!fs.existsSync(dataDir)) return totals;
   const visit = async (relativeDir: string): Promise<void> => {
@@ -65,7 +69,11 @@ async function writeFile(writer: ArchiveWriter, absolute: string, relative: stri
     await writer.line(piece.toString('base64'));
   }
   // The size in the record is what import checks against; a file that changed meanwhile would lie.
-  if (written !== size) throw new DocqaError('conflict', `${relative} changed while it was being exported (${size} bytes, then ${written}); export again with DocQA stopped.`);
+  if (written !== size)
+    throw new DocqaError(
+      'conflict',
+      `${relative} changed while it was being exported (${size} bytes, then ${written}); export again with DocQA stopped.`,
+    );
   await writer.line({ file_end: relative, sha256: hash.digest('hex') });
   return written;
 }
@@ -100,8 +108,17 @@ export class DataFileRestore {
 
   #stagedPath(relative: string): string {
     const parts = relative.split('/');
-    if (relative.length === 0 || path.isAbsolute(relative) || parts.some((part) => part === '' || part === '.' || part === '..') || relative.includes('\\') || relative.includes('\0')) {
-      throw new DocqaError('validation_failed', `The archive is damaged or not DocQA's: it names the file "${relative}", outside the data directory. Nothing was imported from it.`);
+    if (
+      relative.length === 0 ||
+      path.isAbsolute(relative) ||
+      parts.some((part) => part === '' || part === '.' || part === '..') ||
+      relative.includes('\\') ||
+      relative.includes('\0')
+    ) {
+      throw new DocqaError(
+        'validation_failed',
+        `The archive is damaged or not DocQA's: it names the file "${relative}", outside the data directory. Nothing was imported from it.`,
+      );
     }
     return path.join(this.#staging, relative);
   }
@@ -123,7 +140,12 @@ export class DataFileRestore {
     const staged = this.#stagedPath(relative);
     await fs.promises.mkdir(path.dirname(staged), { recursive: true });
     const entry: StagedEntry = { kind: 'file', path: relative, mode, size };
-    this.#open = { entry, out: fs.createWriteStream(staged, { flags: 'wx', mode: 0o600 }), hash: crypto.createHash('sha256'), size: 0 };
+    this.#open = {
+      entry,
+      out: fs.createWriteStream(staged, { flags: 'wx', mode: 0o600 }),
+      hash: crypto.createHash('sha256'),
+      size: 0,
+    };
   }
 
   async data(bytes: Buffer): Promise<void> {
@@ -131,16 +153,21 @@ export class DataFileRestore {
     if (!open) throw this.#damaged('file data outside a file');
     open.hash.update(bytes);
     open.size += bytes.length;
-    if (!open.out.write(bytes)) await new Promise<void>((resolve, reject) => open.out.once('drain', resolve).once('error', reject));
+    if (!open.out.write(bytes))
+      await new Promise<void>((resolve, reject) => open.out.once('drain', resolve).once('error', reject));
   }
 
   async endFile(relative: string, sha256: string): Promise<void> {
     const open = this.#open;
-    if (!open || open.entry.path !== relative) throw this.#damaged(`the end of file ${relative} does not close the file being read`);
+    if (!open || open.entry.path !== relative)
+      throw this.#damaged(`the end of file ${relative} does not close the file being read`);
     this.#open = null;
-    await new Promise<void>((resolve, reject) => open.out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      open.out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+    );
     const digest = open.hash.digest('hex');
-    if (open.size !== open.entry.size || digest !== sha256) throw this.#damaged(`file ${relative} does not have the size or content the archive recorded`);
+    if (open.size !== open.entry.size || digest !== sha256)
+      throw this.#damaged(`file ${relative} does not have the size or content the archive recorded`);
     open.entry.sha256 = digest;
     this.#entries.push(open.entry);
     this.totals.files += 1;
@@ -148,7 +175,10 @@ export class DataFileRestore {
   }
 
   #damaged(detail: string): DocqaError {
-    return new DocqaError('validation_failed', `The archive is damaged or incomplete: ${detail}. Nothing was imported from it.`);
+    return new DocqaError(
+      'validation_failed',
+      `The archive is damaged or incomplete: ${detail}. Nothing was imported from it.`,
+    );
   }
 
   /** Paths that exist in DOCQA_DATA_DIR with other content than the archive's. */
@@ -158,7 +188,13 @@ export class DataFileRestore {
       const target = path.join(this.#dataDir, entry.path);
       const existing = await fs.promises.lstat(target).catch(() => null);
       if (!existing) continue;
-      if (entry.kind === 'dir' ? !existing.isDirectory() : entry.kind === 'symlink' ? !existing.isSymbolicLink() || (await fs.promises.readlink(target)) !== entry.target : !existing.isFile() || existing.size !== entry.size || (await sha256Of(target)) !== entry.sha256) {
+      if (
+        entry.kind === 'dir'
+          ? !existing.isDirectory()
+          : entry.kind === 'symlink'
+            ? !existing.isSymbolicLink() || (await fs.promises.readlink(target)) !== entry.target
+            : !existing.isFile() || existing.size !== entry.size || (await sha256Of(target)) !== entry.sha256
+      ) {
         found.push(entry.path);
       }
     }
@@ -186,7 +222,10 @@ export class DataFileRestore {
 
   /** Takes back what place() moved in: the database part did not commit. */
   async unplace(): Promise<void> {
-    for (const target of [...this.#created].reverse()) await fs.promises.rm(target, { recursive: false, force: true }).catch(() => fs.promises.rmdir(target).catch(() => undefined));
+    for (const target of [...this.#created].reverse())
+      await fs.promises
+        .rm(target, { recursive: false, force: true })
+        .catch(() => fs.promises.rmdir(target).catch(() => undefined));
     this.#created.length = 0;
   }
 

@@ -21,10 +21,15 @@ const bootstrapAllowances: Record<string, string> = {
 };
 
 /** DocQA's tables holding rows beyond a fresh installation's, with how many. */
-export async function rowsBeyondBootstrap(client: pg.ClientBase, tables: readonly string[]): Promise<Array<{ table: string; rows: number }>> {
+export async function rowsBeyondBootstrap(
+  client: pg.ClientBase,
+  tables: readonly string[],
+): Promise<Array<{ table: string; rows: number }>> {
   const found: Array<{ table: string; rows: number }> = [];
   for (const table of tables) {
-    const { rows } = await client.query<{ count: string }>(bootstrapAllowances[table] ?? `select count(*) as count from ${quoteIdent(table)}`);
+    const { rows } = await client.query<{ count: string }>(
+      bootstrapAllowances[table] ?? `select count(*) as count from ${quoteIdent(table)}`,
+    );
     const count = Number(rows[0]?.count ?? 0);
     if (count > 0) found.push({ table, rows: count });
   }

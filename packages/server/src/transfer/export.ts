@@ -7,7 +7,14 @@ import { presets } from '../presets/standard.js';
 import { standardModules } from '@docqa/core/modules';
 import { applicationMigrations } from '../migrations.js';
 import { readBuildInfo } from '../build-info.js';
-import { ArchiveWriter, archiveFormat, archiveVersion, type ArchiveHeader, type SequenceState, type TableManifest } from './archive-format.js';
+import {
+  ArchiveWriter,
+  archiveFormat,
+  archiveVersion,
+  type ArchiveHeader,
+  type SequenceState,
+  type TableManifest,
+} from './archive-format.js';
 import { exactTextSettings, quoteIdent, readCatalog, readSequenceNames, type CatalogTable } from './catalog.js';
 import { writeDataFiles } from './data-files.js';
 
@@ -42,19 +49,36 @@ const rowsPerFetch = 1000;
 export async function exportArchive(options: ExportOptions): Promise<ExportSummary> {
   const log = options.log ?? (() => undefined);
   const out = path.resolve(options.cwd, options.out);
-  if (fs.existsSync(out)) throw new DocqaError('conflict', `${out} exists already; choose another file name or remove it first.`);
+  if (fs.existsSync(out))
+    throw new DocqaError('conflict', `${out} exists already; choose another file name or remove it first.`);
   fs.mkdirSync(path.dirname(out), { recursive: true });
-  const database = await openMaintenanceDatabase({ env: options.env, cwd: options.cwd, presets, migrations: applicationMigrations, modules: standardModules, existingOnly: true });
+  const database = await openMaintenanceDatabase({
+    env: options.env,
+    cwd: options.cwd,
+    presets,
+    migrations: applicationMigrations,
+    modules: standardModules,
+    existingOnly: true,
+  });
   const partial = `${out}.partial-${process.pid}`;
   let writer: ArchiveWriter | null = null;
   try {
     // The archive would copy itself while it grows.
     const relative = path.relative(database.config.dataDir, out);
-    if (!relative.startsWith('..') && !path.isAbsolute(relative)) throw new DocqaError('validation_failed', `Write the archive outside DOCQA_DATA_DIR (${database.config.dataDir}): it copies that directory.`);
+    if (!relative.startsWith('..') && !path.isAbsolute(relative))
+      throw new DocqaError(
+        'validation_failed',
+        `Write the archive outside DOCQA_DATA_DIR (${database.config.dataDir}): it copies that directory.`,
+      );
     const mode = database.connection.mode === 'embedded' ? 'embedded' : 'postgresql';
     const migrations = await database.appliedMigrations();
-    if (migrations.length === 0) throw new DocqaError('not_found', 'This database holds no DocQA data: no migration was ever applied to it.');
-    log(mode === 'embedded' ? `Exporting the embedded database in ${database.config.dataDir} to ${out}.` : 'Exporting from PostgreSQL (DATABASE_URL): the rows are one consistent snapshot taken now; changes made after it are not in the archive.');
+    if (migrations.length === 0)
+      throw new DocqaError('not_found', 'This database holds no DocQA data: no migration was ever applied to it.');
+    log(
+      mode === 'embedded'
+        ? `Exporting the embedded database in ${database.config.dataDir} to ${out}.`
+        : 'Exporting from PostgreSQL (DATABASE_URL): the rows are one consistent snapshot taken now; changes made after it are not in the archive.',
+    );
     writer = new ArchiveWriter(partial);
     const client = await database.connection.pool.connect();
     let tables: TableManifest[];
@@ -64,7 +88,9 @@ export async function exportArchive(options: ExportOptions): Promise<ExportSumma
       const catalog = await readCatalog(client);
       tables = [];
       for (const table of catalog) {
-        const { rows } = await client.query<{ count: string }>(`select count(*) as count from ${quoteIdent(table.name)}`);
+        const { rows } = await client.query<{ count: string }>(
+          `select count(*) as count from ${quoteIdent(table.name)}`,
+        );
         tables.push({ name: table.name, columns: table.columns, rows: Number(rows[0]?.count ?? 0) });
       }
       const header: ArchiveHeader = {
@@ -72,13 +98,18 @@ export async function exportArchive(options: ExportOptions): Promise<ExportSumma
         version: archiveVersion,
         created_at: new Date().toISOString(),
         docqa_version: readBuildInfo().version,
-        source: { database: mode, server_version: (await client.query<{ server_version: string }>('show server_version')).rows[0]?.server_version ?? '' },
+        source: {
+          database: mode,
+          server_version:
+            (await client.query<{ server_version: string }>('show server_version')).rows[0]?.server_version ?? '',
+        },
         migrations,
         tables,
         sequences: await readSequences(client),
       };
       await writer.line(header);
-      for (const [index, table] of catalog.entries()) await writeTable(client, writer, table, tables[index] as TableManifest);
+      for (const [index, table] of catalog.entries())
+        await writeTable(client, writer, table, tables[index] as TableManifest);
       await client.query('commit');
     } catch (error) {
       await client.query('rollback').catch(() => undefined);
@@ -87,12 +118,23 @@ export async function exportArchive(options: ExportOptions): Promise<ExportSumma
       client.release();
     }
     const rowTotal = tables.reduce((sum, table) => sum + table.rows, 0);
-    log(`${tables.length} tables, ${rowTotal} rows. Copying the data directory ${database.config.dataDir}${options.withoutModels ? ' (without models/)' : ''}.`);
-    const files = await writeDataFiles(writer, database.config.dataDir, { withoutModels: options.withoutModels ?? false });
+    log(
+      `${tables.length} tables, ${rowTotal} rows. Copying the data directory ${database.config.dataDir}${options.withoutModels ? ' (without models/)' : ''}.`,
+    );
+    const files = await writeDataFiles(writer, database.config.dataDir, {
+      withoutModels: options.withoutModels ?? false,
+    });
     await writer.finish({ tables: tables.length, rows: rowTotal, files: files.files, file_bytes: files.bytes });
     writer = null;
     fs.renameSync(partial, out);
-    return { file: out, database: mode, migrations: migrations.length, tables, files: files.files, fileBytes: files.bytes };
+    return {
+      file: out,
+      database: mode,
+      migrations: migrations.length,
+      tables,
+      files: files.files,
+      fileBytes: files.bytes,
+    };
   } finally {
     if (writer) {
       await writer.abort();
@@ -103,7 +145,12 @@ export async function exportArchive(options: ExportOptions): Promise<ExportSumma
 }
 
 /** Streams a table through a cursor: each value cast to text, so it is read back exactly. */
-async function writeTable(client: pg.PoolClient, writer: ArchiveWriter, table: CatalogTable, manifest: TableManifest): Promise<void> {
+async function writeTable(
+  client: pg.PoolClient,
+  writer: ArchiveWriter,
+  table: CatalogTable,
+  manifest: TableManifest,
+): Promise<void> {
   await writer.line({ table: table.name });
   const cursor = `docqa_export_${table.oid}`;
   const select = table.columns.map((column) => `${quoteIdent(column.name)}::text`).join(', ');
@@ -117,14 +164,17 @@ async function writeTable(client: pg.PoolClient, writer: ArchiveWriter, table: C
   }
   await client.query(`close ${cursor}`);
   // Inside one snapshot the count cannot change; if it did, the archive would lie about itself.
-  if (written !== manifest.rows) throw new DocqaError('internal', `Table ${table.name} gave ${written} rows where it counted ${manifest.rows}.`);
+  if (written !== manifest.rows)
+    throw new DocqaError('internal', `Table ${table.name} gave ${written} rows where it counted ${manifest.rows}.`);
   await writer.line({ table_end: table.name, rows: written });
 }
 
 async function readSequences(client: pg.PoolClient): Promise<SequenceState[]> {
   const states: SequenceState[] = [];
   for (const name of await readSequenceNames(client)) {
-    const { rows } = await client.query<{ last_value: string; is_called: boolean }>(`select last_value::text as last_value, is_called from ${quoteIdent(name)}`);
+    const { rows } = await client.query<{ last_value: string; is_called: boolean }>(
+      `select last_value::text as last_value, is_called from ${quoteIdent(name)}`,
+    );
     if (rows[0]) states.push({ name, last_value: rows[0].last_value, is_called: rows[0].is_called });
   }
   return states;

@@ -41,13 +41,24 @@ const batchBytes = 4 * 1024 * 1024;
 export async function importArchive(options: ImportOptions): Promise<ImportSummary> {
   const log = options.log ?? (() => undefined);
   const file = path.resolve(options.cwd, options.file);
-  if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new DocqaError('not_found', `There is no archive at ${file}.`);
+  if (!fs.existsSync(file) || !fs.statSync(file).isFile())
+    throw new DocqaError('not_found', `There is no archive at ${file}.`);
   const records = readArchive(file);
   const first = await records.next();
-  if (first.done || first.value.kind !== 'header') throw new DocqaError('validation_failed', 'The archive is damaged or not a DocQA archive: it has no header. Nothing was imported from it.');
+  if (first.done || first.value.kind !== 'header')
+    throw new DocqaError(
+      'validation_failed',
+      'The archive is damaged or not a DocQA archive: it has no header. Nothing was imported from it.',
+    );
   const header = first.value.header;
 
-  const database = await openMaintenanceDatabase({ env: options.env, cwd: options.cwd, presets, migrations: applicationMigrations, modules: standardModules }).catch(async (error: unknown) => {
+  const database = await openMaintenanceDatabase({
+    env: options.env,
+    cwd: options.cwd,
+    presets,
+    migrations: applicationMigrations,
+    modules: standardModules,
+  }).catch(async (error: unknown) => {
     await records.return(undefined);
     throw error;
   });
@@ -58,7 +69,9 @@ export async function importArchive(options: ImportOptions): Promise<ImportSumma
     // Before changing anything: a database in use is refused as it is, not migrated first.
     await refuseUsedDatabase(database);
     if (pending.length > 0) await database.migrate(pending);
-    log(`Importing ${header.tables.reduce((sum, table) => sum + table.rows, 0)} rows of ${header.tables.length} tables (exported ${header.created_at} from DocQA ${header.docqa_version}, ${header.source.database}) into the ${mode === 'embedded' ? `embedded database in ${database.config.dataDir}` : 'PostgreSQL database of DATABASE_URL'}.`);
+    log(
+      `Importing ${header.tables.reduce((sum, table) => sum + table.rows, 0)} rows of ${header.tables.length} tables (exported ${header.created_at} from DocQA ${header.docqa_version}, ${header.source.database}) into the ${mode === 'embedded' ? `embedded database in ${database.config.dataDir}` : 'PostgreSQL database of DATABASE_URL'}.`,
+    );
     fs.mkdirSync(database.config.dataDir, { recursive: true });
 
     const client = await database.connection.pool.connect();
@@ -67,7 +80,10 @@ export async function importArchive(options: ImportOptions): Promise<ImportSumma
       await client.query('begin');
       for (const statement of exactTextSettings) await client.query(statement);
       const catalog = await readCatalog(client);
-      const leftovers = await rowsBeyondBootstrap(client, catalog.map((table) => table.name));
+      const leftovers = await rowsBeyondBootstrap(
+        client,
+        catalog.map((table) => table.name),
+      );
       if (leftovers.length > 0) throw notEmpty(leftovers);
       // Triggers are the database's reaction to new rows; these rows are old ones, restored as they
       // were (the audit log's append-only guard would also refuse clearing a first start's rows).
@@ -82,7 +98,10 @@ export async function importArchive(options: ImportOptions): Promise<ImportSumma
       for (const table of catalog) await client.query(`alter table ${quoteIdent(table.name)} enable trigger user`);
       const conflicts = await restore.conflicts();
       if (conflicts.length > 0) {
-        throw new DocqaError('conflict', `DOCQA_DATA_DIR (${database.config.dataDir}) already has other content at ${conflicts.slice(0, 5).join(', ')}${conflicts.length > 5 ? ` and ${conflicts.length - 5} more` : ''}; import into an empty data directory. Nothing was imported.`);
+        throw new DocqaError(
+          'conflict',
+          `DOCQA_DATA_DIR (${database.config.dataDir}) already has other content at ${conflicts.slice(0, 5).join(', ')}${conflicts.length > 5 ? ` and ${conflicts.length - 5} more` : ''}; import into an empty data directory. Nothing was imported.`,
+        );
       }
       await restore.place();
       try {
@@ -99,7 +118,14 @@ export async function importArchive(options: ImportOptions): Promise<ImportSumma
     }
     // Migrations newer than the archive run on its data, as they would have on the source.
     const migratedAfter = await database.migrate();
-    return { database: mode, tables: header.tables.map((table) => ({ name: table.name, rows: table.rows })), files: restore.totals.files, fileBytes: restore.totals.bytes, requeuedDocuments, migratedAfter };
+    return {
+      database: mode,
+      tables: header.tables.map((table) => ({ name: table.name, rows: table.rows })),
+      files: restore.totals.files,
+      fileBytes: restore.totals.bytes,
+      requeuedDocuments,
+      migratedAfter,
+    };
   } finally {
     await restore.cleanUp();
     await database.close();
@@ -139,7 +165,10 @@ async function refuseUsedDatabase(database: MaintenanceDatabase): Promise<void> 
   const client = await database.connection.pool.connect();
   try {
     const catalog = await readCatalog(client);
-    const leftovers = await rowsBeyondBootstrap(client, catalog.map((table) => table.name));
+    const leftovers = await rowsBeyondBootstrap(
+      client,
+      catalog.map((table) => table.name),
+    );
     if (leftovers.length > 0) throw notEmpty(leftovers);
   } finally {
     client.release();
@@ -148,21 +177,44 @@ async function refuseUsedDatabase(database: MaintenanceDatabase): Promise<void> 
 
 function notEmpty(leftovers: Array<{ table: string; rows: number }>): DocqaError {
   const listed = leftovers.map((item) => `${item.table} (${item.rows})`).join(', ');
-  return new DocqaError('conflict', `This database already holds DocQA data: ${listed}. Import only into a new database (or one DocQA has merely started on); nothing was changed.`);
+  return new DocqaError(
+    'conflict',
+    `This database already holds DocQA data: ${listed}. Import only into a new database (or one DocQA has merely started on); nothing was changed.`,
+  );
 }
 
 /** Loads the rows table by table, in the archive's (foreign-key) order, and stages the files. */
-async function loadRecords(records: AsyncGenerator<ArchiveRecord>, header: ArchiveHeader, catalog: CatalogTable[], client: pg.PoolClient, restore: DataFileRestore): Promise<void> {
+async function loadRecords(
+  records: AsyncGenerator<ArchiveRecord>,
+  header: ArchiveHeader,
+  catalog: CatalogTable[],
+  client: pg.PoolClient,
+  restore: DataFileRestore,
+): Promise<void> {
   const targetTables = new Map(catalog.map((table) => [table.name, table]));
   for (const manifest of header.tables) {
     const target = targetTables.get(manifest.name);
-    if (!target) throw new DocqaError('validation_failed', `The archive has a table ${manifest.name} that this database does not have after its migrations; nothing was imported.`);
+    if (!target)
+      throw new DocqaError(
+        'validation_failed',
+        `The archive has a table ${manifest.name} that this database does not have after its migrations; nothing was imported.`,
+      );
     const missing = manifest.columns.filter((column) => !target.columns.some((own) => own.name === column.name));
-    if (missing.length > 0) throw new DocqaError('validation_failed', `Table ${manifest.name} of this database lacks the archive's columns ${missing.map((column) => column.name).join(', ')}; nothing was imported.`);
+    if (missing.length > 0)
+      throw new DocqaError(
+        'validation_failed',
+        `Table ${manifest.name} of this database lacks the archive's columns ${missing.map((column) => column.name).join(', ')}; nothing was imported.`,
+      );
   }
   const expectedTables = header.tables.map((table) => table.name);
   const seenTables: string[] = [];
-  let table: { manifest: TableManifest; target: CatalogTable; batch: Array<Array<string | null>>; bytes: number; rows: number } | null = null;
+  let table: {
+    manifest: TableManifest;
+    target: CatalogTable;
+    batch: Array<Array<string | null>>;
+    bytes: number;
+    rows: number;
+  } | null = null;
   let trailerSeen = false;
   let rowTotal = 0;
   const flush = async () => {
@@ -176,14 +228,24 @@ async function loadRecords(records: AsyncGenerator<ArchiveRecord>, header: Archi
       case 'table': {
         if (table) throw damaged(`table ${record.name} starts inside table ${table.manifest.name}`);
         const expected = expectedTables[seenTables.length];
-        if (record.name !== expected) throw damaged(`table ${record.name} comes where ${expected ?? 'no more tables'} should`);
+        if (record.name !== expected)
+          throw damaged(`table ${record.name} comes where ${expected ?? 'no more tables'} should`);
         seenTables.push(record.name);
-        table = { manifest: header.tables[seenTables.length - 1] as TableManifest, target: targetTables.get(record.name) as CatalogTable, batch: [], bytes: 0, rows: 0 };
+        table = {
+          manifest: header.tables[seenTables.length - 1] as TableManifest,
+          target: targetTables.get(record.name) as CatalogTable,
+          batch: [],
+          bytes: 0,
+          rows: 0,
+        };
         break;
       }
       case 'row': {
         if (!table) throw damaged('a row outside any table');
-        if (record.values.length !== table.manifest.columns.length) throw damaged(`a row of ${table.manifest.name} has ${record.values.length} values for ${table.manifest.columns.length} columns`);
+        if (record.values.length !== table.manifest.columns.length)
+          throw damaged(
+            `a row of ${table.manifest.name} has ${record.values.length} values for ${table.manifest.columns.length} columns`,
+          );
         table.batch.push(record.values);
         table.rows += 1;
         rowTotal += 1;
@@ -192,9 +254,13 @@ async function loadRecords(records: AsyncGenerator<ArchiveRecord>, header: Archi
         break;
       }
       case 'table_end': {
-        if (!table || table.manifest.name !== record.name) throw damaged(`the end of table ${record.name} does not close the table being read`);
+        if (!table || table.manifest.name !== record.name)
+          throw damaged(`the end of table ${record.name} does not close the table being read`);
         await flush();
-        if (table.rows !== record.rows || table.rows !== table.manifest.rows) throw damaged(`table ${record.name} has ${table.rows} rows where the archive recorded ${table.manifest.rows}`);
+        if (table.rows !== record.rows || table.rows !== table.manifest.rows)
+          throw damaged(
+            `table ${record.name} has ${table.rows} rows where the archive recorded ${table.manifest.rows}`,
+          );
         table = null;
         break;
       }
@@ -216,8 +282,14 @@ async function loadRecords(records: AsyncGenerator<ArchiveRecord>, header: Archi
       case 'end': {
         const trailer = record.trailer;
         if (table) throw damaged(`it ends inside table ${table.manifest.name}`);
-        if (seenTables.length !== expectedTables.length || trailer.tables !== expectedTables.length || trailer.rows !== rowTotal) throw damaged('it holds fewer tables or rows than its header lists');
-        if (trailer.files !== restore.totals.files || trailer.file_bytes !== restore.totals.bytes) throw damaged('it holds other files than its trailer counts');
+        if (
+          seenTables.length !== expectedTables.length ||
+          trailer.tables !== expectedTables.length ||
+          trailer.rows !== rowTotal
+        )
+          throw damaged('it holds fewer tables or rows than its header lists');
+        if (trailer.files !== restore.totals.files || trailer.file_bytes !== restore.totals.bytes)
+          throw damaged('it holds other files than its trailer counts');
         trailerSeen = true;
         break;
       }
@@ -233,7 +305,12 @@ async function loadRecords(records: AsyncGenerator<ArchiveRecord>, header: Archi
  * One INSERT of many rows: each column's texts as one array parameter, unnested and cast to the
  * column's type by its input function, the inverse of the export's cast to text.
  */
-async function insertBatch(client: pg.PoolClient, target: CatalogTable, manifest: TableManifest, batch: Array<Array<string | null>>): Promise<void> {
+async function insertBatch(
+  client: pg.PoolClient,
+  target: CatalogTable,
+  manifest: TableManifest,
+  batch: Array<Array<string | null>>,
+): Promise<void> {
   const columns = manifest.columns;
   const names = columns.map((column) => quoteIdent(column.name)).join(', ');
   const aliases = columns.map((_, index) => `c${index}`);
@@ -242,9 +319,16 @@ async function insertBatch(client: pg.PoolClient, target: CatalogTable, manifest
   const unnest = columns.map((_, index) => `$${index + 1}::text[]`).join(', ');
   const overriding = target.hasAlwaysIdentity ? ' overriding system value' : '';
   try {
-    await client.query(`insert into ${quoteIdent(target.name)} (${names})${overriding} select ${casts} from unnest(${unnest}) as u(${aliases.join(', ')})`, params);
+    await client.query(
+      `insert into ${quoteIdent(target.name)} (${names})${overriding} select ${casts} from unnest(${unnest}) as u(${aliases.join(', ')})`,
+      params,
+    );
   } catch (error) {
-    throw new DocqaError('validation_failed', `Rows of table ${target.name} were refused by the database: ${(error as Error).message}. Nothing was imported.`, { cause: error });
+    throw new DocqaError(
+      'validation_failed',
+      `Rows of table ${target.name} were refused by the database: ${(error as Error).message}. Nothing was imported.`,
+      { cause: error },
+    );
   }
 }
 
@@ -252,16 +336,26 @@ async function verifyCounts(client: pg.PoolClient, tables: TableManifest[]): Pro
   for (const table of tables) {
     const { rows } = await client.query<{ count: string }>(`select count(*) as count from ${quoteIdent(table.name)}`);
     const count = Number(rows[0]?.count ?? 0);
-    if (count !== table.rows) throw new DocqaError('internal', `Table ${table.name} holds ${count} rows after the import where the archive has ${table.rows}; nothing was imported.`);
+    if (count !== table.rows)
+      throw new DocqaError(
+        'internal',
+        `Table ${table.name} holds ${count} rows after the import where the archive has ${table.rows}; nothing was imported.`,
+      );
   }
 }
 
 /** Sequences continue where the source's were, so new rows never reuse a number (audit seq). */
 async function restoreSequences(client: pg.PoolClient, header: ArchiveHeader): Promise<void> {
   for (const sequence of header.sequences) {
-    const { rows } = await client.query<{ exists: boolean }>('select to_regclass($1) is not null as exists', [quoteIdent(sequence.name)]);
+    const { rows } = await client.query<{ exists: boolean }>('select to_regclass($1) is not null as exists', [
+      quoteIdent(sequence.name),
+    ]);
     if (!rows[0]?.exists) continue;
-    await client.query('select setval($1::regclass, $2::bigint, $3)', [quoteIdent(sequence.name), sequence.last_value, sequence.is_called]);
+    await client.query('select setval($1::regclass, $2::bigint, $3)', [
+      quoteIdent(sequence.name),
+      sequence.last_value,
+      sequence.is_called,
+    ]);
   }
 }
 
@@ -272,11 +366,17 @@ async function restoreSequences(client: pg.PoolClient, header: ArchiveHeader): P
  */
 async function requeueUnfinishedDocuments(client: pg.PoolClient, catalog: CatalogTable[]): Promise<number> {
   const document = catalog.find((table) => table.name === 'document');
-  if (!document || !['status', 'job_id'].every((column) => document.columns.some((own) => own.name === column))) return 0;
-  const { rowCount } = await client.query(`update document set status = 'pending', job_id = null where status in ('pending', 'indexing')`);
+  if (!document || !['status', 'job_id'].every((column) => document.columns.some((own) => own.name === column)))
+    return 0;
+  const { rowCount } = await client.query(
+    `update document set status = 'pending', job_id = null where status in ('pending', 'indexing')`,
+  );
   return rowCount ?? 0;
 }
 
 function damaged(detail: string): DocqaError {
-  return new DocqaError('validation_failed', `The archive is damaged or incomplete: ${detail}. Nothing was imported from it.`);
+  return new DocqaError(
+    'validation_failed',
+    `The archive is damaged or incomplete: ${detail}. Nothing was imported from it.`,
+  );
 }

@@ -20,7 +20,12 @@ export interface StreamHandlers {
  * Errors known before the stream starts (validation, an unknown conversation) throw ApiError.
  */
 export async function streamChat(body: ChatRequest, handlers: StreamHandlers, signal: AbortSignal): Promise<void> {
-  const res = await authorizedFetch('/api/chat', { method: 'POST', body, headers: { accept: 'text/event-stream' }, signal });
+  const res = await authorizedFetch('/api/chat', {
+    method: 'POST',
+    body,
+    headers: { accept: 'text/event-stream' },
+    signal,
+  });
   if (!res.ok) throw await errorFrom(res);
   if (!res.body) throw new Error('The browser gave no response stream.');
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();

@@ -33,28 +33,47 @@ type Paging = { limit?: number; offset?: number };
 
 export const api = {
   auth: {
-    login: (username: string, password: string) => request<TokenPair | MfaChallenge>('/api/auth/login', { method: 'POST', body: { username, password } }),
-    verifyMfa: (mfaToken: string, code: string) => request<TokenPair>('/api/auth/mfa/verify', { method: 'POST', body: { mfa_token: mfaToken, code } }),
+    login: (username: string, password: string) =>
+      request<TokenPair | MfaChallenge>('/api/auth/login', { method: 'POST', body: { username, password } }),
+    verifyMfa: (mfaToken: string, code: string) =>
+      request<TokenPair>('/api/auth/mfa/verify', { method: 'POST', body: { mfa_token: mfaToken, code } }),
     oidcProviders: () => request<{ items: Array<{ name: string; display_name: string }> }>('/api/auth/oidc/providers'),
-    forgotPassword: (email: string) => request<{ detail: string }>('/api/auth/forgot-password', { method: 'POST', body: { email } }),
-    resetPassword: (token: string, newPassword: string) => request<{ detail: string }>('/api/auth/reset-password', { method: 'POST', body: { token, new_password: newPassword } }),
+    forgotPassword: (email: string) =>
+      request<{ detail: string }>('/api/auth/forgot-password', { method: 'POST', body: { email } }),
+    resetPassword: (token: string, newPassword: string) =>
+      request<{ detail: string }>('/api/auth/reset-password', {
+        method: 'POST',
+        body: { token, new_password: newPassword },
+      }),
     me: () => request<User>('/api/auth/me'),
     setEmail: (email: string | null) => request<User>('/api/auth/me/email', { method: 'PUT', body: { email } }),
-    changePassword: (current: string, next: string) => request<TokenPair>('/api/auth/password', { method: 'PUT', body: { current_password: current, new_password: next } }),
+    changePassword: (current: string, next: string) =>
+      request<TokenPair>('/api/auth/password', {
+        method: 'PUT',
+        body: { current_password: current, new_password: next },
+      }),
     logoutAll: () => request<void>('/api/auth/logout-all', { method: 'POST' }),
     totpSetup: () => request<{ secret: string; otpauth_uri: string }>('/api/auth/mfa/totp/setup', { method: 'POST' }),
-    totpEnable: (code: string) => request<{ recovery_codes: string[] }>('/api/auth/mfa/totp/enable', { method: 'POST', body: { code } }),
-    totpDisable: (body: { code?: string; password?: string }) => request<void>('/api/auth/mfa/totp/disable', { method: 'POST', body }),
+    totpEnable: (code: string) =>
+      request<{ recovery_codes: string[] }>('/api/auth/mfa/totp/enable', { method: 'POST', body: { code } }),
+    totpDisable: (body: { code?: string; password?: string }) =>
+      request<void>('/api/auth/mfa/totp/disable', { method: 'POST', body }),
     apiKeys: () => request<{ items: ApiKey[] }>('/api/auth/api-keys'),
-    createApiKey: (body: { name: string; scopes: KeyScope[]; expires_in_days: number | null }) => request<ApiKey & { key: string }>('/api/auth/api-keys', { method: 'POST', body }),
+    createApiKey: (body: { name: string; scopes: KeyScope[]; expires_in_days: number | null }) =>
+      request<ApiKey & { key: string }>('/api/auth/api-keys', { method: 'POST', body }),
     revokeApiKey: (keyId: string) => request<void>(`/api/auth/api-keys/${id(keyId)}`, { method: 'DELETE' }),
     updateSettings: (body: { access_token_expire_seconds?: number; refresh_token_expire_seconds?: number }) =>
-      request<{ access_token_expire_seconds: number; refresh_token_expire_seconds: number }>('/api/admin/auth/settings', { method: 'PATCH', body }),
+      request<{ access_token_expire_seconds: number; refresh_token_expire_seconds: number }>(
+        '/api/admin/auth/settings',
+        { method: 'PATCH', body },
+      ),
   },
   users: {
     list: (page: Paging = {}) => request<Page<User>>('/api/auth/users', { query: { limit: 500, ...page } }),
-    create: (body: { username: string; password: string; role: Role; email: string | null }) => request<User>('/api/auth/users', { method: 'POST', body }),
-    update: (userId: string, body: { password?: string; role?: Role; email?: string | null }) => request<User>(`/api/auth/users/${id(userId)}`, { method: 'PUT', body }),
+    create: (body: { username: string; password: string; role: Role; email: string | null }) =>
+      request<User>('/api/auth/users', { method: 'POST', body }),
+    update: (userId: string, body: { password?: string; role?: Role; email?: string | null }) =>
+      request<User>(`/api/auth/users/${id(userId)}`, { method: 'PUT', body }),
     remove: (userId: string) => request<void>(`/api/auth/users/${id(userId)}`, { method: 'DELETE' }),
   },
   groups: {
@@ -62,13 +81,17 @@ export const api = {
     get: (groupId: string) => request<Group>(`/api/groups/${id(groupId)}`),
     create: (body: { name: string; description: string }) => request<Group>('/api/groups', { method: 'POST', body }),
     remove: (groupId: string) => request<void>(`/api/groups/${id(groupId)}`, { method: 'DELETE' }),
-    addMember: (groupId: string, userId: string) => request<void>(`/api/groups/${id(groupId)}/members/${id(userId)}`, { method: 'PUT' }),
-    removeMember: (groupId: string, userId: string) => request<void>(`/api/groups/${id(groupId)}/members/${id(userId)}`, { method: 'DELETE' }),
+    addMember: (groupId: string, userId: string) =>
+      request<void>(`/api/groups/${id(groupId)}/members/${id(userId)}`, { method: 'PUT' }),
+    removeMember: (groupId: string, userId: string) =>
+      request<void>(`/api/groups/${id(groupId)}/members/${id(userId)}`, { method: 'DELETE' }),
   },
   oidc: {
     list: () => request<Page<OidcProvider>>('/api/admin/oidc/providers', { query: { limit: 500 } }),
-    create: (body: Partial<OidcProvider>) => request<OidcProvider>('/api/admin/oidc/providers', { method: 'POST', body }),
-    update: (providerId: string, body: Partial<OidcProvider>) => request<OidcProvider>(`/api/admin/oidc/providers/${id(providerId)}`, { method: 'PUT', body }),
+    create: (body: Partial<OidcProvider>) =>
+      request<OidcProvider>('/api/admin/oidc/providers', { method: 'POST', body }),
+    update: (providerId: string, body: Partial<OidcProvider>) =>
+      request<OidcProvider>(`/api/admin/oidc/providers/${id(providerId)}`, { method: 'PUT', body }),
     remove: (providerId: string) => request<void>(`/api/admin/oidc/providers/${id(providerId)}`, { method: 'DELETE' }),
   },
   docs: {
@@ -80,47 +103,73 @@ export const api = {
   sources: {
     list: (kind: SourceKind) => request<Page<Source>>(`/api/${kind}`, { query: { limit: 500 } }),
     create: (kind: SourceKind, body: SourceInput) => request<Source>(`/api/${kind}`, { method: 'POST', body }),
-    update: (kind: SourceKind, sourceId: string, body: SourceInput) => request<Source>(`/api/${kind}/${id(sourceId)}`, { method: 'PUT', body }),
+    update: (kind: SourceKind, sourceId: string, body: SourceInput) =>
+      request<Source>(`/api/${kind}/${id(sourceId)}`, { method: 'PUT', body }),
     remove: (kind: SourceKind, sourceId: string) => request<void>(`/api/${kind}/${id(sourceId)}`, { method: 'DELETE' }),
-    sync: (kind: SourceKind, sourceId: string) => request<{ job_id: string }>(`/api/${kind}/${id(sourceId)}/${kind === 'connectors' ? 'scan' : 'sync'}`, { method: 'POST' }),
+    sync: (kind: SourceKind, sourceId: string) =>
+      request<{ job_id: string }>(`/api/${kind}/${id(sourceId)}/${kind === 'connectors' ? 'scan' : 'sync'}`, {
+        method: 'POST',
+      }),
     syncAll: () => request<{ job_ids: string[] }>('/api/connectors/sync-all', { method: 'POST' }),
   },
   jobs: {
-    list: (query: { status?: string; kind?: string; source_id?: string } & Paging = {}) => request<Page<Job>>('/api/jobs', { query: { limit: 25, ...query } }),
+    list: (query: { status?: string; kind?: string; source_id?: string } & Paging = {}) =>
+      request<Page<Job>>('/api/jobs', { query: { limit: 25, ...query } }),
     cancel: (jobId: string) => request<Job>(`/api/jobs/${id(jobId)}/cancel`, { method: 'POST' }),
   },
   rules: {
     // A source holds few rules; the largest page at once keeps the rules screen whole.
-    list: (sourceId: string) => request<{ items: Rule[]; total: number }>(`/api/metadata/${id(sourceId)}/rules?limit=500`),
-    create: (sourceId: string, body: RuleInput) => request<Rule>(`/api/metadata/${id(sourceId)}/rules`, { method: 'POST', body }),
-    update: (sourceId: string, ruleId: string, body: RuleInput) => request<Rule>(`/api/metadata/${id(sourceId)}/rules/${id(ruleId)}`, { method: 'PUT', body }),
-    remove: (sourceId: string, ruleId: string) => request<void>(`/api/metadata/${id(sourceId)}/rules/${id(ruleId)}`, { method: 'DELETE' }),
+    list: (sourceId: string) =>
+      request<{ items: Rule[]; total: number }>(`/api/metadata/${id(sourceId)}/rules?limit=500`),
+    create: (sourceId: string, body: RuleInput) =>
+      request<Rule>(`/api/metadata/${id(sourceId)}/rules`, { method: 'POST', body }),
+    update: (sourceId: string, ruleId: string, body: RuleInput) =>
+      request<Rule>(`/api/metadata/${id(sourceId)}/rules/${id(ruleId)}`, { method: 'PUT', body }),
+    remove: (sourceId: string, ruleId: string) =>
+      request<void>(`/api/metadata/${id(sourceId)}/rules/${id(ruleId)}`, { method: 'DELETE' }),
     test: (sourceId: string, rule: RuleInput, sampleText: string, filename: string | undefined, signal?: AbortSignal) =>
-      request<RuleTestResult>(`/api/metadata/${id(sourceId)}/test-rule`, { method: 'POST', body: { rule, sample_text: sampleText, ...(filename ? { filename } : {}) }, signal }),
-    refresh: (sourceId: string) => request<{ job_id: string }>(`/api/metadata/${id(sourceId)}/refresh`, { method: 'POST' }),
+      request<RuleTestResult>(`/api/metadata/${id(sourceId)}/test-rule`, {
+        method: 'POST',
+        body: { rule, sample_text: sampleText, ...(filename ? { filename } : {}) },
+        signal,
+      }),
+    refresh: (sourceId: string) =>
+      request<{ job_id: string }>(`/api/metadata/${id(sourceId)}/refresh`, { method: 'POST' }),
   },
   schedules: {
     list: () => request<Page<Schedule>>('/api/schedules', { query: { limit: 500 } }),
-    create: (body: { source_type: 'connector' | 'integration'; source_id: string; cron: string; enabled: boolean }) => request<Schedule>('/api/schedules', { method: 'POST', body }),
-    update: (scheduleId: string, body: { cron?: string; enabled?: boolean }) => request<Schedule>(`/api/schedules/${id(scheduleId)}`, { method: 'PUT', body }),
+    create: (body: { source_type: 'connector' | 'integration'; source_id: string; cron: string; enabled: boolean }) =>
+      request<Schedule>('/api/schedules', { method: 'POST', body }),
+    update: (scheduleId: string, body: { cron?: string; enabled?: boolean }) =>
+      request<Schedule>(`/api/schedules/${id(scheduleId)}`, { method: 'PUT', body }),
     remove: (scheduleId: string) => request<void>(`/api/schedules/${id(scheduleId)}`, { method: 'DELETE' }),
   },
   conversations: {
-    list: (page: Paging = {}) => request<Page<ConversationSummary>>('/api/conversations', { query: { limit: 100, ...page } }),
+    list: (page: Paging = {}) =>
+      request<Page<ConversationSummary>>('/api/conversations', { query: { limit: 100, ...page } }),
     get: (conversationId: string) => request<Conversation>(`/api/conversations/${id(conversationId)}`),
     remove: (conversationId: string) => request<void>(`/api/conversations/${id(conversationId)}`, { method: 'DELETE' }),
   },
   /** Spec 4.7; the shapes are rendered defensively, whatever JSON each endpoint answers. */
   analytics: (sourceId: string, report: string) => request<unknown>(`/api/analytics/${id(sourceId)}/${report}`),
   audit: {
-    list: (query: { type?: string; user?: string; outcome?: string; from?: string; to?: string } & Paging) => request<Page<AuditEntry>>('/api/audit', { query }),
-    verify: () => request<{ valid: boolean; checked: number; broken_at: { id: string; seq: number; reason: string } | null }>('/api/audit/verify'),
+    list: (query: { type?: string; user?: string; outcome?: string; from?: string; to?: string } & Paging) =>
+      request<Page<AuditEntry>>('/api/audit', { query }),
+    verify: () =>
+      request<{ valid: boolean; checked: number; broken_at: { id: string; seq: number; reason: string } | null }>(
+        '/api/audit/verify',
+      ),
     config: () => request<{ retention_days: number }>('/api/audit/config'),
-    setConfig: (retentionDays: number) => request<{ retention_days: number }>('/api/audit/config', { method: 'PUT', body: { retention_days: retentionDays } }),
+    setConfig: (retentionDays: number) =>
+      request<{ retention_days: number }>('/api/audit/config', {
+        method: 'PUT',
+        body: { retention_days: retentionDays },
+      }),
   },
   branding: {
     get: () => request<Branding>('/api/branding'),
-    update: (body: Partial<Pick<Branding, 'name' | 'colors' | 'texts'>>) => request<Branding>('/api/branding', { method: 'PUT', body }),
+    update: (body: Partial<Pick<Branding, 'name' | 'colors' | 'texts'>>) =>
+      request<Branding>('/api/branding', { method: 'PUT', body }),
     uploadLogo: (file: File) => {
       const form = new FormData();
       form.append('file', file, file.name);
@@ -129,11 +178,13 @@ export const api = {
   },
   license: {
     get: () => request<License>('/api/license'),
-    apply: (licenseKey: string) => request<License>('/api/license', { method: 'POST', body: { license_key: licenseKey } }),
+    apply: (licenseKey: string) =>
+      request<License>('/api/license', { method: 'POST', body: { license_key: licenseKey } }),
   },
   settings: {
     get: () => request<RuntimeSettings>('/api/admin/settings'),
-    update: (changes: Record<string, string | number | boolean>) => request<RuntimeSettings>('/api/admin/settings', { method: 'PATCH', body: changes }),
+    update: (changes: Record<string, string | number | boolean>) =>
+      request<RuntimeSettings>('/api/admin/settings', { method: 'PATCH', body: changes }),
   },
   system: {
     version: () => request<{ version: string; commit: string; build_date: string }>('/api/version'),

@@ -32,7 +32,11 @@ export function refreshTokens(): Promise<boolean> {
   refreshing ??= (async () => {
     const refreshToken = session.tokens?.refresh_token;
     if (!refreshToken) return false;
-    const res = await fetch('/api/auth/refresh', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: refreshToken }) });
+    const res = await fetch('/api/auth/refresh', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ refresh_token: refreshToken }),
+    });
     if (!res.ok) {
       session.clear();
       return false;
@@ -77,11 +81,19 @@ export async function authorizedFetch(path: string, options: RequestOptions = {}
       headers['content-type'] = 'application/json';
       body = JSON.stringify(options.body);
     }
-    return fetch(withQuery(path, options.query), { method: options.method ?? 'GET', headers, body, signal: options.signal });
+    return fetch(withQuery(path, options.query), {
+      method: options.method ?? 'GET',
+      headers,
+      body,
+      signal: options.signal,
+    });
   };
   let res = await send();
   if (res.status === 401 && session.tokens) {
-    const code = (await res.clone().json().catch(() => ({}))) as { code?: string };
+    const code = (await res
+      .clone()
+      .json()
+      .catch(() => ({}))) as { code?: string };
     if (code.code === 'token_expired' && (await refreshTokens())) res = await send();
     else if (code.code !== 'invalid_credentials') session.clear();
   }
@@ -100,7 +112,8 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
 /** A readable sentence for any error, for alerts. */
 export function describeError(error: unknown): string {
   if (error instanceof ApiError) {
-    if (error.code === 'plan_required') return `${error.message} (needs the ${String(error.body.required_plan ?? 'a higher')} plan)`;
+    if (error.code === 'plan_required')
+      return `${error.message} (needs the ${String(error.body.required_plan ?? 'a higher')} plan)`;
     return error.message;
   }
   if (error instanceof Error) return error.message;

@@ -146,7 +146,10 @@ export interface Rule {
   source_type: 'connector' | 'integration';
 }
 
-export type RuleInput = Pick<Rule, 'field_name' | 'pattern' | 'query_pattern' | 'scope' | 'level' | 'chunk_boundary' | 'priority'>;
+export type RuleInput = Pick<
+  Rule,
+  'field_name' | 'pattern' | 'query_pattern' | 'scope' | 'level' | 'chunk_boundary' | 'priority'
+>;
 
 export interface RuleTestResult {
   document: Record<string, string>;

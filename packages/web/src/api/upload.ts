@@ -7,7 +7,11 @@ export interface UploadHandle {
   abort(): void;
 }
 
-function send(url: string, files: File[], onProgress: (loaded: number, total: number) => void): { xhr: XMLHttpRequest; done: Promise<{ status: number; body: Record<string, unknown> }> } {
+function send(
+  url: string,
+  files: File[],
+  onProgress: (loaded: number, total: number) => void,
+): { xhr: XMLHttpRequest; done: Promise<{ status: number; body: Record<string, unknown> }> } {
   const xhr = new XMLHttpRequest();
   const form = new FormData();
   for (const file of files) form.append('file', file, file.name);
@@ -47,7 +51,12 @@ export function uploadDocuments(files: File[], onProgress: (loaded: number, tota
       answer = await current.done;
     }
     if (answer.status !== 202 && answer.status !== 200) {
-      throw new ApiError(answer.status, String(answer.body.code ?? 'http_error'), String(answer.body.detail ?? `The upload answered ${answer.status}.`), answer.body);
+      throw new ApiError(
+        answer.status,
+        String(answer.body.code ?? 'http_error'),
+        String(answer.body.detail ?? `The upload answered ${answer.status}.`),
+        answer.body,
+      );
     }
     return (answer.body.documents ?? []) as DocumentRecord[];
   })();

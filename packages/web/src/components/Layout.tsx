@@ -37,7 +37,11 @@ export function Brand() {
   const { branding } = useApp();
   return (
     <Link to="/" className="brand">
-      {branding.logo_url ? <img src={branding.logo_url} alt="" className="brand-logo" /> : <span className="brand-mark" aria-hidden="true" />}
+      {branding.logo_url ? (
+        <img src={branding.logo_url} alt="" className="brand-logo" />
+      ) : (
+        <span className="brand-mark" aria-hidden="true" />
+      )}
       <span className="brand-name">{branding.name}</span>
     </Link>
   );
@@ -64,7 +68,13 @@ export function Layout({ children }: { children: ReactNode }) {
         Skip to content
       </a>
       <header className="topbar">
-        <button type="button" className="menu-toggle" aria-expanded={menuOpen} aria-controls="site-nav" onClick={() => setMenuOpen((open) => !open)}>
+        <button
+          type="button"
+          className="menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="site-nav"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
           <span aria-hidden="true">☰</span> Menu
         </button>
         <Brand />

@@ -12,9 +12,18 @@ export interface PickedSource {
 /** Connectors and integrations (and, when asked, the uploads) in one select. */
 export function useSources(includeUploads: boolean) {
   return useAsync(async () => {
-    const [connectors, integrations] = await Promise.all([api.sources.list('connectors'), api.sources.list('integrations')]);
-    const as = (type: 'connector' | 'integration') => (s: Source): PickedSource => ({ id: s.id, name: s.name, type });
-    return [...(includeUploads ? [{ id: 'uploads', name: 'Uploaded documents', type: 'upload' as const }] : []), ...connectors.items.map(as('connector')), ...integrations.items.map(as('integration'))];
+    const [connectors, integrations] = await Promise.all([
+      api.sources.list('connectors'),
+      api.sources.list('integrations'),
+    ]);
+    const as =
+      (type: 'connector' | 'integration') =>
+      (s: Source): PickedSource => ({ id: s.id, name: s.name, type });
+    return [
+      ...(includeUploads ? [{ id: 'uploads', name: 'Uploaded documents', type: 'upload' as const }] : []),
+      ...connectors.items.map(as('connector')),
+      ...integrations.items.map(as('integration')),
+    ];
   }, [includeUploads]);
 }
 

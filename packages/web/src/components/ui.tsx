@@ -45,8 +45,19 @@ export function ProgressBar({ value, max, label }: { value: number; max: number 
   const known = max !== null && max > 0;
   const percent = known ? Math.min(100, Math.round((value / max) * 100)) : null;
   return (
-    <div className="progress" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={known ? 100 : undefined} aria-valuenow={percent ?? undefined} aria-valuetext={known ? `${percent} %` : 'in progress'}>
-      <div className={`progress-fill${known ? '' : ' indeterminate'}`} style={known ? { width: `${percent}%` } : undefined} />
+    <div
+      className="progress"
+      role="progressbar"
+      aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={known ? 100 : undefined}
+      aria-valuenow={percent ?? undefined}
+      aria-valuetext={known ? `${percent} %` : 'in progress'}
+    >
+      <div
+        className={`progress-fill${known ? '' : ' indeterminate'}`}
+        style={known ? { width: `${percent}%` } : undefined}
+      />
     </div>
   );
 }
@@ -75,7 +86,17 @@ export function Field({ label, hint, children }: FieldProps) {
 }
 
 /** A button that asks once more before a destructive action. */
-export function ConfirmButton({ onConfirm, children, label, disabled }: { onConfirm(): void; children: ReactNode; label?: string; disabled?: boolean }) {
+export function ConfirmButton({
+  onConfirm,
+  children,
+  label,
+  disabled,
+}: {
+  onConfirm(): void;
+  children: ReactNode;
+  label?: string;
+  disabled?: boolean;
+}) {
   const [asking, setAsking] = useState(false);
   const confirmRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
@@ -83,14 +104,28 @@ export function ConfirmButton({ onConfirm, children, label, disabled }: { onConf
   }, [asking]);
   if (!asking) {
     return (
-      <button type="button" className="danger subtle small" aria-label={label} disabled={disabled} onClick={() => setAsking(true)}>
+      <button
+        type="button"
+        className="danger subtle small"
+        aria-label={label}
+        disabled={disabled}
+        onClick={() => setAsking(true)}
+      >
         {children}
       </button>
     );
   }
   return (
     <span className="confirm" role="group" aria-label="Confirm">
-      <button ref={confirmRef} type="button" className="danger small" onClick={() => { setAsking(false); onConfirm(); }}>
+      <button
+        ref={confirmRef}
+        type="button"
+        className="danger small"
+        onClick={() => {
+          setAsking(false);
+          onConfirm();
+        }}
+      >
         Confirm
       </button>
       <button type="button" className="subtle small" onClick={() => setAsking(false)}>
@@ -104,17 +139,37 @@ export function StatusBadge({ status }: { status: string }) {
   return <span className={`badge badge-${status}`}>{status.replace(/_/g, ' ')}</span>;
 }
 
-export function Pager({ total, limit, offset, onOffset }: { total: number; limit: number; offset: number; onOffset(offset: number): void }) {
+export function Pager({
+  total,
+  limit,
+  offset,
+  onOffset,
+}: {
+  total: number;
+  limit: number;
+  offset: number;
+  onOffset(offset: number): void;
+}) {
   if (total <= limit) return null;
   return (
     <nav className="pager" aria-label="Pages">
-      <button type="button" className="subtle" disabled={offset === 0} onClick={() => onOffset(Math.max(0, offset - limit))}>
+      <button
+        type="button"
+        className="subtle"
+        disabled={offset === 0}
+        onClick={() => onOffset(Math.max(0, offset - limit))}
+      >
         Previous
       </button>
       <span>
         {offset + 1}–{Math.min(total, offset + limit)} of {total}
       </span>
-      <button type="button" className="subtle" disabled={offset + limit >= total} onClick={() => onOffset(offset + limit)}>
+      <button
+        type="button"
+        className="subtle"
+        disabled={offset + limit >= total}
+        onClick={() => onOffset(offset + limit)}
+      >
         Next
       </button>
     </nav>

@@ -27,7 +27,8 @@ describe('web: cron readings and next runs', () => {
 
   it('computes the next runs in UTC', () => {
     const from = new Date('2025-03-14T10:07:30Z'); // a Friday
-    const iso = (expression: string, count: number) => nextRuns(parseCron(expression), count, from).map((d) => d.toISOString());
+    const iso = (expression: string, count: number) =>
+      nextRuns(parseCron(expression), count, from).map((d) => d.toISOString());
     expect(iso('*/15 * * * *', 2)).to.deep.equal(['2025-03-14T10:15:00.000Z', '2025-03-14T10:30:00.000Z']);
     expect(iso('0 3 * * 1-5', 2)).to.deep.equal(['2025-03-17T03:00:00.000Z', '2025-03-18T03:00:00.000Z']);
     expect(iso('0 0 29 2 *', 1)).to.deep.equal(['2028-02-29T00:00:00.000Z']);

@@ -1,9 +1,30 @@
 // Five-field cron expressions (minute hour day-of-month month day-of-week, UTC), as schedules use:
 // a reading for people and the next run times, computed in the browser.
 
-const monthNames = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const monthNames = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const dayNames = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const macros: Record<string, string> = { '@yearly': '0 0 1 1 *', '@annually': '0 0 1 1 *', '@monthly': '0 0 1 * *', '@weekly': '0 0 * * 0', '@daily': '0 0 * * *', '@midnight': '0 0 * * *', '@hourly': '0 * * * *' };
+const macros: Record<string, string> = {
+  '@yearly': '0 0 1 1 *',
+  '@annually': '0 0 1 1 *',
+  '@monthly': '0 0 1 * *',
+  '@weekly': '0 0 * * 0',
+  '@daily': '0 0 * * *',
+  '@midnight': '0 0 * * *',
+  '@hourly': '0 * * * *',
+};
 
 interface FieldSpec {
   name: string;
@@ -53,7 +74,8 @@ function parseField(text: string, spec: FieldSpec): Set<number> {
       from = parseValue(range, spec);
       to = stepText === undefined ? from : spec.max;
     }
-    for (let value = from; value <= to; value += step) values.add(spec.name === 'day of week' && value === 7 ? 0 : value);
+    for (let value = from; value <= to; value += step)
+      values.add(spec.name === 'day of week' && value === 7 ? 0 : value);
   }
   return values;
 }
@@ -61,13 +83,24 @@ function parseField(text: string, spec: FieldSpec): Set<number> {
 export function parseCron(expression: string): ParsedCron {
   const text = macros[expression.trim().toLowerCase()] ?? expression.trim();
   const fields = text.split(/\s+/);
-  if (fields.length !== 5) throw new Error('A cron expression has five fields: minute hour day-of-month month day-of-week');
-  return { fields, values: fields.map((field, index) => parseField(field, specs[index]!)), restricted: fields.map((field) => field !== '*') };
+  if (fields.length !== 5)
+    throw new Error('A cron expression has five fields: minute hour day-of-month month day-of-week');
+  return {
+    fields,
+    values: fields.map((field, index) => parseField(field, specs[index]!)),
+    restricted: fields.map((field) => field !== '*'),
+  };
 }
 
 /** The next `count` run times after `from`, in UTC. */
 export function nextRuns(cron: ParsedCron, count: number, from = new Date()): Date[] {
-  const [minutes, hours, days, months, weekdays] = cron.values as [Set<number>, Set<number>, Set<number>, Set<number>, Set<number>];
+  const [minutes, hours, days, months, weekdays] = cron.values as [
+    Set<number>,
+    Set<number>,
+    Set<number>,
+    Set<number>,
+    Set<number>,
+  ];
   const [, , domRestricted, , dowRestricted] = cron.restricted;
   const dayMatches = (date: Date) => {
     const dom = days.has(date.getUTCDate());
@@ -101,7 +134,8 @@ export function nextRuns(cron: ParsedCron, count: number, from = new Date()): Da
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-const joinAnd = (names: string[]) => (names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : (names[0] ?? ''));
+const joinAnd = (names: string[]) =>
+  names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : (names[0] ?? '');
 
 function listOf(values: number[], name: (n: number) => string): string {
   const sorted = [...values].sort((a, b) => a - b);
@@ -118,25 +152,44 @@ function stepOf(field: string): number | null {
 /** A reading such as "Every day at 02:30 UTC" or "Every 15 minutes, Monday to Friday". */
 export function describeCron(cron: ParsedCron): string {
   const [minuteField = '*', hourField = '*'] = cron.fields;
-  const [minutes, hours, days, months, weekdays] = cron.values.map((set) => [...set].sort((a, b) => a - b)) as [number[], number[], number[], number[], number[]];
+  const [minutes, hours, days, months, weekdays] = cron.values.map((set) => [...set].sort((a, b) => a - b)) as [
+    number[],
+    number[],
+    number[],
+    number[],
+    number[],
+  ];
   let time: string;
   const minuteStep = stepOf(minuteField);
   if (minuteField === '*' && hourField === '*') time = 'Every minute';
   else if (minuteStep && hourField === '*') time = `Every ${minuteStep} minutes`;
   else if (minutes.length === 1 && hourField === '*') time = `Every hour at minute ${minutes[0]}`;
-  else if (minutes.length * hours.length <= 6 && hourField !== '*') time = `At ${joinAnd(hours.flatMap((h) => minutes.map((m) => `${pad(h)}:${pad(m)}`)))} UTC`;
+  else if (minutes.length * hours.length <= 6 && hourField !== '*')
+    time = `At ${joinAnd(hours.flatMap((h) => minutes.map((m) => `${pad(h)}:${pad(m)}`)))} UTC`;
   else {
-    const minutePart = minuteField === '*' ? 'every minute' : minuteStep ? `every ${minuteStep} minutes` : `at minute ${listOf(minutes, String)}`;
+    const minutePart =
+      minuteField === '*'
+        ? 'every minute'
+        : minuteStep
+          ? `every ${minuteStep} minutes`
+          : `at minute ${listOf(minutes, String)}`;
     const hourStep = stepOf(hourField);
-    const hourPart = hourField === '*' ? '' : hourStep ? ` of every ${hourStep}th hour` : ` during hour ${listOf(hours, (h) => `${pad(h)}:00`)} UTC`;
+    const hourPart =
+      hourField === '*'
+        ? ''
+        : hourStep
+          ? ` of every ${hourStep}th hour`
+          : ` during hour ${listOf(hours, (h) => `${pad(h)}:00`)} UTC`;
     time = `${minutePart[0]!.toUpperCase()}${minutePart.slice(1)}${hourPart}`;
   }
   const [, , domRestricted, monthRestricted, dowRestricted] = cron.restricted;
   const parts = [time];
-  if (domRestricted && dowRestricted) parts.push(`on day ${listOf(days, String)} of the month or on ${listOf(weekdays, (d) => dayNames[d]!)}`);
+  if (domRestricted && dowRestricted)
+    parts.push(`on day ${listOf(days, String)} of the month or on ${listOf(weekdays, (d) => dayNames[d]!)}`);
   else if (domRestricted) parts.push(`on day ${listOf(days, String)} of the month`);
   else if (dowRestricted) parts.push(`on ${listOf(weekdays, (d) => dayNames[d]!)}`);
-  else if (!monthRestricted && time.startsWith('At')) parts[0] = `Every day ${time.charAt(0).toLowerCase()}${time.slice(1)}`;
+  else if (!monthRestricted && time.startsWith('At'))
+    parts[0] = `Every day ${time.charAt(0).toLowerCase()}${time.slice(1)}`;
   if (monthRestricted) parts.push(`in ${listOf(months, (m) => monthNames[m - 1]!)}`);
   return parts.join(', ');
 }

@@ -4,7 +4,20 @@ import { marked } from 'marked';
 // Answers are model output: rendered as markdown, then sanitised, so no script, handler or style
 // from an answer (or a document it quotes) runs. Images are dropped: the page loads nothing external.
 const purifyOptions = {
-  FORBID_TAGS: ['style', 'img', 'form', 'input', 'button', 'textarea', 'select', 'iframe', 'object', 'embed', 'svg', 'math'],
+  FORBID_TAGS: [
+    'style',
+    'img',
+    'form',
+    'input',
+    'button',
+    'textarea',
+    'select',
+    'iframe',
+    'object',
+    'embed',
+    'svg',
+    'math',
+  ],
   FORBID_ATTR: ['style', 'id', 'class'],
 };
 

@@ -14,7 +14,11 @@ export interface AsyncState<T> {
  * Runs `load` when `deps` change (and on reload), keeping the last data while reloading; with
  * `pollMs` it runs again every so often while `poll` is true.
  */
-export function useAsync<T>(load: () => Promise<T>, deps: readonly unknown[], options: { pollMs?: number; poll?: boolean } = {}): AsyncState<T> {
+export function useAsync<T>(
+  load: () => Promise<T>,
+  deps: readonly unknown[],
+  options: { pollMs?: number; poll?: boolean } = {},
+): AsyncState<T> {
   const [data, setData] = useState<T>();
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);

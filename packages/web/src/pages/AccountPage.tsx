@@ -28,29 +28,98 @@ function Totp({ enabled, onChanged }: { enabled: boolean; onChanged(): void }) {
       {message ? <Alert kind={message.kind}>{message.text}</Alert> : null}
       {recovery ? (
         <div className="stack">
-          <Alert kind="success">Two-step verification is on. Keep these recovery codes somewhere safe; each works once and they are shown only now.</Alert>
-          <ul className="recovery-codes">{recovery.map((c) => <li key={c}><code>{c}</code></li>)}</ul>
+          <Alert kind="success">
+            Two-step verification is on. Keep these recovery codes somewhere safe; each works once and they are shown
+            only now.
+          </Alert>
+          <ul className="recovery-codes">
+            {recovery.map((c) => (
+              <li key={c}>
+                <code>{c}</code>
+              </li>
+            ))}
+          </ul>
         </div>
       ) : enabled ? (
-        <form className="stack" onSubmit={(e) => { e.preventDefault(); void run(async () => { await api.auth.totpDisable(code ? { code } : { password }); setCode(''); setPassword(''); onChanged(); setMessage({ kind: 'success', text: 'Two-step verification is off.' }); }); }}>
+        <form
+          className="stack"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void run(async () => {
+              await api.auth.totpDisable(code ? { code } : { password });
+              setCode('');
+              setPassword('');
+              onChanged();
+              setMessage({ kind: 'success', text: 'Two-step verification is off.' });
+            });
+          }}
+        >
           <p>On. To turn it off, enter a current code or your password.</p>
           <div className="grid-2">
-            <Field label="Code">{(id) => <input id={id} autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} />}</Field>
-            <Field label="Password">{(id) => <input id={id} type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />}</Field>
+            <Field label="Code">
+              {(id) => (
+                <input id={id} autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} />
+              )}
+            </Field>
+            <Field label="Password">
+              {(id) => (
+                <input
+                  id={id}
+                  type="password"
+                  autoComplete="current-password"
+                  value={password}
+                  onChange={(e) => setPassword(e.target.value)}
+                />
+              )}
+            </Field>
           </div>
-          <div className="actions"><button type="submit" className="danger">Turn off</button></div>
+          <div className="actions">
+            <button type="submit" className="danger">
+              Turn off
+            </button>
+          </div>
         </form>
       ) : setup ? (
-        <form className="stack" onSubmit={(e) => { e.preventDefault(); void run(async () => { setRecovery((await api.auth.totpEnable(code.trim())).recovery_codes); setCode(''); onChanged(); }); }}>
-          <p>Add this key to your authenticator app (or open the link on the phone that has it), then enter the first code it shows.</p>
-          <p><code className="secret">{setup.secret}</code> · <a href={setup.otpauth_uri}>otpauth link</a></p>
-          <Field label="First code">{(id) => <input id={id} autoComplete="one-time-code" inputMode="numeric" required value={code} onChange={(e) => setCode(e.target.value)} />}</Field>
-          <div className="actions"><button type="submit">Turn on</button></div>
+        <form
+          className="stack"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void run(async () => {
+              setRecovery((await api.auth.totpEnable(code.trim())).recovery_codes);
+              setCode('');
+              onChanged();
+            });
+          }}
+        >
+          <p>
+            Add this key to your authenticator app (or open the link on the phone that has it), then enter the first
+            code it shows.
+          </p>
+          <p>
+            <code className="secret">{setup.secret}</code> · <a href={setup.otpauth_uri}>otpauth link</a>
+          </p>
+          <Field label="First code">
+            {(id) => (
+              <input
+                id={id}
+                autoComplete="one-time-code"
+                inputMode="numeric"
+                required
+                value={code}
+                onChange={(e) => setCode(e.target.value)}
+              />
+            )}
+          </Field>
+          <div className="actions">
+            <button type="submit">Turn on</button>
+          </div>
         </form>
       ) : (
         <div className="actions">
           <p>Off. Password sign-ins can ask for a code from an authenticator app as well.</p>
-          <button type="button" onClick={() => void run(async () => setSetup(await api.auth.totpSetup()))}>Set up</button>
+          <button type="button" onClick={() => void run(async () => setSetup(await api.auth.totpSetup()))}>
+            Set up
+          </button>
         </div>
       )}
     </section>
@@ -93,23 +162,63 @@ export function AccountPage() {
     <>
       <PageHeader title="Your account" />
       <p>
-        Signed in as <strong>{user.username}</strong> ({user.role}){user.sso_provider ? ` through ${user.sso_provider}` : ''}.
+        Signed in as <strong>{user.username}</strong> ({user.role})
+        {user.sso_provider ? ` through ${user.sso_provider}` : ''}.
       </p>
       {message ? <Alert kind={message.kind}>{message.text}</Alert> : null}
       <form className="card stack" onSubmit={saveEmail} aria-labelledby="email-heading">
         <h2 id="email-heading">Email</h2>
-        <Field label="Email" hint="Used for password reset.">{(id, hint) => <input id={id} aria-describedby={hint} type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />}</Field>
-        <div className="actions"><button type="submit">Save email</button></div>
+        <Field label="Email" hint="Used for password reset.">
+          {(id, hint) => (
+            <input
+              id={id}
+              aria-describedby={hint}
+              type="email"
+              autoComplete="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
+          )}
+        </Field>
+        <div className="actions">
+          <button type="submit">Save email</button>
+        </div>
       </form>
       {user.sso_provider ? null : (
         <>
           <form className="card stack" onSubmit={changePassword} aria-labelledby="password-heading">
             <h2 id="password-heading">Password</h2>
             <div className="grid-2">
-              <Field label="Current password">{(id) => <input id={id} type="password" autoComplete="current-password" required value={current} onChange={(e) => setCurrent(e.target.value)} />}</Field>
-              <Field label="New password" hint="10 to 256 characters.">{(id, hint) => <input id={id} aria-describedby={hint} type="password" autoComplete="new-password" minLength={10} required value={next} onChange={(e) => setNext(e.target.value)} />}</Field>
+              <Field label="Current password">
+                {(id) => (
+                  <input
+                    id={id}
+                    type="password"
+                    autoComplete="current-password"
+                    required
+                    value={current}
+                    onChange={(e) => setCurrent(e.target.value)}
+                  />
+                )}
+              </Field>
+              <Field label="New password" hint="10 to 256 characters.">
+                {(id, hint) => (
+                  <input
+                    id={id}
+                    aria-describedby={hint}
+                    type="password"
+                    autoComplete="new-password"
+                    minLength={10}
+                    required
+                    value={next}
+                    onChange={(e) => setNext(e.target.value)}
+                  />
+                )}
+              </Field>
             </div>
-            <div className="actions"><button type="submit">Change password</button></div>
+            <div className="actions">
+              <button type="submit">Change password</button>
+            </div>
           </form>
           <Totp enabled={user.mfa_enabled} onChanged={() => void reloadUser()} />
         </>
@@ -119,7 +228,11 @@ export function AccountPage() {
         <h2 id="sessions-heading">Sessions</h2>
         <div className="actions">
           <p>Sign out on every device, this one included.</p>
-          <button type="button" className="danger" onClick={() => void api.auth.logoutAll().finally(() => session.clear())}>
+          <button
+            type="button"
+            className="danger"
+            onClick={() => void api.auth.logoutAll().finally(() => session.clear())}
+          >
             Sign out everywhere
           </button>
         </div>

@@ -1,6 +1,13 @@
 import sharp, { type Sharp } from 'sharp';
 import { DocqaError } from '@docqa/plugin-api';
-import { defaultOcrLanguages, meanConfidence, recognisePng, traineddataFile, type OcrJob, type PageText } from '@docqa/ocr';
+import {
+  defaultOcrLanguages,
+  meanConfidence,
+  recognisePng,
+  traineddataFile,
+  type OcrJob,
+  type PageText,
+} from '@docqa/ocr';
 import { maxRasterPixels, rasterisePageImages, type PageRaster, type PdfPage } from './page-images.js';
 
 export type { PageText } from '@docqa/ocr';
@@ -40,10 +47,17 @@ export async function readPageImages(page: PdfPage, pageNumber: number, job: Ocr
     raster = await rasterisePageImages(page);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new DocqaError('unsupported_media_type', `${job.filename} is not a readable PDF (images of page ${pageNumber}): ${reason}`, { cause: error });
+    throw new DocqaError(
+      'unsupported_media_type',
+      `${job.filename} is not a readable PDF (images of page ${pageNumber}): ${reason}`,
+      { cause: error },
+    );
   }
   if (!raster) return undefined;
-  const image = await encode(sharp(raster.pixels, { raw: { width: raster.width, height: raster.height, channels: 1 } }), raster.dpi);
+  const image = await encode(
+    sharp(raster.pixels, { raw: { width: raster.width, height: raster.height, channels: 1 } }),
+    raster.dpi,
+  );
   return readImage(image, pageNumber, job);
 }
 
@@ -55,9 +69,15 @@ async function readImage(image: OcrImage, pageNumber: number, job: OcrJob): Prom
   const first = await recognise(image, pageNumber, job);
   const factor = upscaleFactor(first.lineHeight, image);
   if (factor === 1) return first;
-  const larger = await encode(sharp(image.png).resize({ width: Math.round(image.width * factor), kernel: 'lanczos3' }), image.dpi * factor);
+  const larger = await encode(
+    sharp(image.png).resize({ width: Math.round(image.width * factor), kernel: 'lanczos3' }),
+    image.dpi * factor,
+  );
   const second = await recognise(larger, pageNumber, job);
-  return meanConfidence(second.wordConfidences) >= meanConfidence(first.wordConfidences) || first.paragraphs.length === 0 ? second : first;
+  return meanConfidence(second.wordConfidences) >= meanConfidence(first.wordConfidences) ||
+    first.paragraphs.length === 0
+    ? second
+    : first;
 }
 
 /** The factor that brings text of `textHeight` pixels to the target height, within the pixel budget; 1 when it is tall enough. */
@@ -73,7 +93,10 @@ function upscaleFactor(textHeight: number, image: { width: number; height: numbe
 async function encode(pipeline: Sharp, dpi: number): Promise<OcrImage> {
   // Fast compression: the PNG lives for one recognition. The resolution is the page's real one, so
   // tesseract's size heuristics see the text at its true size.
-  const { data, info } = await pipeline.withDensity(Math.round(dpi)).png({ compressionLevel: 1 }).toBuffer({ resolveWithObject: true });
+  const { data, info } = await pipeline
+    .withDensity(Math.round(dpi))
+    .png({ compressionLevel: 1 })
+    .toBuffer({ resolveWithObject: true });
   return { png: data, width: info.width, height: info.height, dpi };
 }
 

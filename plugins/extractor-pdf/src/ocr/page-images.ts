@@ -72,17 +72,35 @@ export async function rasterisePageImages(page: PdfPage): Promise<PageRaster | u
   const pageArea = viewport.width * viewport.height;
   const placed = (await collectImages(page, viewport.transform as unknown as Matrix)).filter(({ image, matrix }) => {
     const box = boundingBox(matrix);
-    return image.width >= minImageSide && image.height >= minImageSide && (box.right - box.left) * (box.bottom - box.top) >= minPageShare * pageArea;
+    return (
+      image.width >= minImageSide &&
+      image.height >= minImageSide &&
+      (box.right - box.left) * (box.bottom - box.top) >= minPageShare * pageArea
+    );
   });
   if (placed.length === 0) return undefined;
 
   // The images' own resolution (pixels per page unit, the finest image's), so nothing is thrown
   // away, within the pixel budget; small text is upscaled later only where OCR needs it.
-  const area = placed.map(({ matrix }) => boundingBox(matrix)).reduce((a, b) => ({ left: Math.min(a.left, b.left), top: Math.min(a.top, b.top), right: Math.max(a.right, b.right), bottom: Math.max(a.bottom, b.bottom) }));
+  const area = placed
+    .map(({ matrix }) => boundingBox(matrix))
+    .reduce((a, b) => ({
+      left: Math.min(a.left, b.left),
+      top: Math.min(a.top, b.top),
+      right: Math.max(a.right, b.right),
+      bottom: Math.max(a.bottom, b.bottom),
+    }));
   const areaWidth = Math.max(1, area.right - area.left);
   const areaHeight = Math.max(1, area.bottom - area.top);
   // An image's columns run along (a, b) and its rows along (c, d), whatever way it is turned.
-  const native = Math.max(...placed.map(({ image, matrix }) => Math.max(image.width / Math.max(1e-6, Math.hypot(matrix[0], matrix[1])), image.height / Math.max(1e-6, Math.hypot(matrix[2], matrix[3])))));
+  const native = Math.max(
+    ...placed.map(({ image, matrix }) =>
+      Math.max(
+        image.width / Math.max(1e-6, Math.hypot(matrix[0], matrix[1])),
+        image.height / Math.max(1e-6, Math.hypot(matrix[2], matrix[3])),
+      ),
+    ),
+  );
   const scale = Math.max(minDpi / 72, Math.min(native, Math.sqrt(maxRasterPixels / (areaWidth * areaHeight))));
   const width = Math.max(1, Math.round(areaWidth * scale));
   const height = Math.max(1, Math.round(areaHeight * scale));
@@ -132,7 +150,10 @@ async function collectImages(page: PdfPage, deviceMatrix: Matrix): Promise<Place
         // A stencil mask (1-bit scans are often drawn so) names its pixels by id, or holds them when inline.
         const mask = args[0] as { data: unknown };
         const pending = typeof mask.data === 'string' ? decodedObject(page, mask.data) : Promise.resolve(mask);
-        found.push({ pending: pending.then((decoded) => decoded && { ...(decoded as object), kind: undefined }), matrix: current });
+        found.push({
+          pending: pending.then((decoded) => decoded && { ...(decoded as object), kind: undefined }),
+          matrix: current,
+        });
         break;
       }
       default:

@@ -1,5 +1,15 @@
 import { SqlParams, type Db } from '@docqa/plugin-api';
-import { aggregateQuery, histogramSql, presentHistogram, presentSummary, ratio, scopedDocuments, summarySql, type RawSummary, type SourceScope } from './scope.js';
+import {
+  aggregateQuery,
+  histogramSql,
+  presentHistogram,
+  presentSummary,
+  ratio,
+  scopedDocuments,
+  summarySql,
+  type RawSummary,
+  type SourceScope,
+} from './scope.js';
 import type { ChunkSizeDistribution, ChunksPerDocument, EmptyMetadata } from './schemas.js';
 
 /*
@@ -18,7 +28,11 @@ export const chunksPerDocumentEdges = [0, 1, 2, 3, 5, 10, 20, 50, 100, 200, 500,
 
 const sampleLimit = 10;
 
-export async function chunkSizeDistribution(db: Db, scope: SourceScope, minChunkLength: number): Promise<ChunkSizeDistribution> {
+export async function chunkSizeDistribution(
+  db: Db,
+  scope: SourceScope,
+  minChunkLength: number,
+): Promise<ChunkSizeDistribution> {
   const params = new SqlParams();
   const docs = scopedDocuments(scope, params, 'd.id');
   // One pass over the lengths: summary, histogram and the short ones together.
@@ -45,7 +59,13 @@ export async function chunkSizeDistribution(db: Db, scope: SourceScope, minChunk
 export async function chunksPerDocument(db: Db, scope: SourceScope): Promise<ChunksPerDocument> {
   const params = new SqlParams();
   const docs = scopedDocuments(scope, params, 'd.id, d.path, d.status, d.chunk_count as n', { anyStatus: true });
-  const row = await aggregateQuery<{ documents: number; not_indexed: number; summary: RawSummary; histogram: number[]; largest: ChunksPerDocument['largest'] }>(
+  const row = await aggregateQuery<{
+    documents: number;
+    not_indexed: number;
+    summary: RawSummary;
+    histogram: number[];
+    largest: ChunksPerDocument['largest'];
+  }>(
     db,
     `with all_docs as materialized (${docs})
      select count(*)::int as documents, (select count(*)::int from all_docs where status <> 'indexed') as not_indexed,

@@ -37,6 +37,11 @@ export const analyticsMigrations: ModuleMigration[] = [
       'alter table chunk add column text_length integer generated always as (char_length(text)) stored',
       'create index chunk_document_text_length on chunk (document_id) include (text_length)',
     ],
-    down: ['drop index chunk_document_text_length', 'alter table chunk drop column text_length', 'drop index chunk_empty_metadata', 'drop table metadata_rule_outcome'],
+    down: [
+      'drop index chunk_document_text_length',
+      'alter table chunk drop column text_length',
+      'drop index chunk_empty_metadata',
+      'drop table metadata_rule_outcome',
+    ],
   },
 ];

@@ -71,11 +71,25 @@ async function ruleTotals(db: Db, scope: SourceScope): Promise<RuleTotals> {
 }
 
 function ruleFields(rule: RuleRow) {
-  return { rule_id: rule.id, field_name: rule.field_name, level: rule.level, scope: rule.scope, priority: rule.priority, chunk_boundary: rule.chunk_boundary };
+  return {
+    rule_id: rule.id,
+    field_name: rule.field_name,
+    level: rule.level,
+    scope: rule.scope,
+    priority: rule.priority,
+    chunk_boundary: rule.chunk_boundary,
+  };
 }
 
 function outcomeCounts(rule: RuleRow, documents: number) {
-  return { matched: rule.matched, no_match: rule.no_match, shadowed: rule.shadowed, failed: rule.failed, not_applied: documents - rule.recorded, stale: rule.stale };
+  return {
+    matched: rule.matched,
+    no_match: rule.no_match,
+    shadowed: rule.shadowed,
+    failed: rule.failed,
+    not_applied: documents - rule.recorded,
+    stale: rule.stale,
+  };
 }
 
 /** The rules of each field, in evaluation order, fields by name. */
@@ -139,7 +153,9 @@ export async function metadataCoverage(db: Db, scope: SourceScope): Promise<Meta
       documents: rules.reduce((sum, rule) => sum + rule.matched, 0),
       chunks: rules.reduce((sum, rule) => sum + chunksSupplied(rule), 0),
     })),
-    ...extracted.filter((row) => !ruleFieldNames.has(row.k)).map((row) => ({ field_name: row.k, rule_ids: [], documents: row.documents, chunks: 0 })),
+    ...extracted
+      .filter((row) => !ruleFieldNames.has(row.k))
+      .map((row) => ({ field_name: row.k, rule_ids: [], documents: row.documents, chunks: 0 })),
   ].sort((a, b) => (a.field_name < b.field_name ? -1 : a.field_name > b.field_name ? 1 : 0));
   return {
     source_id: scope.sourceId,
@@ -207,7 +223,9 @@ export async function inheritanceRatio(db: Db, scope: SourceScope): Promise<Inhe
         const chunkRules = rules.filter((rule) => rule.level === 'chunk');
         const self = chunkRules.reduce((sum, rule) => sum + rule.self_chunks, 0);
         const inherited = chunkRules.reduce((sum, rule) => sum + rule.inherited_chunks, 0);
-        const documentLevel = rules.filter((rule) => rule.level === 'document').reduce((sum, rule) => sum + rule.self_chunks, 0);
+        const documentLevel = rules
+          .filter((rule) => rule.level === 'document')
+          .reduce((sum, rule) => sum + rule.self_chunks, 0);
         // Never below 0, even while outcomes of a changed rule are stale.
         const empty = Math.max(0, chunks - self - inherited - documentLevel);
         return {
@@ -222,7 +240,13 @@ export async function inheritanceRatio(db: Db, scope: SourceScope): Promise<Inhe
           inherited_ratio: ratio(inherited, chunks),
           empty_ratio: ratio(empty, chunks),
           inherited_share: ratio(inherited, self + inherited),
-          rules: chunkRules.map((rule) => ({ rule_id: rule.id, priority: rule.priority, documents_won: rule.matched, self: rule.self_chunks, inherited: rule.inherited_chunks })),
+          rules: chunkRules.map((rule) => ({
+            rule_id: rule.id,
+            priority: rule.priority,
+            documents_won: rule.matched,
+            self: rule.self_chunks,
+            inherited: rule.inherited_chunks,
+          })),
         };
       }),
   };

@@ -16,9 +16,15 @@ export interface SourceScope {
 }
 
 /** Finds the source; an unknown id is 404, after the route has checked the token, role and plan. */
-export async function resolveScope(db: SqlExecutor, sourceId: string, visibleToGroups: string[] | null): Promise<SourceScope> {
+export async function resolveScope(
+  db: SqlExecutor,
+  sourceId: string,
+  visibleToGroups: string[] | null,
+): Promise<SourceScope> {
   if (sourceId === uploadsSourceId) return { sourceId, sourceType: 'upload', visibleToGroups };
-  const { rows } = await db.query<{ kind: 'connector' | 'integration' }>('select kind from source where id = $1', [sourceId]);
+  const { rows } = await db.query<{ kind: 'connector' | 'integration' }>('select kind from source where id = $1', [
+    sourceId,
+  ]);
   if (!rows[0]) throw new DocqaError('not_found', `No connector or integration ${sourceId} exists.`);
   return { sourceId, sourceType: rows[0].kind, visibleToGroups };
 }
@@ -28,10 +34,16 @@ export async function resolveScope(db: SqlExecutor, sourceId: string, visibleToG
  * (source_type, source_id) equality uses the document_source_path index; the access check is the
  * one document lists and search use, left out when the caller sees everything.
  */
-export function scopedDocuments(scope: SourceScope, params: SqlParams, columns: string, options: { anyStatus?: boolean } = {}): string {
+export function scopedDocuments(
+  scope: SourceScope,
+  params: SqlParams,
+  columns: string,
+  options: { anyStatus?: boolean } = {},
+): string {
   const conditions = options.anyStatus ? [] : [`d.status = 'indexed'`];
   if (scope.sourceType === 'upload') conditions.push(`d.source_type = 'upload'`);
-  else conditions.push(`d.source_type = ${params.add(scope.sourceType)}`, `d.source_id = ${params.add(scope.sourceId)}`);
+  else
+    conditions.push(`d.source_type = ${params.add(scope.sourceType)}`, `d.source_id = ${params.add(scope.sourceId)}`);
   if (scope.visibleToGroups) conditions.push(documentAccessPredicate('d', params.add(scope.visibleToGroups)));
   return `select ${columns} from document d where ${conditions.join(' and ')}`;
 }
@@ -76,10 +88,18 @@ export interface RawSummary {
   percentiles: [number, number] | null;
 }
 
-const round2 = (value: number | null | undefined) => (value === null || value === undefined ? null : Math.round(value * 100) / 100);
+const round2 = (value: number | null | undefined) =>
+  value === null || value === undefined ? null : Math.round(value * 100) / 100;
 
 export function presentSummary(raw: RawSummary) {
-  return { count: Number(raw.count), min: raw.min, max: raw.max, mean: round2(raw.mean), median: round2(raw.percentiles?.[0]), p90: round2(raw.percentiles?.[1]) };
+  return {
+    count: Number(raw.count),
+    min: raw.min,
+    max: raw.max,
+    mean: round2(raw.mean),
+    median: round2(raw.percentiles?.[0]),
+    p90: round2(raw.percentiles?.[1]),
+  };
 }
 
 /**

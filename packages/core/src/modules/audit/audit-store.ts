@@ -1,5 +1,13 @@
 import crypto from 'node:crypto';
-import { DocqaError, pageTotal, type AuditEvent, type AuditService, type Db, type Logger, type Plan } from '@docqa/plugin-api';
+import {
+  DocqaError,
+  pageTotal,
+  type AuditEvent,
+  type AuditService,
+  type Db,
+  type Logger,
+  type Plan,
+} from '@docqa/plugin-api';
 import { chainHash, genesisHash } from './hash-chain.js';
 import type { AuditEntry, AuditLog, AuditQuery, ChainVerification } from './contract.js';
 
@@ -39,7 +47,18 @@ export class AuditStore implements AuditService, AuditLog {
   }
 
   async record(event: AuditEvent): Promise<void> {
-    this.#log.info({ audit: true, event: event.type, actor: event.actor?.id ?? null, ip: event.ip ?? null, target: event.target ?? null, outcome: event.outcome, details: event.details }, `audit ${event.type}`);
+    this.#log.info(
+      {
+        audit: true,
+        event: event.type,
+        actor: event.actor?.id ?? null,
+        ip: event.ip ?? null,
+        target: event.target ?? null,
+        outcome: event.outcome,
+        details: event.details,
+      },
+      `audit ${event.type}`,
+    );
     if (this.plan() !== 'ENTERPRISE') return;
     const fields = {
       id: crypto.randomUUID(),
@@ -60,7 +79,19 @@ export class AuditStore implements AuditService, AuditLog {
       await tx.query(
         `insert into audit_event (id, occurred_at, type, actor_id, actor_username, ip, target, outcome, details, prev_hash, hash)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [fields.id, fields.occurredAt, fields.type, fields.actorId, fields.actorUsername, fields.ip, fields.target, fields.outcome, JSON.stringify(fields.details), prevHash, chainHash(prevHash, fields)],
+        [
+          fields.id,
+          fields.occurredAt,
+          fields.type,
+          fields.actorId,
+          fields.actorUsername,
+          fields.ip,
+          fields.target,
+          fields.outcome,
+          JSON.stringify(fields.details),
+          prevHash,
+          chainHash(prevHash, fields),
+        ],
       );
     });
   }
@@ -71,7 +102,10 @@ export class AuditStore implements AuditService, AuditLog {
     const add = (value: unknown) => `$${params.push(value)}`;
     if (filter.type) conditions.push(`type = ${add(filter.type)}`);
     if (filter.outcome) conditions.push(`outcome = ${add(filter.outcome)}`);
-    if (filter.user) conditions.push(isUuid(filter.user) ? `actor_id = ${add(filter.user)}::uuid` : `actor_username = ${add(filter.user)}`);
+    if (filter.user)
+      conditions.push(
+        isUuid(filter.user) ? `actor_id = ${add(filter.user)}::uuid` : `actor_username = ${add(filter.user)}`,
+      );
     if (filter.from) conditions.push(`occurred_at >= ${add(filter.from.toISOString())}`);
     if (filter.to) conditions.push(`occurred_at < ${add(filter.to.toISOString())}`);
     const where = conditions.length > 0 ? `where ${conditions.join(' and ')}` : '';
@@ -95,14 +129,38 @@ export class AuditStore implements AuditService, AuditLog {
     let prevHash = anchor.hash;
     let afterSeq = anchor.afterSeq ?? 0;
     let checked = 0;
-    const result = (broken: ChainVerification['broken_at']): ChainVerification => ({ valid: broken === null, checked, anchor: { hash: anchor.hash, after_seq: anchor.afterSeq }, broken_at: broken });
+    const result = (broken: ChainVerification['broken_at']): ChainVerification => ({
+      valid: broken === null,
+      checked,
+      anchor: { hash: anchor.hash, after_seq: anchor.afterSeq },
+      broken_at: broken,
+    });
     for (;;) {
-      const { rows } = await this.db.query<AuditRow>('select * from audit_event where seq > $1 order by seq limit $2', [afterSeq, verifyPageSize]);
+      const { rows } = await this.db.query<AuditRow>('select * from audit_event where seq > $1 order by seq limit $2', [
+        afterSeq,
+        verifyPageSize,
+      ]);
       for (const row of rows) {
         const seq = Number(row.seq);
-        if (row.prev_hash !== prevHash) return result({ id: row.id, seq, reason: 'its previous hash does not match the row before it (a row was removed or changed)' });
-        const expected = chainHash(prevHash, { id: row.id, occurredAt: new Date(row.occurred_at).toISOString(), type: row.type, actorId: row.actor_id, actorUsername: row.actor_username, ip: row.ip, target: row.target, outcome: row.outcome, details: row.details });
-        if (row.hash !== expected) return result({ id: row.id, seq, reason: 'its content does not match its hash (the row was changed)' });
+        if (row.prev_hash !== prevHash)
+          return result({
+            id: row.id,
+            seq,
+            reason: 'its previous hash does not match the row before it (a row was removed or changed)',
+          });
+        const expected = chainHash(prevHash, {
+          id: row.id,
+          occurredAt: new Date(row.occurred_at).toISOString(),
+          type: row.type,
+          actorId: row.actor_id,
+          actorUsername: row.actor_username,
+          ip: row.ip,
+          target: row.target,
+          outcome: row.outcome,
+          details: row.details,
+        });
+        if (row.hash !== expected)
+          return result({ id: row.id, seq, reason: 'its content does not match its hash (the row was changed)' });
         prevHash = row.hash;
         afterSeq = seq;
         checked += 1;
@@ -111,23 +169,40 @@ export class AuditStore implements AuditService, AuditLog {
     }
     // Entries removed at the newest end leave a chain that is whole but ends early: the head says
     // where it must end.
-    const { rows: heads } = await this.db.query<{ head_seq: string; head_hash: string }>('select head_seq, head_hash from audit_head');
+    const { rows: heads } = await this.db.query<{ head_seq: string; head_hash: string }>(
+      'select head_seq, head_hash from audit_head',
+    );
     const head = heads[0];
-    if (head && Number(head.head_seq) > (anchor.afterSeq ?? 0) && (Number(head.head_seq) !== afterSeq || head.head_hash !== prevHash)) {
-      return result({ id: null, seq: Number(head.head_seq), reason: `the newest entries, up to seq ${head.head_seq}, are missing (removed at the end of the log)` });
+    if (
+      head &&
+      Number(head.head_seq) > (anchor.afterSeq ?? 0) &&
+      (Number(head.head_seq) !== afterSeq || head.head_hash !== prevHash)
+    ) {
+      return result({
+        id: null,
+        seq: Number(head.head_seq),
+        reason: `the newest entries, up to seq ${head.head_seq}, are missing (removed at the end of the log)`,
+      });
     }
     return result(null);
   }
 
   /** The retention sweep's path: removes entries older than `days` through audit_purge(). */
   async purgeOlderThan(days: number): Promise<number> {
-    const { rows } = await this.db.query<{ removed: string }>('select audit_purge(now() - make_interval(days => $1)) as removed', [days]);
+    const { rows } = await this.db.query<{ removed: string }>(
+      'select audit_purge(now() - make_interval(days => $1)) as removed',
+      [days],
+    );
     return Number(rows[0]?.removed ?? 0);
   }
 
   async #anchor(executor: Pick<Db, 'query'>): Promise<{ hash: string; afterSeq: number | null }> {
-    const { rows } = await executor.query<{ last_purged_seq: string; last_purged_hash: string }>('select last_purged_seq, last_purged_hash from audit_anchor');
-    return rows[0] ? { hash: rows[0].last_purged_hash, afterSeq: Number(rows[0].last_purged_seq) } : { hash: genesisHash, afterSeq: null };
+    const { rows } = await executor.query<{ last_purged_seq: string; last_purged_hash: string }>(
+      'select last_purged_seq, last_purged_hash from audit_anchor',
+    );
+    return rows[0]
+      ? { hash: rows[0].last_purged_hash, afterSeq: Number(rows[0].last_purged_seq) }
+      : { hash: genesisHash, afterSeq: null };
   }
 }
 

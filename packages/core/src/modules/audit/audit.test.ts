@@ -31,7 +31,10 @@ describe('audit module (without the HTTP server)', function () {
     const log = kernel.resolve(auditTokens.log);
     const all = await log.query({ limit: 10, offset: 0 });
     expect(all.total).to.equal(2);
-    expect(all.items.map((entry) => [entry.type, entry.outcome])).to.deep.equal([['auth.login', 'failure'], ['user.create', 'success']]);
+    expect(all.items.map((entry) => [entry.type, entry.outcome])).to.deep.equal([
+      ['auth.login', 'failure'],
+      ['user.create', 'success'],
+    ]);
     const byName = await log.query({ user: 'ada', type: 'user.create', limit: 10, offset: 0 });
     expect(byName.items.map((entry) => entry.target)).to.deep.equal(['bob']);
     expect((await log.get(all.items[0]!.id)).details).to.deep.equal({ reason: 'wrong password' });

@@ -63,7 +63,14 @@ export const auditMigrations: ModuleMigration[] = [
        end
        $$`,
     ],
-    down: ['drop function audit_purge(timestamptz)', 'drop table audit_anchor', 'drop trigger audit_event_no_truncate on audit_event', 'drop trigger audit_event_append_only on audit_event', 'drop table audit_event', 'drop function audit_refuse_change()'],
+    down: [
+      'drop function audit_purge(timestamptz)',
+      'drop table audit_anchor',
+      'drop trigger audit_event_no_truncate on audit_event',
+      'drop trigger audit_event_append_only on audit_event',
+      'drop table audit_event',
+      'drop function audit_refuse_change()',
+    ],
   },
   {
     // The purge switch was a setting any session could turn on, and audit_purge() took any cutoff:

@@ -1,5 +1,11 @@
 import { DocqaError, type Db } from '@docqa/plugin-api';
-import { brandingSchema, type Branding, type BrandingService, type StoredLogo, type StoredLogoInfo } from './contract.js';
+import {
+  brandingSchema,
+  type Branding,
+  type BrandingService,
+  type StoredLogo,
+  type StoredLogoInfo,
+} from './contract.js';
 import { normaliseLogo } from './logo.js';
 
 /** Branding and its logo, one row each in the database so that every replica serves the same. */
@@ -15,7 +21,11 @@ export class BrandingStore implements BrandingService {
     // Stored settings are parsed again so fields added in later versions get their defaults.
     const branding = brandingSchema.parse(row?.settings ?? {});
     const logoHash = logo.rows[0]?.sha256;
-    return { ...branding, logo_url: logoHash ? logoUrl(logoHash) : null, updated_at: row ? new Date(row.updated_at).toISOString() : null };
+    return {
+      ...branding,
+      logo_url: logoHash ? logoUrl(logoHash) : null,
+      updated_at: row ? new Date(row.updated_at).toISOString() : null,
+    };
   }
 
   async put(input: Branding): Promise<void> {
@@ -27,10 +37,20 @@ export class BrandingStore implements BrandingService {
   }
 
   async logo(): Promise<StoredLogo> {
-    const { rows } = await this.db.query<{ media_type: string; bytes: Buffer | Uint8Array; sha256: string; updated_at: string }>('select media_type, bytes, sha256, updated_at from branding_logo');
+    const { rows } = await this.db.query<{
+      media_type: string;
+      bytes: Buffer | Uint8Array;
+      sha256: string;
+      updated_at: string;
+    }>('select media_type, bytes, sha256, updated_at from branding_logo');
     const row = rows[0];
     if (!row) throw new DocqaError('not_found', 'No logo has been uploaded.');
-    return { mediaType: row.media_type, bytes: Buffer.from(row.bytes), sha256: row.sha256, updatedAt: new Date(row.updated_at).toISOString() };
+    return {
+      mediaType: row.media_type,
+      bytes: Buffer.from(row.bytes),
+      sha256: row.sha256,
+      updatedAt: new Date(row.updated_at).toISOString(),
+    };
   }
 
   /**
@@ -44,7 +64,13 @@ export class BrandingStore implements BrandingService {
        on conflict (singleton) do update set media_type = excluded.media_type, bytes = excluded.bytes, sha256 = excluded.sha256, width = excluded.width, height = excluded.height, updated_at = now()`,
       [logo.mediaType, logo.bytes, logo.sha256, logo.width, logo.height],
     );
-    return { media_type: logo.mediaType, width: logo.width, height: logo.height, sha256: logo.sha256, logo_url: logoUrl(logo.sha256) };
+    return {
+      media_type: logo.mediaType,
+      width: logo.width,
+      height: logo.height,
+      sha256: logo.sha256,
+      logo_url: logoUrl(logo.sha256),
+    };
   }
 }
 

@@ -23,7 +23,12 @@ export const brandingSchema = z.strictObject({
       footer: z.string().max(300).default(''),
       support_email: z.union([z.email(), z.literal('')]).default(''),
     })
-    .default({ welcome: 'Ask a question about your documents.', chat_placeholder: 'Ask a question…', footer: '', support_email: '' }),
+    .default({
+      welcome: 'Ask a question about your documents.',
+      chat_placeholder: 'Ask a question…',
+      footer: '',
+      support_email: '',
+    }),
 });
 
 export type Branding = z.output<typeof brandingSchema>;
@@ -50,7 +55,9 @@ export const maxLogoBytes = 2 * 1024 * 1024;
 
 export function logoTooLarge(bytes: number): DocqaError {
   const size = bytes > 0 ? ` (${bytes} bytes)` : '';
-  return new DocqaError('payload_too_large', `The logo is larger than ${maxLogoBytes / 1024 / 1024} MB${size}.`, { extra: { limit: maxLogoBytes } });
+  return new DocqaError('payload_too_large', `The logo is larger than ${maxLogoBytes / 1024 / 1024} MB${size}.`, {
+    extra: { limit: maxLogoBytes },
+  });
 }
 
 export interface BrandingService {

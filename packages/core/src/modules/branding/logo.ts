@@ -25,7 +25,10 @@ const rasterOutputs = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp'
  * no script or link in it can ever reach a browser.
  */
 export async function normaliseLogo(input: Buffer): Promise<NormalisedLogo> {
-  if (input.length === 0) throw new DocqaError('validation_failed', 'The logo is empty.', { errors: [{ field: 'file', message: 'is empty' }] });
+  if (input.length === 0)
+    throw new DocqaError('validation_failed', 'The logo is empty.', {
+      errors: [{ field: 'file', message: 'is empty' }],
+    });
   if (input.length > maxLogoBytes) throw logoTooLarge(input.length);
   const svg = looksLikeSvg(input);
   if (svg) refuseUnsafeSvg(input.toString('utf8'));
@@ -46,13 +49,24 @@ export async function normaliseLogo(input: Buffer): Promise<NormalisedLogo> {
     const pipeline = sharp(input, { limitInputPixels: maxInputPixels, ...(svg ? { density: 144 } : {}) })
       .rotate()
       .resize({ width: maxLogoSide, height: maxLogoSide, fit: 'inside', withoutEnlargement: !svg });
-    encoded = await (output === 'png' ? pipeline.png() : output === 'jpeg' ? pipeline.jpeg({ quality: 90 }) : pipeline.webp({ quality: 90 })).toBuffer({ resolveWithObject: true });
+    encoded = await (
+      output === 'png'
+        ? pipeline.png()
+        : output === 'jpeg'
+          ? pipeline.jpeg({ quality: 90 })
+          : pipeline.webp({ quality: 90 })
+    ).toBuffer({ resolveWithObject: true });
   } catch {
     throw notAnImage();
   }
-  return { mediaType: rasterOutputs[output], bytes: encoded.data, sha256: crypto.createHash('sha256').update(encoded.data).digest('hex'), width: encoded.info.width, height: encoded.info.height };
+  return {
+    mediaType: rasterOutputs[output],
+    bytes: encoded.data,
+    sha256: crypto.createHash('sha256').update(encoded.data).digest('hex'),
+    width: encoded.info.width,
+    height: encoded.info.height,
+  };
 }
-
 
 function notAnImage(): DocqaError {
   return new DocqaError('unsupported_media_type', 'The logo must be a PNG, JPEG, WebP or SVG image.');
@@ -60,7 +74,10 @@ function notAnImage(): DocqaError {
 
 function looksLikeSvg(input: Buffer): boolean {
   const head = input.subarray(0, 1024).toString('utf8').trimStart().toLowerCase();
-  return head.startsWith('<svg') || ((head.startsWith('<?xml') || head.startsWith('<!--') || head.startsWith('<!doctype svg')) && head.includes('<svg'));
+  return (
+    head.startsWith('<svg') ||
+    ((head.startsWith('<?xml') || head.startsWith('<!--') || head.startsWith('<!doctype svg')) && head.includes('<svg'))
+  );
 }
 
 /** External references would make the renderer read files or the network; entities allow expansion bombs. */
@@ -69,11 +86,15 @@ function refuseUnsafeSvg(text: string): void {
   if (/<!ENTITY/i.test(text)) problems.push('declares entities');
   for (const match of text.matchAll(/\b(?:xlink:)?href\s*=\s*["']\s*([^"']*)["']/gi)) {
     const target = match[1] ?? '';
-    if (!target.startsWith('#') && !/^data:image\/(png|jpeg|gif|webp);base64,/i.test(target)) problems.push(`refers to ${target.slice(0, 60) || 'an empty link'}`);
+    if (!target.startsWith('#') && !/^data:image\/(png|jpeg|gif|webp);base64,/i.test(target))
+      problems.push(`refers to ${target.slice(0, 60) || 'an empty link'}`);
   }
   if (/url\(\s*["']?(?!#)[^)]*\)/i.test(text)) problems.push('uses url() outside the document');
   if (/@import/i.test(text)) problems.push('imports a stylesheet');
   if (problems.length > 0) {
-    throw new DocqaError('unsupported_media_type', `The SVG logo was refused: it ${[...new Set(problems)].join(', ')}. Use a self-contained SVG, or a PNG.`);
+    throw new DocqaError(
+      'unsupported_media_type',
+      `The SVG logo was refused: it ${[...new Set(problems)].join(', ')}. Use a self-contained SVG, or a PNG.`,
+    );
   }
 }

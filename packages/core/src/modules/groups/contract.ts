@@ -67,7 +67,8 @@ export function accessPredicate(typeSql: string, idSql: string, groupsSql: strin
  * is open. The one definition document lists, search and chat filter with.
  */
 export function documentAccessPredicate(doc: string, groupsSql: string): string {
-  const grants = (type: string, id: string) => `select 1 from resource_access ra where ra.resource_type = ${type} and ra.resource_id = ${id}`;
+  const grants = (type: string, id: string) =>
+    `select 1 from resource_access ra where ra.resource_type = ${type} and ra.resource_id = ${id}`;
   return `(case when exists (${grants("'document'", `${doc}.id::text`)})
       then exists (${grants("'document'", `${doc}.id::text`)} and ra.group_id = any(${groupsSql}::uuid[]))
     when ${doc}.source_id is not null and exists (${grants(`${doc}.source_type`, `${doc}.source_id`)})

@@ -1,7 +1,14 @@
 import crypto from 'node:crypto';
 import { DocqaError, pageTotal, type Db, type Plan } from '@docqa/plugin-api';
 import type { Principal } from '../identity/contract.js';
-import { accessPredicate, everyoneGroupId, type AccessScope, type GroupRecord, type GroupsService, type ResourceType } from './contract.js';
+import {
+  accessPredicate,
+  everyoneGroupId,
+  type AccessScope,
+  type GroupRecord,
+  type GroupsService,
+  type ResourceType,
+} from './contract.js';
 
 interface GroupRow {
   id: string;
@@ -24,7 +31,8 @@ const toRecord = (row: GroupRow): GroupRecord => ({
 });
 
 function conflictOnDuplicate(error: unknown): never {
-  if ((error as { code?: string }).code === '23505') throw new DocqaError('conflict', 'Another group already has this name.');
+  if ((error as { code?: string }).code === '23505')
+    throw new DocqaError('conflict', 'Another group already has this name.');
   throw error;
 }
 
@@ -50,7 +58,10 @@ export class StoredGroups implements GroupsService {
   }
 
   async get(id: string): Promise<GroupRecord> {
-    const { rows } = await this.db.query<GroupRow>('select g.*, (select count(*) from user_group_member m where m.group_id = g.id) as member_count from user_group g where g.id = $1', [id]);
+    const { rows } = await this.db.query<GroupRow>(
+      'select g.*, (select count(*) from user_group_member m where m.group_id = g.id) as member_count from user_group g where g.id = $1',
+      [id],
+    );
     const row = rows[0];
     if (!row || (!row.builtin && !this.#enterprise())) throw new DocqaError('not_found', `Group ${id} was not found.`);
     return toRecord(row);
@@ -58,7 +69,10 @@ export class StoredGroups implements GroupsService {
 
   async create(name: string, description: string): Promise<GroupRecord> {
     try {
-      const { rows } = await this.db.query<GroupRow>('insert into user_group (id, name, description) values ($1, $2, $3) returning *, 0 as member_count', [crypto.randomUUID(), name, description]);
+      const { rows } = await this.db.query<GroupRow>(
+        'insert into user_group (id, name, description) values ($1, $2, $3) returning *, 0 as member_count',
+        [crypto.randomUUID(), name, description],
+      );
       return toRecord(rows[0] as GroupRow);
     } catch (error) {
       conflictOnDuplicate(error);
@@ -69,7 +83,10 @@ export class StoredGroups implements GroupsService {
     const group = await this.get(id);
     if (group.builtin) throw new DocqaError('conflict', 'The built-in everyone group cannot be changed.');
     try {
-      await this.db.query('update user_group set name = coalesce($2, name), description = coalesce($3, description), updated_at = now() where id = $1', [id, changes.name ?? null, changes.description ?? null]);
+      await this.db.query(
+        'update user_group set name = coalesce($2, name), description = coalesce($3, description), updated_at = now() where id = $1',
+        [id, changes.name ?? null, changes.description ?? null],
+      );
     } catch (error) {
       conflictOnDuplicate(error);
     }
@@ -84,7 +101,9 @@ export class StoredGroups implements GroupsService {
 
   async members(id: string): Promise<Array<{ id: string; username: string }>> {
     const group = await this.get(id);
-    const sql = group.builtin ? 'select id, username from app_user order by lower(username)' : 'select u.id, u.username from user_group_member m join app_user u on u.id = m.user_id where m.group_id = $1 order by lower(u.username)';
+    const sql = group.builtin
+      ? 'select id, username from app_user order by lower(username)'
+      : 'select u.id, u.username from user_group_member m join app_user u on u.id = m.user_id where m.group_id = $1 order by lower(u.username)';
     const { rows } = await this.db.query<{ id: string; username: string }>(sql, group.builtin ? [] : [id]);
     return rows;
   }
@@ -92,7 +111,10 @@ export class StoredGroups implements GroupsService {
   async addMember(id: string, userId: string): Promise<void> {
     const group = await this.get(id);
     if (group.builtin) throw new DocqaError('conflict', 'Every user is in the everyone group already.');
-    const { rowCount } = await this.db.query('insert into user_group_member (group_id, user_id) select $1, id from app_user where id = $2 on conflict do nothing', [id, userId]);
+    const { rowCount } = await this.db.query(
+      'insert into user_group_member (group_id, user_id) select $1, id from app_user where id = $2 on conflict do nothing',
+      [id, userId],
+    );
     if (rowCount === 0) {
       const exists = await this.db.query('select 1 from app_user where id = $1', [userId]);
       if (exists.rowCount === 0) throw new DocqaError('not_found', `User ${userId} was not found.`);
@@ -115,22 +137,32 @@ export class StoredGroups implements GroupsService {
 
   /** The groups allowed to see a resource; empty means open to every signed-in user. */
   async resourceGroups(type: ResourceType, resourceId: string): Promise<string[]> {
-    const { rows } = await this.db.query<{ group_id: string }>('select group_id from resource_access where resource_type = $1 and resource_id = $2 order by group_id', [type, resourceId]);
+    const { rows } = await this.db.query<{ group_id: string }>(
+      'select group_id from resource_access where resource_type = $1 and resource_id = $2 order by group_id',
+      [type, resourceId],
+    );
     return rows.map((row) => row.group_id);
   }
 
   /** Replaces who may see a resource. Unknown group ids are refused together, changing nothing. */
   async setResourceGroups(type: ResourceType, resourceId: string, groupIds: string[]): Promise<string[]> {
     const unique = [...new Set(groupIds)];
-    const { rows } = await this.db.query<{ id: string }>('select id from user_group where id = any($1::uuid[])', [unique]);
+    const { rows } = await this.db.query<{ id: string }>('select id from user_group where id = any($1::uuid[])', [
+      unique,
+    ]);
     const missing = unique.filter((id) => !rows.some((row) => row.id === id));
     if (missing.length > 0) {
-      throw new DocqaError('validation_failed', `Unknown groups: ${missing.join(', ')}.`, { errors: missing.map((id) => ({ field: 'body.group_ids', message: `group ${id} does not exist` })) });
+      throw new DocqaError('validation_failed', `Unknown groups: ${missing.join(', ')}.`, {
+        errors: missing.map((id) => ({ field: 'body.group_ids', message: `group ${id} does not exist` })),
+      });
     }
     await this.db.transaction(async (tx) => {
       await tx.query('delete from resource_access where resource_type = $1 and resource_id = $2', [type, resourceId]);
       if (unique.length > 0) {
-        await tx.query('insert into resource_access (resource_type, resource_id, group_id) select $1, $2, unnest($3::uuid[])', [type, resourceId, unique]);
+        await tx.query(
+          'insert into resource_access (resource_type, resource_id, group_id) select $1, $2, unnest($3::uuid[])',
+          [type, resourceId, unique],
+        );
       }
     });
     return this.resourceGroups(type, resourceId);
@@ -138,7 +170,10 @@ export class StoredGroups implements GroupsService {
 
   async scopeFor(principal: Principal): Promise<AccessScope> {
     if (principal.role === 'admin' || !this.#enterprise()) return { all: true };
-    const { rows } = await this.db.query<{ group_id: string }>('select group_id from user_group_member where user_id = $1', [principal.userId]);
+    const { rows } = await this.db.query<{ group_id: string }>(
+      'select group_id from user_group_member where user_id = $1',
+      [principal.userId],
+    );
     return { all: false, groupIds: [everyoneGroupId, ...rows.map((row) => row.group_id)] };
   }
 
@@ -146,7 +181,10 @@ export class StoredGroups implements GroupsService {
   async canSee(principal: Principal, type: ResourceType, resourceId: string): Promise<boolean> {
     const scope = await this.scopeFor(principal);
     if (scope.all) return true;
-    const { rows } = await this.db.query<{ visible: boolean }>(`select ${accessPredicate('$1', '$2', '$3')} as visible`, [type, resourceId, scope.groupIds]);
+    const { rows } = await this.db.query<{ visible: boolean }>(
+      `select ${accessPredicate('$1', '$2', '$3')} as visible`,
+      [type, resourceId, scope.groupIds],
+    );
     return rows[0]?.visible === true;
   }
 }

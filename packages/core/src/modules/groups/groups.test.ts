@@ -10,7 +10,9 @@ const usersStandIn = defineModule({
   id: 'test-users',
   deps: {},
   provides: {},
-  migrations: [{ name: '9101_test_app_user', up: ['create table app_user (id uuid primary key, username text not null)'] }],
+  migrations: [
+    { name: '9101_test_app_user', up: ['create table app_user (id uuid primary key, username text not null)'] },
+  ],
   init: () => ({}),
 });
 const ada = { userId: '5e0c4a4e-0000-4000-8000-000000000001', username: 'ada', role: 'viewer' as const };
@@ -24,7 +26,10 @@ describe('groups module (without the HTTP server)', function () {
 
   before(async () => {
     const license = { plan: () => plan } as LicenseService;
-    kernel = await startTestModules({ modules: [usersStandIn, groupsModule], provide: [provide(licenseTokens.service, license)] });
+    kernel = await startTestModules({
+      modules: [usersStandIn, groupsModule],
+      provide: [provide(licenseTokens.service, license)],
+    });
     await kernel.db.query('insert into app_user (id, username) values ($1, $2)', [ada.userId, ada.username]);
     groups = kernel.resolve(groupsTokens.service);
   });

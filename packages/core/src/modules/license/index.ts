@@ -14,6 +14,12 @@ export const licenseModule = defineModule({
     const state = deps.gate?.appliedAtStart;
     if (!state) return;
     const details = { plan: state.plan, licensee: state.licensee, license_id: state.licenseId, source: 'LICENSE_KEY' };
-    await deps.audit.record({ type: 'license.apply', actor: null, target: state.licenseId, outcome: 'success', details });
+    await deps.audit.record({
+      type: 'license.apply',
+      actor: null,
+      target: state.licenseId,
+      outcome: 'success',
+      details,
+    });
   },
 });

@@ -39,14 +39,18 @@ describe('license module (without the HTTP server)', function () {
     const license = await start(false);
     expect(license.plan()).to.equal('FREE');
     expect(license.limits().documents).to.equal(100);
-    const error = await license.apply(admin, '127.0.0.1', key(vendor.privateKeyPem, 'x')).catch((caught: unknown) => caught);
+    const error = await license
+      .apply(admin, '127.0.0.1', key(vendor.privateKeyPem, 'x'))
+      .catch((caught: unknown) => caught);
     expect(DocqaError.is(error, 'conflict'), String(error)).to.equal(true);
     expect(audited).to.deep.equal([]);
   });
 
   it('applies a key through the gate and audits it; a forged one is refused and audited with what it claims', async () => {
     const license = await start(true);
-    const forged = await license.apply(admin, '10.0.0.1', key(stranger.privateKeyPem, 'lic-forged')).catch((caught: unknown) => caught);
+    const forged = await license
+      .apply(admin, '10.0.0.1', key(stranger.privateKeyPem, 'lic-forged'))
+      .catch((caught: unknown) => caught);
     expect(DocqaError.is(forged, 'validation_failed'), String(forged)).to.equal(true);
     expect((forged as DocqaError).errors?.[0]?.field).to.equal('body.license_key');
     expect(license.plan()).to.equal('FREE');
@@ -69,7 +73,9 @@ describe('license module (without the HTTP server)', function () {
   it('audits a license the configuration applied at start (LICENSE_KEY), without an actor', async () => {
     const license = await start(true, key(vendor.privateKeyPem, 'lic-start'));
     expect(license.plan()).to.equal('PRO');
-    expect(audited.map((event) => [event.type, event.actor, event.target])).to.deep.equal([['license.apply', null, 'lic-start']]);
+    expect(audited.map((event) => [event.type, event.actor, event.target])).to.deep.equal([
+      ['license.apply', null, 'lic-start'],
+    ]);
     expect(audited[0]?.details).to.deep.include({ source: 'LICENSE_KEY', plan: 'PRO' });
   });
 });

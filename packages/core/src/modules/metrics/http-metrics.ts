@@ -13,9 +13,24 @@ export class HttpMetrics {
   readonly #inFlight: Gauge;
 
   constructor(registry: Registry) {
-    this.#requests = new Counter({ name: 'docqa_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status code.', labelNames: ['method', 'route', 'status'], registers: [registry] });
-    this.#duration = new Histogram({ name: 'docqa_http_request_duration_seconds', help: 'Time from receiving a request to the end of its answer (the whole stream for streamed chat answers).', labelNames: ['method', 'route'], buckets: latencyBuckets, registers: [registry] });
-    this.#inFlight = new Gauge({ name: 'docqa_http_requests_in_flight', help: 'HTTP requests being answered now.', registers: [registry] });
+    this.#requests = new Counter({
+      name: 'docqa_http_requests_total',
+      help: 'HTTP requests answered, by method, route pattern and status code.',
+      labelNames: ['method', 'route', 'status'],
+      registers: [registry],
+    });
+    this.#duration = new Histogram({
+      name: 'docqa_http_request_duration_seconds',
+      help: 'Time from receiving a request to the end of its answer (the whole stream for streamed chat answers).',
+      labelNames: ['method', 'route'],
+      buckets: latencyBuckets,
+      registers: [registry],
+    });
+    this.#inFlight = new Gauge({
+      name: 'docqa_http_requests_in_flight',
+      help: 'HTTP requests being answered now.',
+      registers: [registry],
+    });
   }
 
   /** A request has started; `finished` is called once, when its answer ends or its client goes away. */

@@ -18,10 +18,29 @@ export class IngestMetrics implements IngestObserver {
   readonly #duration: Histogram<'outcome'>;
 
   constructor(registry: Registry) {
-    this.#documents = new Counter({ name: 'docqa_ingest_documents_total', help: 'Indexing attempts of documents, by outcome (indexed, failed, cancelled); a failed attempt that is retried counts again.', labelNames: ['outcome'], registers: [registry] });
-    this.#chunks = new Counter({ name: 'docqa_ingest_chunks_total', help: 'Chunks written by documents indexed.', registers: [registry] });
-    this.#bytes = new Counter({ name: 'docqa_ingest_source_bytes_total', help: 'Size of the stored files of documents indexed, in bytes.', registers: [registry] });
-    this.#duration = new Histogram({ name: 'docqa_ingest_duration_seconds', help: 'Time to index one document (extract, chunk, embed, write), by outcome.', labelNames: ['outcome'], buckets: durationBuckets, registers: [registry] });
+    this.#documents = new Counter({
+      name: 'docqa_ingest_documents_total',
+      help: 'Indexing attempts of documents, by outcome (indexed, failed, cancelled); a failed attempt that is retried counts again.',
+      labelNames: ['outcome'],
+      registers: [registry],
+    });
+    this.#chunks = new Counter({
+      name: 'docqa_ingest_chunks_total',
+      help: 'Chunks written by documents indexed.',
+      registers: [registry],
+    });
+    this.#bytes = new Counter({
+      name: 'docqa_ingest_source_bytes_total',
+      help: 'Size of the stored files of documents indexed, in bytes.',
+      registers: [registry],
+    });
+    this.#duration = new Histogram({
+      name: 'docqa_ingest_duration_seconds',
+      help: 'Time to index one document (extract, chunk, embed, write), by outcome.',
+      labelNames: ['outcome'],
+      buckets: durationBuckets,
+      registers: [registry],
+    });
   }
 
   attemptEnded({ outcome, seconds, chunks, sourceBytes }: Parameters<IngestObserver['attemptEnded']>[0]): void {

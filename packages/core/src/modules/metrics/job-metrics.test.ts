@@ -17,17 +17,27 @@ function fakeJobs(count: () => Promise<UnfinishedJobCount[]>) {
       return count();
     },
   };
-  return { jobs, emit: (event: JobRunEvent) => listeners.forEach((listener) => listener(event)), counts: () => counts, listeners };
+  return {
+    jobs,
+    emit: (event: JobRunEvent) => listeners.forEach((listener) => listener(event)),
+    counts: () => counts,
+    listeners,
+  };
 }
 
 describe('job metrics', () => {
   it('counts the queues once per scrape and reports both states of each', async () => {
-    const fake = fakeJobs(async () => [{ queue: 'ingest', queued: 3, running: 2 }, { queue: '__pgboss__send-it', queued: 0, running: 0 }]);
+    const fake = fakeJobs(async () => [
+      { queue: 'ingest', queued: 3, running: 2 },
+      { queue: '__pgboss__send-it', queued: 0, running: 0 },
+    ]);
     const registry = new Registry();
     new JobMetrics(registry, fake.jobs);
     const text = await registry.metrics();
     expect(fake.counts()).to.equal(1);
-    expect(text).to.include('docqa_jobs{queue="ingest",state="queued"} 3').and.include('docqa_jobs{queue="ingest",state="running"} 2');
+    expect(text)
+      .to.include('docqa_jobs{queue="ingest",state="queued"} 3')
+      .and.include('docqa_jobs{queue="ingest",state="running"} 2');
     expect(text).to.include('docqa_job_queue_depth_up 1');
     expect(text).not.to.include('__pgboss__');
   });

@@ -28,9 +28,25 @@ export class JobMetrics {
   readonly #stopListening: () => void;
 
   constructor(registry: Registry, jobs: JobActivity) {
-    this.#started = new Counter({ name: 'docqa_jobs_started_total', help: 'Jobs this process started, by kind.', labelNames: ['kind'], registers: [registry] });
-    this.#finished = new Counter({ name: 'docqa_jobs_finished_total', help: 'Jobs this process finished, by kind and outcome (succeeded, failed, cancelled, interrupted).', labelNames: ['kind', 'outcome'], registers: [registry] });
-    this.#duration = new Histogram({ name: 'docqa_job_duration_seconds', help: 'Run time of the jobs this process finished, by kind and outcome.', labelNames: ['kind', 'outcome'], buckets: durationBuckets, registers: [registry] });
+    this.#started = new Counter({
+      name: 'docqa_jobs_started_total',
+      help: 'Jobs this process started, by kind.',
+      labelNames: ['kind'],
+      registers: [registry],
+    });
+    this.#finished = new Counter({
+      name: 'docqa_jobs_finished_total',
+      help: 'Jobs this process finished, by kind and outcome (succeeded, failed, cancelled, interrupted).',
+      labelNames: ['kind', 'outcome'],
+      registers: [registry],
+    });
+    this.#duration = new Histogram({
+      name: 'docqa_job_duration_seconds',
+      help: 'Run time of the jobs this process finished, by kind and outcome.',
+      labelNames: ['kind', 'outcome'],
+      buckets: durationBuckets,
+      registers: [registry],
+    });
     // Both gauges below read one count per scrape: prom-client starts every metric's collect in
     // the same pass, so the second finds the first's count still running and shares it.
     let counting: Promise<UnfinishedJobCount[] | null> | null = null;

@@ -31,18 +31,47 @@ export class LlmMetrics {
   readonly #backendNames = new WeakMap<LlmBackend, Promise<string>>();
 
   constructor(registry: Registry) {
-    this.#requests = new Counter({ name: 'docqa_chat_requests_total', help: 'Chat requests, by outcome (answered, no_passages, failed, aborted).', labelNames: ['outcome'], registers: [registry] });
-    this.#promptTokens = new Counter({ name: 'docqa_llm_prompt_tokens_total', help: 'Prompt tokens sent for answer generation, by backend.', labelNames: ['backend'], registers: [registry] });
-    this.#completionTokens = new Counter({ name: 'docqa_llm_completion_tokens_total', help: 'Tokens of generated answers, by backend.', labelNames: ['backend'], registers: [registry] });
-    this.#generationSeconds = new Counter({ name: 'docqa_llm_generation_seconds_total', help: 'Time spent generating answers, by backend; completion tokens over this is the generation rate.', labelNames: ['backend'], registers: [registry] });
-    this.#firstToken = new Histogram({ name: 'docqa_llm_time_to_first_token_seconds', help: 'Time from sending the prompt to the first piece of the answer, by backend.', labelNames: ['backend'], buckets: firstTokenBuckets, registers: [registry] });
+    this.#requests = new Counter({
+      name: 'docqa_chat_requests_total',
+      help: 'Chat requests, by outcome (answered, no_passages, failed, aborted).',
+      labelNames: ['outcome'],
+      registers: [registry],
+    });
+    this.#promptTokens = new Counter({
+      name: 'docqa_llm_prompt_tokens_total',
+      help: 'Prompt tokens sent for answer generation, by backend.',
+      labelNames: ['backend'],
+      registers: [registry],
+    });
+    this.#completionTokens = new Counter({
+      name: 'docqa_llm_completion_tokens_total',
+      help: 'Tokens of generated answers, by backend.',
+      labelNames: ['backend'],
+      registers: [registry],
+    });
+    this.#generationSeconds = new Counter({
+      name: 'docqa_llm_generation_seconds_total',
+      help: 'Time spent generating answers, by backend; completion tokens over this is the generation rate.',
+      labelNames: ['backend'],
+      registers: [registry],
+    });
+    this.#firstToken = new Histogram({
+      name: 'docqa_llm_time_to_first_token_seconds',
+      help: 'Time from sending the prompt to the first piece of the answer, by backend.',
+      labelNames: ['backend'],
+      buckets: firstTokenBuckets,
+      registers: [registry],
+    });
   }
 
   /** The backend's name (local, hosted, extractive, …), asked once per backend: info() answers without a model request. */
   backendName(backend: LlmBackend): Promise<string> {
     let name = this.#backendNames.get(backend);
     if (!name) {
-      name = backend.info().then((info) => info.backend, () => 'unknown');
+      name = backend.info().then(
+        (info) => info.backend,
+        () => 'unknown',
+      );
       this.#backendNames.set(backend, name);
     }
     return name;

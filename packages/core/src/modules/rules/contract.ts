@@ -29,7 +29,11 @@ export interface RuleTestResult {
 }
 
 export const metadataRefreshQueue = 'metadata_refresh';
-export const metadataRefreshQueueOptions: QueueOptions = { retryLimit: 1, expireInSeconds: 6 * 3600, heartbeatSeconds: 30 };
+export const metadataRefreshQueueOptions: QueueOptions = {
+  retryLimit: 1,
+  expireInSeconds: 6 * 3600,
+  heartbeatSeconds: 30,
+};
 
 export interface MetadataRefreshData {
   sourceId: string;

@@ -43,13 +43,27 @@ describe('rules module (without the HTTP server)', function () {
   });
 
   it('dry-runs a rule on sample text and queues a refresh job for the source', async () => {
-    const result = await rules.test(sourceId, { rule, sample_text: 'Department: Legal\n\nSecond paragraph.', filename: 'memo.txt' });
+    const result = await rules.test(sourceId, {
+      rule,
+      sample_text: 'Department: Legal\n\nSecond paragraph.',
+      filename: 'memo.txt',
+    });
     expect(result.document).to.deep.equal({ department: 'Legal' });
     expect(result.error).to.equal(null);
     // A boundary rule's preview splits chunks where it matches, as indexing would.
     const sample = 'Section 1 Scope. The parties agree.\n\nSection 2 Term. One year.';
-    const boundary = { field_name: 'section', pattern: 'Section (\\d+)', scope: 'full', level: 'chunk', chunk_boundary: true };
-    const plain = await rules.test(sourceId, { rule: { ...boundary, chunk_boundary: false }, sample_text: sample, filename: 'a.txt' });
+    const boundary = {
+      field_name: 'section',
+      pattern: 'Section (\\d+)',
+      scope: 'full',
+      level: 'chunk',
+      chunk_boundary: true,
+    };
+    const plain = await rules.test(sourceId, {
+      rule: { ...boundary, chunk_boundary: false },
+      sample_text: sample,
+      filename: 'a.txt',
+    });
     const split = await rules.test(sourceId, { rule: boundary, sample_text: sample, filename: 'a.txt' });
     expect(plain.chunks).to.have.lengthOf(1);
     expect(split.chunks.map((chunk) => chunk.values.section)).to.deep.equal(['1', '2']);

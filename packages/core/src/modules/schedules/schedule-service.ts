@@ -20,7 +20,11 @@ export function nextRun(cron: string, from = new Date()): Date {
     if (cron.trim().split(/\s+/).length !== 5) throw new Error('use the five fields minute hour day month weekday');
     return CronExpressionParser.parse(cron, { tz: 'UTC', currentDate: from }).next().toDate();
   } catch (error) {
-    throw new DocqaError('validation_failed', `"${cron}" is not a cron expression DocQA can run: ${(error as Error).message}.`, { errors: [{ field: 'body.cron', message: 'is not a valid five-field cron expression' }] });
+    throw new DocqaError(
+      'validation_failed',
+      `"${cron}" is not a cron expression DocQA can run: ${(error as Error).message}.`,
+      { errors: [{ field: 'body.cron', message: 'is not a valid five-field cron expression' }] },
+    );
   }
 }
 
@@ -35,7 +39,10 @@ export class ScheduleService implements SchedulesService {
   ) {}
 
   async #row(id: string): Promise<ScheduleRow> {
-    const { rows } = await this.db.query<ScheduleRow>('select s.*, src.kind as source_type from sync_schedule s join source src on src.id = s.source_id where s.id = $1', [id]);
+    const { rows } = await this.db.query<ScheduleRow>(
+      'select s.*, src.kind as source_type from sync_schedule s join source src on src.id = s.source_id where s.id = $1',
+      [id],
+    );
     if (!rows[0]) throw new DocqaError('not_found', `Schedule ${id} was not found.`);
     return rows[0];
   }
@@ -57,7 +64,12 @@ export class ScheduleService implements SchedulesService {
 
   async #apply(row: Pick<ScheduleRow, 'id' | 'source_id' | 'source_type' | 'cron' | 'enabled'>): Promise<void> {
     if (row.enabled) {
-      const data: SyncJobData & { scheduleId: string } = { sourceId: row.source_id, sourceType: row.source_type, kind: row.source_type === 'connector' ? 'scan' : 'sync', scheduleId: row.id };
+      const data: SyncJobData & { scheduleId: string } = {
+        sourceId: row.source_id,
+        sourceType: row.source_type,
+        kind: row.source_type === 'connector' ? 'scan' : 'sync',
+        scheduleId: row.id,
+      };
       await this.jobs.schedule(syncQueue, row.id, row.cron, data, { group: row.source_id });
     } else {
       await this.jobs.unschedule(syncQueue, row.id);
@@ -66,11 +78,15 @@ export class ScheduleService implements SchedulesService {
 
   async #checkSource(type: string, id: string): Promise<void> {
     const { rowCount } = await this.db.query('select 1 from source where id = $1 and kind = $2', [id, type]);
-    if (rowCount === 0) throw new DocqaError('validation_failed', `No ${type} ${id} exists.`, { errors: [{ field: 'body.source_id', message: `is not a ${type}` }] });
+    if (rowCount === 0)
+      throw new DocqaError('validation_failed', `No ${type} ${id} exists.`, {
+        errors: [{ field: 'body.source_id', message: `is not a ${type}` }],
+      });
   }
 
   async list(limit: number, offset: number): Promise<SchedulePage> {
-    const sql = 'select s.*, src.kind as source_type, count(*) over () as total from sync_schedule s join source src on src.id = s.source_id order by s.created_at limit $1 offset $2';
+    const sql =
+      'select s.*, src.kind as source_type, count(*) over () as total from sync_schedule s join source src on src.id = s.source_id order by s.created_at limit $1 offset $2';
     const { rows } = await this.db.query<ScheduleRow & { total: string }>(sql, [limit, offset]);
     const firstRow = async () => (await this.db.query<ScheduleRow & { total: string }>(sql, [1, 0])).rows;
     const total = await pageTotal(rows, offset, (row) => row.total, firstRow);
@@ -85,7 +101,12 @@ export class ScheduleService implements SchedulesService {
     nextRun(input.cron);
     await this.#checkSource(input.source_type, input.source_id);
     const id = crypto.randomUUID();
-    await this.db.query('insert into sync_schedule (id, source_id, cron, enabled) values ($1, $2, $3, $4)', [id, input.source_id, input.cron, input.enabled]);
+    await this.db.query('insert into sync_schedule (id, source_id, cron, enabled) values ($1, $2, $3, $4)', [
+      id,
+      input.source_id,
+      input.cron,
+      input.enabled,
+    ]);
     await this.#apply({ id, ...input });
     return this.get(id);
   }
@@ -93,8 +114,16 @@ export class ScheduleService implements SchedulesService {
   async update(id: string, changes: { cron?: string; enabled?: boolean }): Promise<ScheduleView> {
     const row = await this.#row(id);
     if (changes.cron !== undefined) nextRun(changes.cron);
-    const next = { ...row, ...(changes.cron !== undefined ? { cron: changes.cron } : {}), ...(changes.enabled !== undefined ? { enabled: changes.enabled } : {}) };
-    await this.db.query('update sync_schedule set cron = $2, enabled = $3, updated_at = now() where id = $1', [id, next.cron, next.enabled]);
+    const next = {
+      ...row,
+      ...(changes.cron !== undefined ? { cron: changes.cron } : {}),
+      ...(changes.enabled !== undefined ? { enabled: changes.enabled } : {}),
+    };
+    await this.db.query('update sync_schedule set cron = $2, enabled = $3, updated_at = now() where id = $1', [
+      id,
+      next.cron,
+      next.enabled,
+    ]);
     await this.#apply(next);
     return this.get(id);
   }
@@ -105,7 +134,9 @@ export class ScheduleService implements SchedulesService {
    * schema is new: a database loaded by docqa import, whose pg-boss state was not carried.
    */
   async reconcile(): Promise<number> {
-    const { rows } = await this.db.query<ScheduleRow>('select s.*, src.kind as source_type from sync_schedule s join source src on src.id = s.source_id');
+    const { rows } = await this.db.query<ScheduleRow>(
+      'select s.*, src.kind as source_type from sync_schedule s join source src on src.id = s.source_id',
+    );
     for (const row of rows) await this.#apply(row);
     return rows.length;
   }

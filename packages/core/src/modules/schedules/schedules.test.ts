@@ -27,15 +27,24 @@ describe('schedules module (without the HTTP server)', function () {
   after(() => kernel.dispose());
 
   it('refuses a cron expression it cannot run and a source that does not exist, naming the field', async () => {
-    const badCron = await schedules.create({ source_type: 'connector', source_id: connectorId, cron: '61 * * * *', enabled: true }).catch((error: unknown) => error);
+    const badCron = await schedules
+      .create({ source_type: 'connector', source_id: connectorId, cron: '61 * * * *', enabled: true })
+      .catch((error: unknown) => error);
     expect(DocqaError.is(badCron, 'validation_failed')).to.equal(true);
     expect((badCron as DocqaError).errors?.[0]?.field).to.equal('body.cron');
-    const noSource = await schedules.create({ source_type: 'integration', source_id: connectorId, cron: '0 * * * *', enabled: true }).catch((error: unknown) => error);
+    const noSource = await schedules
+      .create({ source_type: 'integration', source_id: connectorId, cron: '0 * * * *', enabled: true })
+      .catch((error: unknown) => error);
     expect((noSource as DocqaError).errors?.[0]?.field).to.equal('body.source_id');
   });
 
   it('creates, disables, reconciles and deletes a schedule', async () => {
-    const created = await schedules.create({ source_type: 'connector', source_id: connectorId, cron: '0 3 * * *', enabled: true });
+    const created = await schedules.create({
+      source_type: 'connector',
+      source_id: connectorId,
+      cron: '0 3 * * *',
+      enabled: true,
+    });
     expect(created).to.include({ source_id: connectorId, cron: '0 3 * * *', enabled: true, last_run: null });
     expect(new Date(created.next_run!).getUTCHours()).to.equal(3);
     const disabled = await schedules.update(created.id, { enabled: false });

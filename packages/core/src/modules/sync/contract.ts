@@ -6,7 +6,12 @@ import type { QueueOptions } from '@docqa/plugin-api';
 export const syncQueue = 'sync';
 
 /** A sync may take hours on a large source; one retry after 30 s for a connection that dropped. */
-export const syncQueueOptions: QueueOptions = { retryLimit: 1, retryDelaySeconds: 30, expireInSeconds: 6 * 3600, heartbeatSeconds: 30 };
+export const syncQueueOptions: QueueOptions = {
+  retryLimit: 1,
+  retryDelaySeconds: 30,
+  expireInSeconds: 6 * 3600,
+  heartbeatSeconds: 30,
+};
 
 export interface SyncJobData {
   sourceId: string;

@@ -19,7 +19,11 @@ const reports: Array<{ path: string; title: string }> = [
 
 function Report({ sourceId, path, title }: { sourceId: string; path: string; title: string }) {
   const report = useAsync(
-    () => api.analytics(sourceId, path).then((data) => ({ data, error: null as string | null }), (reason: unknown) => ({ data: null, error: describeError(reason) })),
+    () =>
+      api.analytics(sourceId, path).then(
+        (data) => ({ data, error: null as string | null }),
+        (reason: unknown) => ({ data: null, error: describeError(reason) }),
+      ),
     [sourceId, path],
   );
   return (
@@ -36,7 +40,10 @@ export function AnalyticsPage() {
   const { search } = useLocation();
   const sourceId = search.get('source') ?? '';
   const sources = useSources(true);
-  const pick = useCallback((id: string) => navigate(`/admin/analytics?source=${encodeURIComponent(id)}`, { replace: true }), []);
+  const pick = useCallback(
+    (id: string) => navigate(`/admin/analytics?source=${encodeURIComponent(id)}`, { replace: true }),
+    [],
+  );
   return (
     <>
       <PageHeader title="Analytics" />

@@ -31,7 +31,15 @@ function Retention() {
     <form className="toolbar" onSubmit={save}>
       <label className="inline">
         <span>Keep entries for (days)</span>
-        <input type="number" min={1} max={36500} required placeholder={String(config.data.retention_days)} value={days} onChange={(e) => setDays(e.target.value)} />
+        <input
+          type="number"
+          min={1}
+          max={36500}
+          required
+          placeholder={String(config.data.retention_days)}
+          value={days}
+          onChange={(e) => setDays(e.target.value)}
+        />
       </label>
       <button type="submit" className="small">
         Save retention
@@ -46,8 +54,12 @@ export function AuditPage() {
   const [filters, setFilters] = useState(emptyFilters);
   const [offset, setOffset] = useState(0);
   const [verify, setVerify] = useState<string | null>(null);
-  const entries = useAsync(() => api.audit.list({ ...filters, from: iso(filters.from), to: iso(filters.to), limit: pageSize, offset }), [filters, offset]);
-  const set = (name: keyof typeof draft) => (event: { target: { value: string } }) => setDraft((d) => ({ ...d, [name]: event.target.value }));
+  const entries = useAsync(
+    () => api.audit.list({ ...filters, from: iso(filters.from), to: iso(filters.to), limit: pageSize, offset }),
+    [filters, offset],
+  );
+  const set = (name: keyof typeof draft) => (event: { target: { value: string } }) =>
+    setDraft((d) => ({ ...d, [name]: event.target.value }));
   const apply = (event: FormEvent) => {
     event.preventDefault();
     setOffset(0);
@@ -56,7 +68,11 @@ export function AuditPage() {
   const check = async () => {
     try {
       const answer = await api.audit.verify();
-      setVerify(answer.valid ? `The hash chain is intact (${answer.checked} entries checked).` : `The chain breaks at entry ${answer.broken_at?.seq}: ${answer.broken_at?.reason}`);
+      setVerify(
+        answer.valid
+          ? `The hash chain is intact (${answer.checked} entries checked).`
+          : `The chain breaks at entry ${answer.broken_at?.seq}: ${answer.broken_at?.reason}`,
+      );
     } catch (reason) {
       setVerify(describeError(reason));
     }
@@ -103,7 +119,15 @@ export function AuditPage() {
         <button type="submit" className="small">
           Apply
         </button>
-        <button type="button" className="subtle small" onClick={() => { setDraft(emptyFilters); setFilters(emptyFilters); setOffset(0); }}>
+        <button
+          type="button"
+          className="subtle small"
+          onClick={() => {
+            setDraft(emptyFilters);
+            setFilters(emptyFilters);
+            setOffset(0);
+          }}
+        >
           Clear
         </button>
       </form>
@@ -129,7 +153,10 @@ export function AuditPage() {
                   <tr key={entry.id}>
                     <td>{formatDate(entry.occurred_at)}</td>
                     <th scope="row">{entry.type}</th>
-                    <td>{entry.actor?.username ?? 'system'}{entry.ip ? <span className="hint block">{entry.ip}</span> : null}</td>
+                    <td>
+                      {entry.actor?.username ?? 'system'}
+                      {entry.ip ? <span className="hint block">{entry.ip}</span> : null}
+                    </td>
                     <td>{entry.target ?? '—'}</td>
                     <td>
                       <StatusBadge status={entry.outcome} />

@@ -26,7 +26,12 @@ function Members({ group, users, onError }: { group: Group; users: User[]; onErr
         {members.map((member) => (
           <li key={member.id} className="chip">
             {member.username}
-            <button type="button" className="subtle small" aria-label={`Remove ${member.username} from ${group.name}`} onClick={() => void change(() => api.groups.removeMember(group.id, member.id))}>
+            <button
+              type="button"
+              className="subtle small"
+              aria-label={`Remove ${member.username} from ${group.name}`}
+              onClick={() => void change(() => api.groups.removeMember(group.id, member.id))}
+            >
               ✕
             </button>
           </li>
@@ -37,14 +42,21 @@ function Members({ group, users, onError }: { group: Group; users: User[]; onErr
           <span>Add member</span>
           <select value={adding} onChange={(e) => setAdding(e.target.value)}>
             <option value="">Choose a user…</option>
-            {users.filter((u) => !members.some((m) => m.id === u.id)).map((u) => (
-              <option key={u.id} value={u.id}>
-                {u.username}
-              </option>
-            ))}
+            {users
+              .filter((u) => !members.some((m) => m.id === u.id))
+              .map((u) => (
+                <option key={u.id} value={u.id}>
+                  {u.username}
+                </option>
+              ))}
           </select>
         </label>
-        <button type="button" className="small" disabled={!adding} onClick={() => void change(() => api.groups.addMember(group.id, adding)).then(() => setAdding(''))}>
+        <button
+          type="button"
+          className="small"
+          disabled={!adding}
+          onClick={() => void change(() => api.groups.addMember(group.id, adding)).then(() => setAdding(''))}
+        >
           Add
         </button>
       </div>
@@ -73,12 +85,19 @@ export function GroupsPage() {
   return (
     <>
       <PageHeader title="Groups" />
-      <p className="hint">Groups decide who sees a connector, an integration or a document (ENTERPRISE). A resource without grants is open to every signed-in user.</p>
+      <p className="hint">
+        Groups decide who sees a connector, an integration or a document (ENTERPRISE). A resource without grants is open
+        to every signed-in user.
+      </p>
       <form className="card stack" onSubmit={create} aria-labelledby="new-group-heading">
         <h2 id="new-group-heading">New group</h2>
         <div className="grid-2">
-          <Field label="Name">{(id) => <input id={id} required value={name} onChange={(e) => setName(e.target.value)} />}</Field>
-          <Field label="Description">{(id) => <input id={id} value={description} onChange={(e) => setDescription(e.target.value)} />}</Field>
+          <Field label="Name">
+            {(id) => <input id={id} required value={name} onChange={(e) => setName(e.target.value)} />}
+          </Field>
+          <Field label="Description">
+            {(id) => <input id={id} value={description} onChange={(e) => setDescription(e.target.value)} />}
+          </Field>
         </div>
         <div className="actions">
           <button type="submit">Create group</button>
@@ -89,9 +108,17 @@ export function GroupsPage() {
         {(groups.data?.items ?? []).map((group) => (
           <li key={group.id} className="card">
             <div className="source-head">
-              <strong>{group.name}</strong> {group.builtin ? <span className="badge">built in</span> : null} <span className="hint">{group.description}</span>
+              <strong>{group.name}</strong> {group.builtin ? <span className="badge">built in</span> : null}{' '}
+              <span className="hint">{group.description}</span>
               {group.builtin ? null : (
-                <ConfirmButton label={`Delete group ${group.name}`} onConfirm={() => void api.groups.remove(group.id).then(groups.reload, (reason: unknown) => setError(describeError(reason)))}>
+                <ConfirmButton
+                  label={`Delete group ${group.name}`}
+                  onConfirm={() =>
+                    void api.groups
+                      .remove(group.id)
+                      .then(groups.reload, (reason: unknown) => setError(describeError(reason)))
+                  }
+                >
                   Delete
                 </ConfirmButton>
               )}

@@ -7,12 +7,23 @@ import { Alert, Field, Loading, PageHeader, ProgressBar } from '../../components
 import { formatBytes, formatDate } from '../../lib/format';
 import { useAsync } from '../../lib/use-async';
 
-function Usage({ label, used, limit, format }: { label: string; used: number | undefined; limit: number | null | undefined; format(n: number): string }) {
+function Usage({
+  label,
+  used,
+  limit,
+  format,
+}: {
+  label: string;
+  used: number | undefined;
+  limit: number | null | undefined;
+  format(n: number): string;
+}) {
   if (used === undefined) return null;
   return (
     <div className="usage">
       <p>
-        <strong>{label}:</strong> {format(used)} {limit === null || limit === undefined ? '(no limit)' : `of ${format(limit)}`}
+        <strong>{label}:</strong> {format(used)}{' '}
+        {limit === null || limit === undefined ? '(no limit)' : `of ${format(limit)}`}
       </p>
       {typeof limit === 'number' ? <ProgressBar value={used} max={limit} label={`${label} used`} /> : null}
     </div>
@@ -30,7 +41,10 @@ export function LicensePage() {
     setMessage(null);
     try {
       const answer = await api.license.apply(key.trim());
-      setMessage({ kind: 'success', text: `Applied: plan ${answer.plan}${answer.licensee ? ` for ${answer.licensee}` : ''}.` });
+      setMessage({
+        kind: 'success',
+        text: `Applied: plan ${answer.plan}${answer.licensee ? ` for ${answer.licensee}` : ''}.`,
+      });
       setKey('');
       license.reload();
     } catch (reason) {
@@ -68,7 +82,12 @@ export function LicensePage() {
             </div>
           </dl>
           <Usage label="Documents" used={data.usage?.documents} limit={data.limits?.documents} format={String} />
-          <Usage label="Storage" used={data.usage?.storage_bytes} limit={data.limits?.storage_bytes} format={formatBytes} />
+          <Usage
+            label="Storage"
+            used={data.usage?.storage_bytes}
+            limit={data.limits?.storage_bytes}
+            format={formatBytes}
+          />
         </section>
       ) : null}
       {hasRole(user, 'admin') ? (
@@ -76,7 +95,17 @@ export function LicensePage() {
           <h2 id="apply-heading">Apply a license key</h2>
           {message ? <Alert kind={message.kind}>{message.text}</Alert> : null}
           <Field label="License key" hint="The contents of the license key file. Applied at once, without a restart.">
-            {(id, hint) => <textarea id={id} aria-describedby={hint} className="code" rows={4} required value={key} onChange={(e) => setKey(e.target.value)} />}
+            {(id, hint) => (
+              <textarea
+                id={id}
+                aria-describedby={hint}
+                className="code"
+                rows={4}
+                required
+                value={key}
+                onChange={(e) => setKey(e.target.value)}
+              />
+            )}
           </Field>
           <div className="actions">
             <button type="submit">Apply</button>

@@ -5,9 +5,11 @@ import { formatPercent } from '../../lib/format';
 // charts (histograms, rates), numbers become a summary, lists become tables; nothing is assumed.
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isScalar = (value: unknown) => value === null || ['string', 'number', 'boolean'].includes(typeof value);
-const isBucket = (value: unknown) => isObject(value) && typeof value.count === 'number' && typeof value.min === 'number';
+const isBucket = (value: unknown) =>
+  isObject(value) && typeof value.count === 'number' && typeof value.min === 'number';
 const rateKey = /(rate|coverage|ratio|share)$/;
 const labelKeys = ['field_name', 'path', 'title', 'name', 'document_id', 'rule_id', 'id'];
 const hiddenKeys = new Set(['source_id', 'source_type']);
@@ -41,7 +43,9 @@ function ScalarList({ data }: { data: Json }) {
 }
 
 function ItemTable({ name, items }: { name: string; items: Json[] }) {
-  const columns = [...new Set(items.flatMap((item) => Object.keys(item)))].filter((key) => items.some((item) => item[key] !== undefined)).slice(0, 12);
+  const columns = [...new Set(items.flatMap((item) => Object.keys(item)))]
+    .filter((key) => items.some((item) => item[key] !== undefined))
+    .slice(0, 12);
   return (
     <div className="table-wrap">
       <table className="compact">
@@ -71,14 +75,37 @@ function ItemTable({ name, items }: { name: string; items: Json[] }) {
 
 function ArrayView({ name, items }: { name: string; items: unknown[] }) {
   if (items.length === 0) return <p className="hint">No {name.replace(/_/g, ' ')}.</p>;
-  if (items.every(isBucket)) return <Histogram title={name.replace(/_/g, ' ')} buckets={items as Array<{ min: number; max: number | null; count: number }>} unit="" />;
+  if (items.every(isBucket))
+    return (
+      <Histogram
+        title={name.replace(/_/g, ' ')}
+        buckets={items as Array<{ min: number; max: number | null; count: number }>}
+        unit=""
+      />
+    );
   if (!items.every(isObject)) return <p>{items.map(show).join(', ')}</p>;
   const objects = items as Json[];
-  const rates = [...new Set(objects.flatMap((item) => Object.keys(item).filter((key) => rateKey.test(key) && (typeof item[key] === 'number' || item[key] === null))))];
+  const rates = [
+    ...new Set(
+      objects.flatMap((item) =>
+        Object.keys(item).filter((key) => rateKey.test(key) && (typeof item[key] === 'number' || item[key] === null)),
+      ),
+    ),
+  ];
   return (
     <>
       {rates.map((key) => (
-        <BarChart key={key} title={`${key.replace(/_/g, ' ')} by ${name.replace(/_/g, ' ')}`} unitLabel={key} max={1} bars={objects.map((item, i) => ({ label: labelOf(item, i), value: typeof item[key] === 'number' ? (item[key] as number) : 0, text: item[key] === null ? '—' : undefined }))} />
+        <BarChart
+          key={key}
+          title={`${key.replace(/_/g, ' ')} by ${name.replace(/_/g, ' ')}`}
+          unitLabel={key}
+          max={1}
+          bars={objects.map((item, i) => ({
+            label: labelOf(item, i),
+            value: typeof item[key] === 'number' ? (item[key] as number) : 0,
+            text: item[key] === null ? '—' : undefined,
+          }))}
+        />
       ))}
       <ItemTable name={name} items={objects} />
     </>

@@ -20,7 +20,15 @@ export function CronReading({ cron, count = 3 }: { cron: string; count?: number 
   );
 }
 
-function ScheduleRow({ schedule, sourceName, onChanged }: { schedule: Schedule; sourceName: string; onChanged(error?: string): void }) {
+function ScheduleRow({
+  schedule,
+  sourceName,
+  onChanged,
+}: {
+  schedule: Schedule;
+  sourceName: string;
+  onChanged(error?: string): void;
+}) {
   const [cron, setCron] = useState(schedule.cron);
   const act = async (action: () => Promise<unknown>) => {
     try {
@@ -33,28 +41,47 @@ function ScheduleRow({ schedule, sourceName, onChanged }: { schedule: Schedule; 
   return (
     <li className="card stack">
       <div className="source-head">
-        <strong>{sourceName}</strong> <span className="badge">{schedule.source_type}</span> {schedule.enabled ? null : <span className="badge badge-cancelled">disabled</span>}
+        <strong>{sourceName}</strong> <span className="badge">{schedule.source_type}</span>{' '}
+        {schedule.enabled ? null : <span className="badge badge-cancelled">disabled</span>}
       </div>
       <div className="toolbar">
         <label className="inline">
           <span>Cron (UTC)</span>
-          <input className="code" value={cron} onChange={(e) => setCron(e.target.value)} aria-label={`Cron expression of ${sourceName}`} />
+          <input
+            className="code"
+            value={cron}
+            onChange={(e) => setCron(e.target.value)}
+            aria-label={`Cron expression of ${sourceName}`}
+          />
         </label>
         {cron !== schedule.cron ? (
-          <button type="button" className="small" onClick={() => void act(() => api.schedules.update(schedule.id, { cron }))}>
+          <button
+            type="button"
+            className="small"
+            onClick={() => void act(() => api.schedules.update(schedule.id, { cron }))}
+          >
             Save
           </button>
         ) : null}
         <label className="checkbox">
-          <input type="checkbox" checked={schedule.enabled} onChange={(e) => void act(() => api.schedules.update(schedule.id, { enabled: e.target.checked }))} /> Enabled
+          <input
+            type="checkbox"
+            checked={schedule.enabled}
+            onChange={(e) => void act(() => api.schedules.update(schedule.id, { enabled: e.target.checked }))}
+          />{' '}
+          Enabled
         </label>
-        <ConfirmButton label={`Delete the schedule of ${sourceName}`} onConfirm={() => void act(() => api.schedules.remove(schedule.id))}>
+        <ConfirmButton
+          label={`Delete the schedule of ${sourceName}`}
+          onConfirm={() => void act(() => api.schedules.remove(schedule.id))}
+        >
           Delete
         </ConfirmButton>
       </div>
       <CronReading cron={cron} />
       <p className="hint">
-        Last run {formatDate(schedule.last_run)} · next run (server) {schedule.enabled ? formatDate(schedule.next_run) : '— (disabled)'}
+        Last run {formatDate(schedule.last_run)} · next run (server){' '}
+        {schedule.enabled ? formatDate(schedule.next_run) : '— (disabled)'}
       </p>
     </li>
   );
@@ -87,7 +114,16 @@ export function SchedulesPage() {
         <div className="toolbar">
           <SourcePicker sources={sources.data ?? []} value={sourceId} onChange={setSourceId} label="Sync" />
           <Field label="Cron expression (UTC)" hint="minute hour day-of-month month day-of-week, or @daily, @hourly…">
-            {(id, hint) => <input id={id} aria-describedby={hint} className="code" required value={cron} onChange={(e) => setCron(e.target.value)} />}
+            {(id, hint) => (
+              <input
+                id={id}
+                aria-describedby={hint}
+                className="code"
+                required
+                value={cron}
+                onChange={(e) => setCron(e.target.value)}
+              />
+            )}
           </Field>
         </div>
         <CronReading cron={cron} count={5} />
@@ -101,7 +137,15 @@ export function SchedulesPage() {
       {schedules.data && schedules.data.items.length === 0 ? <p className="hint">No schedules yet.</p> : null}
       <ul className="source-list">
         {(schedules.data?.items ?? []).map((schedule) => (
-          <ScheduleRow key={`${schedule.id}-${schedule.cron}-${schedule.enabled}`} schedule={schedule} sourceName={names[schedule.source_id] ?? schedule.source_id} onChanged={(e) => { setError(e ?? null); schedules.reload(); }} />
+          <ScheduleRow
+            key={`${schedule.id}-${schedule.cron}-${schedule.enabled}`}
+            schedule={schedule}
+            sourceName={names[schedule.source_id] ?? schedule.source_id}
+            onChanged={(e) => {
+              setError(e ?? null);
+              schedules.reload();
+            }}
+          />
         ))}
       </ul>
     </>

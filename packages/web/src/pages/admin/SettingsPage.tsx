@@ -8,8 +8,19 @@ import { useAsync } from '../../lib/use-async';
 type Value = string | number | boolean;
 
 function SettingInput({ name, value, onChange }: { name: string; value: Value; onChange(value: Value): void }) {
-  if (typeof value === 'boolean') return <input id={`setting-${name}`} type="checkbox" checked={value} onChange={(e) => onChange(e.target.checked)} />;
-  if (typeof value === 'number') return <input id={`setting-${name}`} type="number" value={value} onChange={(e) => onChange(e.target.value === '' ? '' : Number(e.target.value))} />;
+  if (typeof value === 'boolean')
+    return (
+      <input id={`setting-${name}`} type="checkbox" checked={value} onChange={(e) => onChange(e.target.checked)} />
+    );
+  if (typeof value === 'number')
+    return (
+      <input
+        id={`setting-${name}`}
+        type="number"
+        value={value}
+        onChange={(e) => onChange(e.target.value === '' ? '' : Number(e.target.value))}
+      />
+    );
   return <input id={`setting-${name}`} value={value} onChange={(e) => onChange(e.target.value)} />;
 }
 
@@ -83,17 +94,31 @@ export function SettingsPage() {
               return (
                 <div key={name} className={`setting${name in changes ? ' changed' : ''}`}>
                   <label htmlFor={`setting-${name}`}>{name}</label>
-                  <SettingInput name={name} value={value} onChange={(next) => setChanges((c) => ({ ...c, [name]: next }))} />
+                  <SettingInput
+                    name={name}
+                    value={value}
+                    onChange={(next) => setChanges((c) => ({ ...c, [name]: next }))}
+                  />
                 </div>
               );
             })}
           </div>
-          <p className="hint">Derived: {Object.entries(settings.data.derived).map(([k, v]) => `${k} = ${v}`).join(', ')}</p>
+          <p className="hint">
+            Derived:{' '}
+            {Object.entries(settings.data.derived)
+              .map(([k, v]) => `${k} = ${v}`)
+              .join(', ')}
+          </p>
           <div className="actions">
             <button type="submit" disabled={Object.keys(changes).length === 0}>
               Save changes
             </button>
-            <button type="button" className="subtle" disabled={Object.keys(changes).length === 0} onClick={() => setChanges({})}>
+            <button
+              type="button"
+              className="subtle"
+              disabled={Object.keys(changes).length === 0}
+              onClick={() => setChanges({})}
+            >
               Discard
             </button>
           </div>

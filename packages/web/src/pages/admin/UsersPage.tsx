@@ -33,10 +33,29 @@ function NewUserForm({ onCreated }: { onCreated(user: User): void }) {
       <h2 id="new-user-heading">New user</h2>
       <Alert>{error}</Alert>
       <div className="grid-2">
-        <Field label="User name">{(id) => <input id={id} required autoComplete="off" value={username} onChange={(e) => setUsername(e.target.value)} />}</Field>
-        <Field label="Email">{(id) => <input id={id} type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} />}</Field>
+        <Field label="User name">
+          {(id) => (
+            <input id={id} required autoComplete="off" value={username} onChange={(e) => setUsername(e.target.value)} />
+          )}
+        </Field>
+        <Field label="Email">
+          {(id) => (
+            <input id={id} type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} />
+          )}
+        </Field>
         <Field label="Password" hint="10 to 256 characters.">
-          {(id, hint) => <input id={id} aria-describedby={hint} type="password" autoComplete="new-password" minLength={10} required value={password} onChange={(e) => setPassword(e.target.value)} />}
+          {(id, hint) => (
+            <input
+              id={id}
+              aria-describedby={hint}
+              type="password"
+              autoComplete="new-password"
+              minLength={10}
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          )}
         </Field>
         <Field label="Role">
           {(id) => (
@@ -73,12 +92,21 @@ export function UsersPage() {
   };
   const resetPassword = (user: User) => {
     const password = window.prompt(`New password for ${user.username} (10 to 256 characters):`);
-    if (password) void act(() => api.users.update(user.id, { password }), `Set a new password for ${user.username}; their sessions were ended.`);
+    if (password)
+      void act(
+        () => api.users.update(user.id, { password }),
+        `Set a new password for ${user.username}; their sessions were ended.`,
+      );
   };
   return (
     <>
       <PageHeader title="Users" />
-      <NewUserForm onCreated={(user) => { setMessage(`Created ${user.username}.`); users.reload(); }} />
+      <NewUserForm
+        onCreated={(user) => {
+          setMessage(`Created ${user.username}.`);
+          users.reload();
+        }}
+      />
       <Alert kind="success">{message}</Alert>
       <Alert>{users.error ?? error}</Alert>
       {!users.data ? <Loading /> : null}
@@ -93,7 +121,9 @@ export function UsersPage() {
                 <th scope="col">Role</th>
                 <th scope="col">Sign-in</th>
                 <th scope="col">Created</th>
-                <th scope="col"><span className="visually-hidden">Actions</span></th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -102,13 +132,28 @@ export function UsersPage() {
                   <th scope="row">{user.username}</th>
                   <td>{user.email ?? '—'}</td>
                   <td>
-                    <select aria-label={`Role of ${user.username}`} value={user.role} onChange={(e) => void act(() => api.users.update(user.id, { role: e.target.value as Role }), `${user.username} is now ${e.target.value}.`)}>
+                    <select
+                      aria-label={`Role of ${user.username}`}
+                      value={user.role}
+                      onChange={(e) =>
+                        void act(
+                          () => api.users.update(user.id, { role: e.target.value as Role }),
+                          `${user.username} is now ${e.target.value}.`,
+                        )
+                      }
+                    >
                       {roles.map((r) => (
                         <option key={r}>{r}</option>
                       ))}
                     </select>
                   </td>
-                  <td>{user.sso_provider ? `SSO (${user.sso_provider})` : user.mfa_enabled ? 'Password + TOTP' : 'Password'}</td>
+                  <td>
+                    {user.sso_provider
+                      ? `SSO (${user.sso_provider})`
+                      : user.mfa_enabled
+                        ? 'Password + TOTP'
+                        : 'Password'}
+                  </td>
                   <td>{formatDate(user.created_at)}</td>
                   <td className="actions">
                     {user.sso_provider ? null : (
@@ -117,7 +162,10 @@ export function UsersPage() {
                       </button>
                     )}
                     {user.id === me?.id ? null : (
-                      <ConfirmButton label={`Delete ${user.username}`} onConfirm={() => void act(() => api.users.remove(user.id), `Deleted ${user.username}.`)}>
+                      <ConfirmButton
+                        label={`Delete ${user.username}`}
+                        onConfirm={() => void act(() => api.users.remove(user.id), `Deleted ${user.username}.`)}
+                      >
                         Delete
                       </ConfirmButton>
                     )}

@@ -15,7 +15,10 @@ export function safeNext(next: string | null): string {
 function OidcButtons({ next }: { next: string }) {
   const [providers, setProviders] = useState<Array<{ name: string; display_name: string }>>([]);
   useEffect(() => {
-    api.auth.oidcProviders().then((answer) => setProviders(answer.items), () => setProviders([]));
+    api.auth.oidcProviders().then(
+      (answer) => setProviders(answer.items),
+      () => setProviders([]),
+    );
   }, []);
   if (providers.length === 0) return null;
   return (
@@ -27,7 +30,10 @@ function OidcButtons({ next }: { next: string }) {
         {providers.map((provider) => (
           <li key={provider.name}>
             {/* A full page load: the server redirects to the identity provider, which returns to `next` with the tokens in the fragment. */}
-            <a className="button secondary" href={`/api/auth/oidc/${encodeURIComponent(provider.name)}/login?return_to=${encodeURIComponent(next)}`}>
+            <a
+              className="button secondary"
+              href={`/api/auth/oidc/${encodeURIComponent(provider.name)}/login?return_to=${encodeURIComponent(next)}`}
+            >
               {provider.display_name}
             </a>
           </li>
@@ -92,7 +98,10 @@ export function LoginPage() {
       setCode('');
       // The MFA token works once, right code or wrong: after a wrong code a new one is fetched with
       // the credentials held (in memory only) for this step; anything else means starting over.
-      const again = reason instanceof ApiError && reason.code === 'invalid_credentials' && pending.current ? await api.auth.login(pending.current.username, pending.current.password).catch(() => null) : null;
+      const again =
+        reason instanceof ApiError && reason.code === 'invalid_credentials' && pending.current
+          ? await api.auth.login(pending.current.username, pending.current.password).catch(() => null)
+          : null;
       if (again && 'mfa_required' in again) setMfaToken(again.mfa_token);
       else {
         pending.current = null;
@@ -110,12 +119,30 @@ export function LoginPage() {
         <Alert>{error}</Alert>
         <form onSubmit={verify} className="stack">
           <Field label="Verification code">
-            {(id) => <input id={id} ref={codeRef} name="code" inputMode="text" autoComplete="one-time-code" required value={code} onChange={(e) => setCode(e.target.value)} />}
+            {(id) => (
+              <input
+                id={id}
+                ref={codeRef}
+                name="code"
+                inputMode="text"
+                autoComplete="one-time-code"
+                required
+                value={code}
+                onChange={(e) => setCode(e.target.value)}
+              />
+            )}
           </Field>
           <button type="submit" disabled={busy}>
             Verify
           </button>
-          <button type="button" className="subtle" onClick={() => { pending.current = null; setMfaToken(null); }}>
+          <button
+            type="button"
+            className="subtle"
+            onClick={() => {
+              pending.current = null;
+              setMfaToken(null);
+            }}
+          >
             Back to sign-in
           </button>
         </form>
@@ -128,9 +155,30 @@ export function LoginPage() {
       {branding.texts.welcome ? <p className="welcome">{branding.texts.welcome}</p> : null}
       <Alert>{error}</Alert>
       <form onSubmit={signIn} className="stack">
-        <Field label="User name">{(id) => <input id={id} name="username" autoComplete="username" required value={username} onChange={(e) => setUsername(e.target.value)} />}</Field>
+        <Field label="User name">
+          {(id) => (
+            <input
+              id={id}
+              name="username"
+              autoComplete="username"
+              required
+              value={username}
+              onChange={(e) => setUsername(e.target.value)}
+            />
+          )}
+        </Field>
         <Field label="Password">
-          {(id) => <input id={id} name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />}
+          {(id) => (
+            <input
+              id={id}
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          )}
         </Field>
         <button type="submit" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}

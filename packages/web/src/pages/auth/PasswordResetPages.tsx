@@ -31,7 +31,18 @@ export function ForgotPasswordPage() {
           <p>Enter the email address of your account; we send a link to set a new password.</p>
           <Alert>{error}</Alert>
           <form onSubmit={submit} className="stack">
-            <Field label="Email">{(id) => <input id={id} type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />}</Field>
+            <Field label="Email">
+              {(id) => (
+                <input
+                  id={id}
+                  type="email"
+                  autoComplete="email"
+                  required
+                  value={email}
+                  onChange={(e) => setEmail(e.target.value)}
+                />
+              )}
+            </Field>
             <button type="submit" disabled={busy}>
               Send the link
             </button>
@@ -83,14 +94,43 @@ export function ResetPasswordPage() {
           <form onSubmit={submit} className="stack">
             {search.get('token') ? null : (
               <Field label="Reset token" hint="From the email, if the link did not fill it in.">
-                {(id, hint) => <input id={id} aria-describedby={hint} required value={token} onChange={(e) => setToken(e.target.value)} />}
+                {(id, hint) => (
+                  <input
+                    id={id}
+                    aria-describedby={hint}
+                    required
+                    value={token}
+                    onChange={(e) => setToken(e.target.value)}
+                  />
+                )}
               </Field>
             )}
             <Field label="New password" hint="10 to 256 characters.">
-              {(id, hint) => <input id={id} aria-describedby={hint} type="password" autoComplete="new-password" minLength={10} maxLength={256} required value={password} onChange={(e) => setPassword(e.target.value)} />}
+              {(id, hint) => (
+                <input
+                  id={id}
+                  aria-describedby={hint}
+                  type="password"
+                  autoComplete="new-password"
+                  minLength={10}
+                  maxLength={256}
+                  required
+                  value={password}
+                  onChange={(e) => setPassword(e.target.value)}
+                />
+              )}
             </Field>
             <Field label="New password again">
-              {(id) => <input id={id} type="password" autoComplete="new-password" required value={repeat} onChange={(e) => setRepeat(e.target.value)} />}
+              {(id) => (
+                <input
+                  id={id}
+                  type="password"
+                  autoComplete="new-password"
+                  required
+                  value={repeat}
+                  onChange={(e) => setRepeat(e.target.value)}
+                />
+              )}
             </Field>
             <button type="submit" disabled={busy}>
               Set password

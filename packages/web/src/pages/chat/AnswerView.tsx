@@ -27,12 +27,21 @@ function Sources({ turnKey, sources }: { turnKey: string; sources: ChatSource[] 
             <li key={`${source.chunk_id}-${n}`} id={`source-${turnKey}-${n}`} value={n}>
               <details>
                 <summary>
-                  <span className="source-n">[{n}]</span> <strong>{source.title || source.path}</strong> <span className="source-path">{source.path}</span>
+                  <span className="source-n">[{n}]</span> <strong>{source.title || source.path}</strong>{' '}
+                  <span className="source-path">{source.path}</span>
                 </summary>
-                {source.text ? <blockquote className="chunk-text">{source.text}</blockquote> : <p className="hint">The passage's text is kept only with the answer as it was given.</p>}
+                {source.text ? (
+                  <blockquote className="chunk-text">{source.text}</blockquote>
+                ) : (
+                  <p className="hint">The passage's text is kept only with the answer as it was given.</p>
+                )}
                 <p className="hint">
                   Relevance score {typeof source.score === 'number' ? source.score.toFixed(3) : '—'}
-                  {Object.keys(source.metadata ?? {}).length ? ` · ${Object.entries(source.metadata).map(([k, v]) => `${k}: ${String(v)}`).join(', ')}` : ''}
+                  {Object.keys(source.metadata ?? {}).length
+                    ? ` · ${Object.entries(source.metadata)
+                        .map(([k, v]) => `${k}: ${String(v)}`)
+                        .join(', ')}`
+                    : ''}
                 </p>
               </details>
             </li>
@@ -50,7 +59,11 @@ function Details({ turn }: { turn: DisplayTurn }) {
     <dl className="answer-details">
       <dt>Timing</dt>
       <dd>
-        {turn.timing ? ['classify', 'retrieve', 'generate', 'total'].map((stage) => `${stage} ${formatMs(turn.timing?.[stage])}`).join(' · ') : '—'}
+        {turn.timing
+          ? ['classify', 'retrieve', 'generate', 'total']
+              .map((stage) => `${stage} ${formatMs(turn.timing?.[stage])}`)
+              .join(' · ')
+          : '—'}
       </dd>
       <dt>Token budget</dt>
       <dd>
@@ -62,7 +75,9 @@ function Details({ turn }: { turn: DisplayTurn }) {
       <dd>
         {String(settings.mode ?? '—')} search, top {String(settings.top_k ?? '—')}
         {settings.rewritten_query ? `; searched for "${String(settings.rewritten_query)}"` : ''}
-        {settings.filters && Object.keys(settings.filters as object).length ? `; filters ${JSON.stringify(settings.filters)}` : ''}
+        {settings.filters && Object.keys(settings.filters as object).length
+          ? `; filters ${JSON.stringify(settings.filters)}`
+          : ''}
       </dd>
     </dl>
   );
@@ -72,7 +87,10 @@ export function AnswerView({ turn }: { turn: DisplayTurn }) {
   const [showDetails, setShowDetails] = useState(false);
   const answerRef = useRef<HTMLDivElement>(null);
   const anchor = (n: number) => `source-${turn.key}-${n}`;
-  const html = useMemo(() => renderAnswer(turn.answer, turn.sources.length, anchor), [turn.answer, turn.sources.length]);
+  const html = useMemo(
+    () => renderAnswer(turn.answer, turn.sources.length, anchor),
+    [turn.answer, turn.sources.length],
+  );
 
   // A citation opens its source and moves focus there (and back with the browser's focus order).
   const onClick = (event: MouseEvent<HTMLDivElement>) => {
@@ -96,14 +114,27 @@ export function AnswerView({ turn }: { turn: DisplayTurn }) {
         {turn.query}
       </div>
       <article className="answer" aria-busy={turn.status === 'streaming'} aria-label="Answer">
-        {turn.answer ? <div ref={answerRef} className="markdown" onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} /> : null}
+        {turn.answer ? (
+          <div ref={answerRef} className="markdown" onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />
+        ) : null}
         {turn.status === 'streaming' && !turn.answer ? <p className="typing">Searching the documents…</p> : null}
-        {turn.status === 'stopped' ? <p className="hint">Stopped. An answer that was not completed is not saved.</p> : null}
-        {turn.status === 'error' ? <p className="alert alert-error" role="alert">{turn.error}</p> : null}
+        {turn.status === 'stopped' ? (
+          <p className="hint">Stopped. An answer that was not completed is not saved.</p>
+        ) : null}
+        {turn.status === 'error' ? (
+          <p className="alert alert-error" role="alert">
+            {turn.error}
+          </p>
+        ) : null}
         <Sources turnKey={turn.key} sources={turn.sources} />
         {turn.status === 'done' ? (
           <div className="answer-meta">
-            <button type="button" className="subtle small" aria-expanded={showDetails} onClick={() => setShowDetails((shown) => !shown)}>
+            <button
+              type="button"
+              className="subtle small"
+              aria-expanded={showDetails}
+              onClick={() => setShowDetails((shown) => !shown)}
+            >
               {showDetails ? 'Hide details' : 'Token budget and timing'}
             </button>
             {showDetails ? <Details turn={turn} /> : null}

@@ -12,7 +12,12 @@ import { Composer } from './Composer';
 import { ConversationList } from './ConversationList';
 
 const fromStored = (conversation: Conversation): DisplayTurn[] =>
-  conversation.turns.map((turn, i) => ({ ...turn, key: `${conversation.id}-${i}`, sources: turn.sources ?? [], status: 'done' }));
+  conversation.turns.map((turn, i) => ({
+    ...turn,
+    key: `${conversation.id}-${i}`,
+    sources: turn.sources ?? [],
+    status: 'done',
+  }));
 
 export function ChatPage({ conversationId }: { conversationId: string | null }) {
   const { branding } = useApp();
@@ -38,10 +43,13 @@ export function ChatPage({ conversationId }: { conversationId: string | null }) 
       return;
     }
     setLoading(true);
-    api.conversations.get(conversationId).then(
-      (conversation) => setTurns(fromStored(conversation)),
-      (reason: unknown) => setLoadError(describeError(reason)),
-    ).finally(() => setLoading(false));
+    api.conversations
+      .get(conversationId)
+      .then(
+        (conversation) => setTurns(fromStored(conversation)),
+        (reason: unknown) => setLoadError(describeError(reason)),
+      )
+      .finally(() => setLoading(false));
   }, [conversationId]);
 
   useEffect(() => () => abortRef.current?.abort(), []);
@@ -50,14 +58,27 @@ export function ChatPage({ conversationId }: { conversationId: string | null }) 
     endRef.current?.scrollIntoView({ block: 'end' });
   }, [turns]);
 
-  const update = (key: string, change: (turn: DisplayTurn) => Partial<DisplayTurn>) => setTurns((all) => all.map((turn) => (turn.key === key ? { ...turn, ...change(turn) } : turn)));
+  const update = (key: string, change: (turn: DisplayTurn) => Partial<DisplayTurn>) =>
+    setTurns((all) => all.map((turn) => (turn.key === key ? { ...turn, ...change(turn) } : turn)));
 
   const send = useCallback(
     async (query: string) => {
       const key = `new-${Date.now()}`;
       const controller = new AbortController();
       abortRef.current = controller;
-      setTurns((all) => [...all, { key, query, answer: '', sources: [], token_budget: null, timing: null, retrieval_settings: null, status: 'streaming' }]);
+      setTurns((all) => [
+        ...all,
+        {
+          key,
+          query,
+          answer: '',
+          sources: [],
+          token_budget: null,
+          timing: null,
+          retrieval_settings: null,
+          status: 'streaming',
+        },
+      ]);
       setStreaming(true);
       setAnnouncement('Answering…');
       try {
@@ -66,8 +87,16 @@ export function ChatPage({ conversationId }: { conversationId: string | null }) 
           {
             onDelta: (text) => update(key, (turn) => ({ answer: turn.answer + text })),
             onDone: (meta) => {
-              update(key, () => ({ sources: meta.sources, token_budget: meta.token_budget, timing: meta.timing, retrieval_settings: meta.retrieval_settings, status: 'done' }));
-              setAnnouncement(`Answer complete, with ${meta.sources.length} source${meta.sources.length === 1 ? '' : 's'}.`);
+              update(key, () => ({
+                sources: meta.sources,
+                token_budget: meta.token_budget,
+                timing: meta.timing,
+                retrieval_settings: meta.retrieval_settings,
+                status: 'done',
+              }));
+              setAnnouncement(
+                `Answer complete, with ${meta.sources.length} source${meta.sources.length === 1 ? '' : 's'}.`,
+              );
               if (meta.conversation_id && meta.conversation_id !== shownRef.current) {
                 shownRef.current = meta.conversation_id;
                 navigate(`/chat/${meta.conversation_id}`, { replace: true });
@@ -104,7 +133,12 @@ export function ChatPage({ conversationId }: { conversationId: string | null }) 
 
   return (
     <div className="chat-layout">
-      <ConversationList conversations={conversations.data?.items} currentId={conversationId} error={conversations.error} onDelete={(id) => void remove(id)} />
+      <ConversationList
+        conversations={conversations.data?.items}
+        currentId={conversationId}
+        error={conversations.error}
+        onDelete={(id) => void remove(id)}
+      />
       <section className="chat">
         <PageHeader title="Chat" />
         <Alert>{loadError}</Alert>
@@ -119,7 +153,12 @@ export function ChatPage({ conversationId }: { conversationId: string | null }) 
         <p className="visually-hidden" role="status" aria-live="polite">
           {announcement}
         </p>
-        <Composer placeholder={branding.texts.chat_placeholder} streaming={streaming} onSend={(query) => void send(query)} onStop={() => abortRef.current?.abort()} />
+        <Composer
+          placeholder={branding.texts.chat_placeholder}
+          streaming={streaming}
+          onSend={(query) => void send(query)}
+          onStop={() => abortRef.current?.abort()}
+        />
       </section>
     </div>
   );

@@ -32,7 +32,17 @@ export function Composer({ placeholder, streaming, onSend, onStop }: Props) {
       <label htmlFor="chat-question" className="visually-hidden">
         Question
       </label>
-      <textarea id="chat-question" ref={ref} rows={2} maxLength={8000} placeholder={placeholder} value={query} onChange={(e) => setQuery(e.target.value)} onKeyDown={onKeyDown} aria-describedby="composer-hint" />
+      <textarea
+        id="chat-question"
+        ref={ref}
+        rows={2}
+        maxLength={8000}
+        placeholder={placeholder}
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+        onKeyDown={onKeyDown}
+        aria-describedby="composer-hint"
+      />
       <p id="composer-hint" className="visually-hidden">
         Enter sends the question; Shift and Enter starts a new line.
       </p>

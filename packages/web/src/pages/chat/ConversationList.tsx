@@ -30,7 +30,10 @@ export function ConversationList({ conversations, currentId, error, onDelete }: 
                 {formatDate(conversation.updated_at)} · {conversation.turns} turn{conversation.turns === 1 ? '' : 's'}
               </span>
             </Link>
-            <ConfirmButton label={`Delete conversation ${conversation.title}`} onConfirm={() => onDelete(conversation.id)}>
+            <ConfirmButton
+              label={`Delete conversation ${conversation.title}`}
+              onConfirm={() => onDelete(conversation.id)}
+            >
               <span aria-hidden="true">✕</span>
             </ConfirmButton>
           </li>

@@ -15,7 +15,9 @@ function IndexSummary({ refreshKey }: { refreshKey: unknown }) {
   const { documents, chunks } = stats.data;
   return (
     <p className="summary" aria-label="Index">
-      {plural(documents.total, 'document')}: {documents.indexed} indexed, {documents.pending + documents.indexing} waiting, {documents.failed} failed · {plural(chunks, 'chunk')} · {formatBytes(stats.data.index_size_bytes)} on disk
+      {plural(documents.total, 'document')}: {documents.indexed} indexed, {documents.pending + documents.indexing}{' '}
+      waiting, {documents.failed} failed · {plural(chunks, 'chunk')} · {formatBytes(stats.data.index_size_bytes)} on
+      disk
     </p>
   );
 }
@@ -37,7 +39,11 @@ export function DocumentsPage() {
   }, [query]);
 
   const [busy, setBusy] = useState(false);
-  const docs = useAsync(() => api.docs.list({ q: debounced, status, limit: pageSize, offset }), [debounced, status, offset], { pollMs: 1500, poll: busy });
+  const docs = useAsync(
+    () => api.docs.list({ q: debounced, status, limit: pageSize, offset }),
+    [debounced, status, offset],
+    { pollMs: 1500, poll: busy },
+  );
   // Poll while something is waiting to be indexed, so the status changes as it happens.
   useEffect(() => {
     setBusy(!!docs.data?.items.some((d) => d.status === 'pending' || d.status === 'indexing'));
@@ -57,7 +63,15 @@ export function DocumentsPage() {
     <>
       <PageHeader title="Documents">
         {editor ? (
-          <ConfirmButton label="Rebuild the index" onConfirm={() => void api.docs.rebuild().then(() => setActionError(null), (reason: unknown) => setActionError(describeError(reason)))}>
+          <ConfirmButton
+            label="Rebuild the index"
+            onConfirm={() =>
+              void api.docs.rebuild().then(
+                () => setActionError(null),
+                (reason: unknown) => setActionError(describeError(reason)),
+              )
+            }
+          >
             Rebuild index
           </ConfirmButton>
         ) : null}
@@ -69,11 +83,22 @@ export function DocumentsPage() {
         <div className="toolbar" role="search">
           <label className="inline">
             <span>Search</span>
-            <input type="search" value={query} placeholder="File name, path or title" onChange={(e) => setQuery(e.target.value)} />
+            <input
+              type="search"
+              value={query}
+              placeholder="File name, path or title"
+              onChange={(e) => setQuery(e.target.value)}
+            />
           </label>
           <label className="inline">
             <span>Status</span>
-            <select value={status} onChange={(e) => { setStatus(e.target.value); setOffset(0); }}>
+            <select
+              value={status}
+              onChange={(e) => {
+                setStatus(e.target.value);
+                setOffset(0);
+              }}
+            >
               <option value="">Any</option>
               <option value="pending">Pending</option>
               <option value="indexing">Indexing</option>
@@ -84,7 +109,9 @@ export function DocumentsPage() {
         </div>
         <Alert>{docs.error ?? actionError}</Alert>
         {!docs.data && docs.loading ? <Loading /> : null}
-        {docs.data && docs.data.items.length === 0 ? <p className="hint">No documents{debounced || status ? ' match' : ' yet'}.</p> : null}
+        {docs.data && docs.data.items.length === 0 ? (
+          <p className="hint">No documents{debounced || status ? ' match' : ' yet'}.</p>
+        ) : null}
         {docs.data && docs.data.items.length > 0 ? (
           <div className="table-wrap">
             <table className="documents">
@@ -94,10 +121,20 @@ export function DocumentsPage() {
                   <th scope="col">Name</th>
                   <th scope="col">Status</th>
                   <th scope="col">Chunks</th>
-                  <th scope="col" className="hide-narrow">Size</th>
-                  <th scope="col" className="hide-narrow">Source</th>
-                  <th scope="col" className="hide-narrow">Added</th>
-                  {editor ? <th scope="col"><span className="visually-hidden">Actions</span></th> : null}
+                  <th scope="col" className="hide-narrow">
+                    Size
+                  </th>
+                  <th scope="col" className="hide-narrow">
+                    Source
+                  </th>
+                  <th scope="col" className="hide-narrow">
+                    Added
+                  </th>
+                  {editor ? (
+                    <th scope="col">
+                      <span className="visually-hidden">Actions</span>
+                    </th>
+                  ) : null}
                 </tr>
               </thead>
               <tbody>

@@ -23,22 +23,38 @@ export function UploadZone({ onUploaded }: { onUploaded(): void }) {
   const inputRef = useRef<HTMLInputElement>(null);
   const counter = useRef(0);
 
-  const patch = (id: number, change: Partial<Upload>) => setUploads((all) => all.map((u) => (u.id === id ? { ...u, ...change } : u)));
+  const patch = (id: number, change: Partial<Upload>) =>
+    setUploads((all) => all.map((u) => (u.id === id ? { ...u, ...change } : u)));
 
   const start = (files: File[]) => {
     for (let i = 0; i < files.length; i += maxFilesPerRequest) {
       const batch = files.slice(i, i + maxFilesPerRequest);
       const id = ++counter.current;
-      const handle = uploadDocuments(batch, (loaded, total) => patch(id, total ? { loaded, bytes: total } : { loaded }));
+      const handle = uploadDocuments(batch, (loaded, total) =>
+        patch(id, total ? { loaded, bytes: total } : { loaded }),
+      );
       const bytes = batch.reduce((sum, file) => sum + file.size, 0);
-      setUploads((all) => [{ id, names: batch.map((f) => f.name).join(', '), bytes, loaded: 0, state: 'uploading', message: '', handle }, ...all]);
+      setUploads((all) => [
+        { id, names: batch.map((f) => f.name).join(', '), bytes, loaded: 0, state: 'uploading', message: '', handle },
+        ...all,
+      ]);
       handle.done.then(
         (documents) => {
           const duplicates = documents.filter((d) => d.duplicate).length;
-          patch(id, { state: 'done', loaded: bytes, message: `Uploaded ${documents.length} file${documents.length === 1 ? '' : 's'}${duplicates ? ` (${duplicates} already stored)` : ''}; indexing follows.` });
+          patch(id, {
+            state: 'done',
+            loaded: bytes,
+            message: `Uploaded ${documents.length} file${documents.length === 1 ? '' : 's'}${duplicates ? ` (${duplicates} already stored)` : ''}; indexing follows.`,
+          });
           onUploaded();
         },
-        (reason: unknown) => patch(id, reason instanceof DOMException && reason.name === 'AbortError' ? { state: 'cancelled', message: 'Cancelled.' } : { state: 'failed', message: describeError(reason) }),
+        (reason: unknown) =>
+          patch(
+            id,
+            reason instanceof DOMException && reason.name === 'AbortError'
+              ? { state: 'cancelled', message: 'Cancelled.' }
+              : { state: 'failed', message: describeError(reason) },
+          ),
       );
     }
   };
@@ -97,7 +113,10 @@ export function UploadZone({ onUploaded }: { onUploaded(): void }) {
               </div>
               <ProgressBar value={upload.loaded} max={upload.bytes || null} label={`Upload of ${upload.names}`} />
               {upload.message ? (
-                <p className={upload.state === 'failed' ? 'alert alert-error' : 'hint'} role={upload.state === 'failed' ? 'alert' : 'status'}>
+                <p
+                  className={upload.state === 'failed' ? 'alert alert-error' : 'hint'}
+                  role={upload.state === 'failed' ? 'alert' : 'status'}
+                >
                   {upload.message}
                 </p>
               ) : null}

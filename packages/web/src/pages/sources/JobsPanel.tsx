@@ -41,31 +41,38 @@ export function JobsPanel({ sourceNames, refreshKey }: { sourceNames: Record<str
     <section className="jobs" aria-labelledby="jobs-heading">
       <h2 id="jobs-heading">Jobs</h2>
       <div className="toolbar">
-          <label className="inline">
-            <span>Kind</span>
-            <select value={kind} onChange={(e) => setKind(e.target.value)}>
-              <option value="">Any</option>
-              {['scan', 'sync', 'ingest', 'rebuild', 'metadata_refresh', 'retention_sweep'].map((k) => (
-                <option key={k} value={k}>
-                  {k.replace('_', ' ')}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="inline">
-            <span>Status</span>
-            <select value={status} onChange={(e) => setStatus(e.target.value)}>
-              <option value="">Any</option>
-              {['queued', 'running', 'succeeded', 'failed', 'cancelled'].map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button type="button" className="subtle small" onClick={() => { setAnyActive(true); jobs.reload(); }}>
-            Refresh
-          </button>
+        <label className="inline">
+          <span>Kind</span>
+          <select value={kind} onChange={(e) => setKind(e.target.value)}>
+            <option value="">Any</option>
+            {['scan', 'sync', 'ingest', 'rebuild', 'metadata_refresh', 'retention_sweep'].map((k) => (
+              <option key={k} value={k}>
+                {k.replace('_', ' ')}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="inline">
+          <span>Status</span>
+          <select value={status} onChange={(e) => setStatus(e.target.value)}>
+            <option value="">Any</option>
+            {['queued', 'running', 'succeeded', 'failed', 'cancelled'].map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button
+          type="button"
+          className="subtle small"
+          onClick={() => {
+            setAnyActive(true);
+            jobs.reload();
+          }}
+        >
+          Refresh
+        </button>
       </div>
       <Alert>{jobs.error ?? error}</Alert>
       {jobs.data && jobs.data.items.length === 0 ? <p className="hint">No jobs.</p> : null}
@@ -80,7 +87,12 @@ export function JobsPanel({ sourceNames, refreshKey }: { sourceNames: Record<str
                 <StatusBadge status={job.status} />
                 <span className="hint">{formatDate(job.started_at ?? job.created_at)}</span>
                 {active(job) && hasRole(user, 'editor') ? (
-                  <button type="button" className="danger subtle small" onClick={() => void cancel(job)} aria-label={`Cancel ${label}`}>
+                  <button
+                    type="button"
+                    className="danger subtle small"
+                    onClick={() => void cancel(job)}
+                    aria-label={`Cancel ${label}`}
+                  >
                     Cancel
                   </button>
                 ) : null}

@@ -7,7 +7,13 @@ import { Alert, Field } from '../../components/ui';
 export const configTemplates: Record<string, Record<string, unknown>> = {
   filesystem: { path: '/srv/documents', include: ['**/*'] },
   web: { start_url: 'https://intranet.example.com/docs/', max_pages: 500, max_depth: 5, delay_ms: 250 },
-  s3: { bucket: 'documents', region: 'us-east-1', prefix: 'handbook/', access_key_id: 'AKIA…', secret_access_key: 'secret' },
+  s3: {
+    bucket: 'documents',
+    region: 'us-east-1',
+    prefix: 'handbook/',
+    access_key_id: 'AKIA…',
+    secret_access_key: 'secret',
+  },
   git: { url: 'https://git.example.com/team/handbook.git', branch: 'main' },
 };
 
@@ -40,7 +46,8 @@ export function SourceForm({ kind, source, onSave, onCancel }: Props) {
     let parsed: Record<string, unknown>;
     try {
       parsed = JSON.parse(config) as Record<string, unknown>;
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('The configuration must be a JSON object.');
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+        throw new Error('The configuration must be a JSON object.');
     } catch (reason) {
       return setError(`Configuration: ${describeError(reason)}`);
     }
@@ -61,11 +68,21 @@ export function SourceForm({ kind, source, onSave, onCancel }: Props) {
       <h3>{source ? `Edit ${source.name}` : `New ${noun}`}</h3>
       <Alert>{error}</Alert>
       <div className="grid-2">
-        <Field label="Name">{(id) => <input id={id} required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />}</Field>
+        <Field label="Name">
+          {(id) => <input id={id} required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />}
+        </Field>
         <Field label="Type" hint="The plugin that reads this source.">
           {(id, hint) => (
             <>
-              <input id={id} aria-describedby={hint} list={`${id}-types`} required value={type} disabled={!!source} onChange={(e) => changeType(e.target.value)} />
+              <input
+                id={id}
+                aria-describedby={hint}
+                list={`${id}-types`}
+                required
+                value={type}
+                disabled={!!source}
+                onChange={(e) => changeType(e.target.value)}
+              />
               <datalist id={`${id}-types`}>
                 {typesOf[kind].map((t) => (
                   <option key={t} value={t} />
@@ -75,8 +92,21 @@ export function SourceForm({ kind, source, onSave, onCancel }: Props) {
           )}
         </Field>
       </div>
-      <Field label="Configuration (JSON)" hint={'The plugin\'s options. Secret values show as "***"; leave them so to keep the stored value.'}>
-        {(id, hint) => <textarea id={id} aria-describedby={hint} className="code" rows={8} spellCheck={false} value={config} onChange={(e) => setConfig(e.target.value)} />}
+      <Field
+        label="Configuration (JSON)"
+        hint={'The plugin\'s options. Secret values show as "***"; leave them so to keep the stored value.'}
+      >
+        {(id, hint) => (
+          <textarea
+            id={id}
+            aria-describedby={hint}
+            className="code"
+            rows={8}
+            spellCheck={false}
+            value={config}
+            onChange={(e) => setConfig(e.target.value)}
+          />
+        )}
       </Field>
       <label className="checkbox">
         <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> Enabled

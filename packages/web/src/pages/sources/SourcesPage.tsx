@@ -10,7 +10,15 @@ import { useAsync } from '../../lib/use-async';
 import { JobsPanel } from './JobsPanel';
 import { SourceForm } from './SourceForm';
 
-function SourceList({ kind, sources, onChanged }: { kind: SourceKind; sources: Source[]; onChanged(message?: string): void }) {
+function SourceList({
+  kind,
+  sources,
+  onChanged,
+}: {
+  kind: SourceKind;
+  sources: Source[];
+  onChanged(message?: string): void;
+}) {
   const { user } = useApp();
   const [editing, setEditing] = useState<Source | 'new' | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -53,15 +61,26 @@ function SourceList({ kind, sources, onChanged }: { kind: SourceKind; sources: S
         {sources.map((source) => (
           <li key={source.id} className="card">
             <div className="source-head">
-              <strong>{source.name}</strong> <span className="badge">{source.type}</span> {source.enabled ? null : <span className="badge badge-cancelled">disabled</span>}
+              <strong>{source.name}</strong> <span className="badge">{source.type}</span>{' '}
+              {source.enabled ? null : <span className="badge badge-cancelled">disabled</span>}
             </div>
             <p className="hint">
-              {source.document_count} documents · last sync {formatDate(source.last_sync_at)} {source.last_sync_status ? <StatusBadge status={source.last_sync_status} /> : null}
+              {source.document_count} documents · last sync {formatDate(source.last_sync_at)}{' '}
+              {source.last_sync_status ? <StatusBadge status={source.last_sync_status} /> : null}
             </p>
             {source.last_error ? <p className="error-text">{source.last_error}</p> : null}
             <div className="actions">
               {hasRole(user, 'editor') ? (
-                <button type="button" className="small" onClick={() => void act(() => api.sources.sync(kind, source.id), `Started a ${kind === 'connectors' ? 'scan' : 'sync'} of ${source.name}.`)}>
+                <button
+                  type="button"
+                  className="small"
+                  onClick={() =>
+                    void act(
+                      () => api.sources.sync(kind, source.id),
+                      `Started a ${kind === 'connectors' ? 'scan' : 'sync'} of ${source.name}.`,
+                    )
+                  }
+                >
                   {kind === 'connectors' ? 'Scan' : 'Sync'}
                 </button>
               ) : null}
@@ -77,7 +96,10 @@ function SourceList({ kind, sources, onChanged }: { kind: SourceKind; sources: S
                 Analytics
               </Link>
               {hasRole(user, 'admin') ? (
-                <ConfirmButton label={`Delete ${source.name}`} onConfirm={() => void act(() => api.sources.remove(kind, source.id), `Deleted ${source.name}.`)}>
+                <ConfirmButton
+                  label={`Delete ${source.name}`}
+                  onConfirm={() => void act(() => api.sources.remove(kind, source.id), `Deleted ${source.name}.`)}
+                >
                   Delete
                 </ConfirmButton>
               ) : null}
@@ -95,7 +117,13 @@ export function SourcesPage() {
   const integrations = useAsync(() => api.sources.list('integrations'), []);
   const [message, setMessage] = useState<string | null>(null);
   const [jobsKey, setJobsKey] = useState(0);
-  const names = useMemo(() => Object.fromEntries([...(connectors.data?.items ?? []), ...(integrations.data?.items ?? [])].map((s) => [s.id, s.name])), [connectors.data, integrations.data]);
+  const names = useMemo(
+    () =>
+      Object.fromEntries(
+        [...(connectors.data?.items ?? []), ...(integrations.data?.items ?? [])].map((s) => [s.id, s.name]),
+      ),
+    [connectors.data, integrations.data],
+  );
   const changed = (text?: string) => {
     setMessage(text ?? null);
     connectors.reload();
