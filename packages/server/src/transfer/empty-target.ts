@@ -5,7 +5,8 @@ import { quoteIdent } from './catalog.js';
  * Rows that a new installation has before anyone used it, which an import may replace: a first
  * start (docqa serve or docqa migrate) seeds the runtime settings from its environment, the
  * migrations create the built-in `everyone` group, the first start creates the default admin
- * account (and, on ENTERPRISE, audits it: that entry and the log's head) and records LICENSE_KEY.
+ * account and records LICENSE_KEY (on ENTERPRISE auditing both: those entries and the log's head);
+ * the migrations also record which lexical analysis the (still empty) postings use.
  * Any other row means the database is in use. Each query counts the rows of its table that are NOT
  * such bootstrap rows.
  */
@@ -15,9 +16,12 @@ const bootstrapAllowances: Record<string, string> = {
   // One account and nothing else (no sign-in: refresh_token would have rows) is the default admin.
   app_user: 'select case when count(*) <= 1 then 0 else count(*) end as count from app_user',
   license_ed25519_key: 'select 0 as count',
-  audit_event: `select count(*) as count from audit_event where not (type = 'user.create' and details ->> 'default_admin' = 'true')`,
+  audit_event: `select count(*) as count from audit_event
+    where not (type = 'user.create' and details ->> 'default_admin' = 'true')
+      and not (type = 'license.apply' and actor_id is null and details ->> 'source' = 'LICENSE_KEY')`,
   // The newest entry of audit_event, kept by its insert trigger: counted there.
   audit_head: 'select 0 as count',
+  lexical_analyzer: 'select 0 as count',
 };
 
 /** DocQA's tables holding rows beyond a fresh installation's, with how many. */
