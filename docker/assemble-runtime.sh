@@ -18,7 +18,7 @@ set -eu
 src=$1
 dest=$2
 cd "$src"
-for needed in packages/server/dist/cli.js packages/web/dist/index.html packages/server/models/catalogue.json packages/server/build-info.json; do
+for needed in packages/server/dist/cli.js packages/web/dist/index.html packages/core/models/catalogue.json packages/server/build-info.json; do
   [ -f "$needed" ] || { echo "assemble-runtime: $src/$needed is missing; run npm run build first" >&2; exit 1; }
 done
 
@@ -30,7 +30,8 @@ for ws in kernel packages/* plugins/* examples/*; do
   cp "$ws/package.json" "$dest/$ws/"
   if [ -d "$ws/dist" ]; then cp -R "$ws/dist" "$dest/$ws/"; fi
 done
-cp -R packages/server/models packages/server/build-info.json "$dest/packages/server/"
+cp -R packages/server/build-info.json "$dest/packages/server/"
+mkdir -p "$dest/packages/core" && cp -R packages/core/models "$dest/packages/core/"
 find "$dest" -path '*/dist/*' \( -name '*.test.*' -o -name '*.d.ts' -o -name '*.d.ts.map' -o -name '*.tsbuildinfo' \) -exec rm -f {} +
 mkdir -p "$dest/docker"
 cp docker/healthcheck.mjs "$dest/docker/"

@@ -7,6 +7,7 @@ import {
   providerTokens,
   tokens,
   type ConfigService,
+  type ContextWindow,
   type Db,
   type Preset,
   type AuditService,
@@ -73,13 +74,13 @@ export class Kernel {
   readonly autovacuum: EmbeddedAutovacuum | null;
   /** The embedded database's stand-in for the checkpointer; null on a PostgreSQL server. */
   readonly checkpoints: EmbeddedCheckpoints | null;
-  /** The context window in effect: N_CTX, lowered to the model's limit when the model is smaller. */
-  effectiveNCtx: number;
+  /** The context window in effect (tokens.contextWindow): N_CTX, or the chat model's limit when smaller. */
+  get effectiveNCtx(): number {
+    return this.container.resolve(tokens.contextWindow).get();
+  }
   #stopping: Promise<void> | null = null;
 
-  private constructor(
-    parts: Omit<Kernel, 'stop' | 'resolve' | 'resolveAll' | 'variable' | 'effectiveNCtx'> & { effectiveNCtx: number },
-  ) {
+  private constructor(parts: Omit<Kernel, 'stop' | 'resolve' | 'resolveAll' | 'variable' | 'effectiveNCtx'>) {
     this.config = parts.config;
     this.logger = parts.logger;
     this.container = parts.container;
@@ -92,7 +93,6 @@ export class Kernel {
     this.modules = parts.modules;
     this.autovacuum = parts.autovacuum;
     this.checkpoints = parts.checkpoints;
-    this.effectiveNCtx = parts.effectiveNCtx;
   }
 
   static async start(options: KernelOptions): Promise<Kernel> {
@@ -161,15 +161,18 @@ export class Kernel {
       container.register(tokens.jobActivity, jobs);
       const audit = typeof options.audit === 'function' ? options.audit({ db, logger, container }) : options.audit;
       container.register(tokens.audit, audit ?? logAuditService(logger));
+      const contextWindow = mutableContextWindow(values.N_CTX);
+      container.register(tokens.contextWindow, contextWindow);
 
       const plugins = await startPlugins(plan, container, logger);
       cleanup.unshift(() => plugins.stop());
+      // Before the modules: chat's token budget starts from the configured model's limit.
+      contextWindow.set(await deriveEffectiveNCtx(container, values.N_CTX, logger));
 
       const modules = await startModules(modulePlan, container, logger);
       cleanup.unshift(() => modules.stop());
       await modules.startHooks(values.DOCQA_ROLE !== 'api');
 
-      const effectiveNCtx = await deriveEffectiveNCtx(container, values.N_CTX, logger);
       const autovacuum = connection.mode === 'embedded' ? startEmbeddedAutovacuum(connection.pool, logger) : null;
       const checkpoints = connection.mode === 'embedded' ? startEmbeddedCheckpoints(connection.pool, logger) : null;
       logger.info(
@@ -177,7 +180,7 @@ export class Kernel {
           database: connection.mode,
           plugins: plan.map((item) => `${item.instanceId}:${item.plugin.id}`),
           modules: modules.ids,
-          effective_n_ctx: effectiveNCtx,
+          effective_n_ctx: contextWindow.get(),
         },
         'kernel started',
       );
@@ -194,7 +197,6 @@ export class Kernel {
         modules,
         autovacuum,
         checkpoints,
-        effectiveNCtx,
       });
     } catch (error) {
       for (const step of cleanup) await step().catch(() => undefined);
@@ -342,6 +344,16 @@ function configService(config: LoadedConfig): ConfigService {
     get: (name: string) => (config.values as Record<string, unknown>)[name],
     dataDir: config.dataDir,
     production: config.production,
+  };
+}
+
+function mutableContextWindow(initial: number): ContextWindow {
+  let current = initial;
+  return {
+    get: () => current,
+    set: (value) => {
+      current = value;
+    },
   };
 }
 

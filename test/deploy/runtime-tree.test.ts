@@ -107,7 +107,7 @@ describe("deployment: the image's runtime tree (docker/assemble-runtime.sh) serv
       .filter((file) => !file.startsWith('node_modules'));
     expect(files).to.include.members([
       'package-lock.json',
-      path.join('packages/server/models/catalogue.json'),
+      path.join('packages/core/models/catalogue.json'),
       path.join('packages/web/dist/index.html'),
       path.join('kernel/dist/index.js'),
       path.join('docker/healthcheck.mjs'),

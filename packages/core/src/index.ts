@@ -26,7 +26,6 @@ export {
   ExtractionPool,
   type ExtractionPoolOptions,
 } from './extraction/extraction-pool.js';
-export { startModuleWorker } from './workers/module-worker.js';
 export {
   analyze,
   analyzeChunk,
@@ -40,3 +39,4 @@ export {
 } from './lexical/analyzer.js';
 export { LanguageDetector } from './lexical/language-detection.js';
 export { languagesWithRules } from './lexical/languages.js';
+export { embeddingThreads, inferenceThreads } from './inference-threads.js';

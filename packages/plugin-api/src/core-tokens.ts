@@ -1,5 +1,14 @@
 import { createToken } from './tokens.js';
-import type { AuditService, ConfigService, Db, JobActivity, JobsService, Logger, SettingsService } from './services.js';
+import type {
+  AuditService,
+  ConfigService,
+  ContextWindow,
+  Db,
+  JobActivity,
+  JobsService,
+  Logger,
+  SettingsService,
+} from './services.js';
 import type { ConnectorProvider } from './kinds/connector.js';
 import type { ExtractorProvider } from './kinds/extractor.js';
 import type { VectorStoreProvider } from './kinds/vector-store.js';
@@ -18,6 +27,8 @@ export const tokens = {
   /** The same runner, as observers see it. */
   jobActivity: createToken<JobActivity>('core.jobActivity'),
   audit: createToken<AuditService>('core.audit'),
+  /** EFFECTIVE_N_CTX, derived once plugins have started and changed when a chat model is switched. */
+  contextWindow: createToken<ContextWindow>('core.contextWindow'),
 };
 
 /** What each plugin kind provides, and the token it is registered under. */

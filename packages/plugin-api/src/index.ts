@@ -31,3 +31,4 @@ export {
   type ZipLimits,
 } from './archive/zip-limits.js';
 export { maxTextCharactersSchema, TextBudget } from './text/text-budget.js';
+export { startModuleWorker, workerLimits } from './workers/module-worker.js';

@@ -20,6 +20,16 @@ export interface ConfigService {
 }
 
 /**
+ * EFFECTIVE_N_CTX: N_CTX, lowered to the chat model's limit when that is smaller (spec 7). The kernel
+ * derives it from the configured LLM once plugins have started; the models module sets it again when a
+ * chat model is switched at run time, and chat reads it for every answer's token budget.
+ */
+export interface ContextWindow {
+  get(): number;
+  set(tokens: number): void;
+}
+
+/**
  * Runtime settings: the variables the spec marks "seed". Written from the environment on first
  * start, authoritative afterwards, changeable without restart.
  */

@@ -27,3 +27,4 @@ export {
   type LicenseGateConformanceSetup,
   type LicenseClaimsForTest,
 } from './conformance/license-gate.js';
+export { startModelFileServer, type ModelFileServer, type ServedRequest } from './gguf/model-file-server.js';

@@ -3,7 +3,6 @@ import { documentMigrations } from './documents/schema.js';
 import { searchMigrations } from './search/schema.js';
 import { sourceMigrations } from './sources/schema.js';
 import { conversationMigrations } from './chat/schema.js';
-import { modelMigrations } from './models/schema.js';
 
 /**
  * The schema of the areas that are not modules yet, in the order they were written; the modules
@@ -15,5 +14,4 @@ export const applicationMigrations = [
   ...searchMigrations,
   ...sourceMigrations,
   ...conversationMigrations,
-  ...modelMigrations,
 ];

@@ -15,10 +15,9 @@ import { declareQueues, startWorkers } from './workers.js';
 import { systemRoutes } from './routes/system.js';
 import { databaseAuditRecorder, standardModules } from '@docqa/core/modules';
 import { licenseTokens } from '@docqa/core/license';
-import { ModelRuntime } from './models/runtime.js';
 import { startMetricsListener, type MetricsListener } from './metrics/metrics-listener.js';
 import { shareMetricsWithPrimary } from './metrics/cluster-metrics.js';
-import { DocqaError, type AuditService, type Db, type Logger, type Plan } from '@docqa/plugin-api';
+import { DocqaError, type AnyModule, type AuditService, type Db, type Logger, type Plan } from '@docqa/plugin-api';
 
 export interface RunningServer {
   kernel: Kernel;
@@ -38,6 +37,11 @@ export function openApiDocument(): Record<string, unknown> {
 export interface ServerOptions extends Partial<KernelOptions> {
   port?: number;
   host?: string;
+  /**
+   * Modules besides the standard ones; one with a standard module's id takes its place (an edition's
+   * own version, a test's models module that polls faster).
+   */
+  modules?: KernelOptions['modules'];
   /** Routes served besides the product's (an edition's own endpoints, tests). */
   extraRoutes?: readonly AnyRoute[];
   /** A server process of a cluster (BACKEND_WORKERS): the primary serves METRICS_PORT, this process's metrics included. */
@@ -62,16 +66,20 @@ function databaseAuditLog({
   return databaseAuditRecorder(db, logger, plan);
 }
 
+function withStandardModules(given: readonly AnyModule[]): AnyModule[] {
+  const replaced = new Set(given.map((module) => module.id));
+  return [...standardModules.filter((module) => !replaced.has(module.id)), ...given];
+}
+
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const { port, host, extraRoutes = [], clusterMetrics = false, ...kernelOptions } = options;
   const kernel = await Kernel.start({
     presets,
     ...kernelOptions,
     migrations: [...applicationMigrations, ...(kernelOptions.migrations ?? [])],
-    modules: [...standardModules, ...(kernelOptions.modules ?? [])],
+    modules: withStandardModules(kernelOptions.modules ?? []),
     audit: kernelOptions.audit ?? databaseAuditLog,
   });
-  let models: ModelRuntime | null = null;
   let metricsListener: MetricsListener | null = null;
   try {
     const values = kernel.config.values;
@@ -89,8 +97,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await services.identity.ensureDefaultAdmin().catch((error: unknown) => {
       if (!DocqaError.is(error) || error.code !== 'conflict') throw error;
     });
-    // Before any worker: the first ingest job must already use an embedder chosen with `models use`.
-    models = await ModelRuntime.start(kernel);
     await declareQueues(kernel.jobs);
     // DOCQA_ROLE: api sends jobs and runs none; worker and all run them, and the schedules.
     const workers = role === 'api' ? null : await startWorkers(kernel, services);
@@ -128,13 +134,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const stop = () =>
       (stopping ??= drainAndStop(server, kernel, values.SHUTDOWN_TIMEOUT_SECONDS * 1000).then(async () => {
         await workers?.close();
-        await models?.close();
         await metricsListener?.close();
       }));
     return { kernel, services, server, url, metricsUrl: metricsListener?.url ?? null, stop };
   } catch (error) {
     await metricsListener?.close();
-    await models?.close();
     await kernel.stop();
     throw error;
   }

@@ -11,6 +11,7 @@ import { SyncService } from './sources/sync-service.js';
 import { rulesTokens, type RulesService } from '@docqa/core/rules';
 import { ChatService } from './chat/chat-service.js';
 import { metricsTokens, type Metrics } from '@docqa/core/metrics';
+import { modelsTokens, type CurrentModels } from '@docqa/core/models';
 
 /** The application services routes work with, built once per server from the kernel. */
 export interface AppServices {
@@ -27,6 +28,8 @@ export interface AppServices {
   chat: ChatService;
   /** This server's Prometheus registry; the recorders in it are handed to the code they measure. */
   metrics: Metrics;
+  /** The chat model and embedder answering now (a `docqa models use` switch changes them). */
+  models: CurrentModels;
 }
 
 export function createServices(kernel: Kernel): AppServices {
@@ -41,12 +44,13 @@ export function createServices(kernel: Kernel): AppServices {
   const groups = kernel.resolve(groupsTokens.service);
   const sources = new SourceService(kernel);
   const documents = new DocumentService(kernel, groups, sources);
-  const index = new IndexService(kernel);
+  const models = kernel.resolve(modelsTokens.current);
+  const index = new IndexService(kernel, models);
   const syncs = new SyncService(kernel, sources, documents);
   const rules = kernel.resolve(rulesTokens.service);
-  const search = new SearchService(kernel, groups);
+  const search = new SearchService(kernel, groups, models);
   const metrics = kernel.resolve(metricsTokens.service);
-  const chat = new ChatService(kernel, search, rules, metrics.llm);
+  const chat = new ChatService(kernel, search, rules, models, metrics.llm);
   return {
     identity,
     mfa,
@@ -59,6 +63,7 @@ export function createServices(kernel: Kernel): AppServices {
     search,
     chat,
     metrics,
+    models,
     oidc: new OidcService(kernel, identity),
   };
 }

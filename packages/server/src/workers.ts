@@ -17,7 +17,6 @@ import { refreshMetadata } from './rules/refresh.js';
 import { metadataRefreshQueue, type MetadataRefreshData } from '@docqa/core/rules';
 import { RetentionSweep } from './retention/retention-sweep.js';
 import { auditTokens } from '@docqa/core/audit';
-import { modelPullQueue, modelPullQueueOptions, startModelPullWorker } from './models/pull-job.js';
 
 /** Every queue with its options, declared by every process: API processes send to them too. */
 const queues: Record<string, QueueOptions> = {
@@ -25,7 +24,6 @@ const queues: Record<string, QueueOptions> = {
   [rebuildQueue]: { retryLimit: 0, expireInSeconds: 24 * 3600, heartbeatSeconds: 30 },
   [lexicalReindexQueue]: { retryLimit: 1, retryDelaySeconds: 30, expireInSeconds: 24 * 3600, heartbeatSeconds: 30 },
   [syncQueue]: syncQueueOptions,
-  [modelPullQueue]: modelPullQueueOptions,
 };
 
 export async function declareQueues(jobs: JobsService): Promise<void> {
@@ -47,7 +45,13 @@ export async function declareQueues(jobs: JobsService): Promise<void> {
  */
 export async function startWorkers(kernel: Kernel, services: AppServices): Promise<{ close(): Promise<void> }> {
   const jobs = kernel.jobs;
-  const ingest = new IngestPipeline(kernel, services.documents, services.rules, services.metrics.ingest);
+  const ingest = new IngestPipeline(
+    kernel,
+    services.documents,
+    services.rules,
+    services.models,
+    services.metrics.ingest,
+  );
   const sync = new SourceSync(kernel, services.sources, services.documents);
   const ingestSlots = Math.max(4, kernel.config.values.INDEX_EXTRACTION_WORKERS) + 1;
 
@@ -61,7 +65,6 @@ export async function startWorkers(kernel: Kernel, services: AppServices): Promi
   // Two sources sync side by side; one source never twice at once (see SourceSync.run).
   await jobs.work<SyncJobData>(syncQueue, (job) => sync.run(job), { concurrency: 2, groupConcurrency: 1 });
   await jobs.work<MetadataRefreshData>(metadataRefreshQueue, (job) => refreshMetadata(kernel, services.rules, job));
-  await startModelPullWorker(kernel);
   await new RetentionSweep(kernel, services.chat.conversations, kernel.resolve(auditTokens.log)).start();
   // Documents accepted just before a crash, never queued: queue them now that the workers run.
   await services.documents.requeueOrphans();

@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import { startModuleWorker } from '@docqa/core';
+import { startModuleWorker } from '@docqa/plugin-api';
 import { DocqaError, type EmbeddingProvider, type Logger } from '@docqa/plugin-api';
 import type { LlamaCppEmbedderOptions } from './config.js';
 import { fromThreadError, type FromEmbeddingThread, type ToEmbeddingThread } from './thread-protocol.js';

@@ -6,7 +6,7 @@ import {
   type ExtractedDocument,
   type ExtractorInput,
 } from '@docqa/plugin-api';
-import { startModuleWorker, workerLimits } from '../workers/module-worker.js';
+import { startModuleWorker, workerLimits } from '@docqa/plugin-api';
 import type { ExtractionReply, ExtractionRequest } from './extraction-worker.js';
 
 interface Task {

@@ -5,6 +5,7 @@ import { brandingModule } from './branding/index.js';
 import { groupsModule } from './groups/index.js';
 import { licenseModule } from './license/index.js';
 import { metricsModule } from './metrics/index.js';
+import { createModelsModule, modelsModule } from './models/index.js';
 import { rulesModule } from './rules/index.js';
 import { schedulesModule } from './schedules/index.js';
 
@@ -16,8 +17,15 @@ export const standardModules: readonly AnyModule[] = [
   groupsModule,
   licenseModule,
   metricsModule,
+  modelsModule,
   rulesModule,
   schedulesModule,
 ];
 
 export { databaseAuditRecorder } from './audit/index.js';
+export { createModelsModule } from './models/index.js';
+
+/** The standard modules for maintenance tools (export, import): the same schema, no model loaded. */
+export const maintenanceModules: readonly AnyModule[] = standardModules.map((module) =>
+  module === modelsModule ? createModelsModule({ loadModels: false }) : module,
+);

@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import { startModuleWorker } from '../workers/module-worker.js';
+import { startModuleWorker } from '@docqa/plugin-api';
 import type { FoundMatch, MatchReply, MatchRequest } from './rule-worker.js';
 
 export type MatchOutcome = { matches: FoundMatch[] } | { error: string };

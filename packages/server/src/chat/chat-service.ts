@@ -6,7 +6,7 @@ import type { Principal } from '@docqa/core/identity';
 import type { SearchFilters } from '../search/filters.js';
 import type { SearchItem, SearchResult, SearchService } from '../search/search-service.js';
 import type { RulesService } from '@docqa/core/rules';
-import { switchedChatBackend } from '../models/registry.js';
+import type { CurrentModels } from '@docqa/core/models';
 import { QueryClassifier, type Classification } from './classify.js';
 import { ConversationStore } from './conversation-store.js';
 import { buildMessages, groundingOf, type PriorTurn } from './prompt.js';
@@ -72,6 +72,7 @@ export class ChatService {
     private readonly kernel: Kernel,
     private readonly search: SearchService,
     rules: RulesService,
+    private readonly models: CurrentModels,
     private readonly metrics: LlmMetrics | null = null,
   ) {
     this.conversations = new ConversationStore(kernel.db);
@@ -81,7 +82,7 @@ export class ChatService {
 
   /** The model chosen with `docqa models use`, else the configured backend, or a 503 when the edition has none. */
   backend(): LlmBackend {
-    const switched = switchedChatBackend(this.kernel);
+    const switched = this.models.switchedChatBackend();
     if (switched) return switched;
     if (!this.kernel.container.has(providerTokens.llm))
       throw new DocqaError('unavailable', 'No LLM backend is configured in this edition.');

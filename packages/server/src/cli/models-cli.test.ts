@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { createModelFixtures, type ModelFixtures } from '../models/models.test-support.js';
+import { createModelFixtures, type ModelFixtures } from '../routes/models.test-support.js';
 import { runInit } from './init.js';
 import { runModels } from './models.js';
 

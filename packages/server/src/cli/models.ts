@@ -3,8 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DocqaError } from '@docqa/plugin-api';
 import { readEnvironment } from '@docqa/kernel';
-import { downloadUrl } from '../models/catalogue.js';
-import { ModelStore, modelPaths } from '../models/store.js';
+import { downloadUrl, ModelStore, modelPaths } from '@docqa/core/models';
 import { bytes, progressBar, type ProgressTarget } from './progress.js';
 
 export const modelsUsage = `Usage: docqa models <command>

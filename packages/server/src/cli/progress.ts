@@ -1,4 +1,4 @@
-import type { DownloadProgress } from '../models/download.js';
+import type { DownloadProgress } from '@docqa/core/models';
 
 /** Where a progress bar draws; process.stderr in the command, a string collector in tests. */
 export interface ProgressTarget {

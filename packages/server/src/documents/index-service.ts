@@ -1,7 +1,7 @@
 import { providerTokens, type JobContext } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import type { IngestPipeline } from './ingest.js';
-import { currentEmbedder } from '../models/registry.js';
+import type { CurrentModels } from '@docqa/core/models';
 
 export const rebuildQueue = 'rebuild';
 
@@ -16,7 +16,10 @@ export interface IndexStats {
 
 /** What is in the index, and rebuilding it document by document while it keeps serving. */
 export class IndexService {
-  constructor(private readonly kernel: Kernel) {}
+  constructor(
+    private readonly kernel: Kernel,
+    private readonly models: CurrentModels,
+  ) {}
 
   async stats(): Promise<IndexStats> {
     const db = this.kernel.db;
@@ -36,7 +39,7 @@ export class IndexService {
       ? this.kernel.resolve(providerTokens.vectorStore)
       : null;
     const spaces = store ? await store.spaces() : [];
-    const current = currentEmbedder(this.kernel)?.space ?? null;
+    const current = this.models.embedder()?.space ?? null;
     const embedded = current
       ? (spaces.find((space) => space.model === current.model && space.dimensions === current.dimensions)?.count ?? 0)
       : 0;

@@ -8,7 +8,7 @@ import type { DocumentRow } from './document-repository.js';
 import { chunkId, chunksPerStatement, writeChunkedDocument } from './index-writer.js';
 import { languageDetector } from '../search/lexical-index.js';
 import { ruleOutcomes } from '@docqa/core/analytics';
-import { currentEmbedder } from '../models/registry.js';
+import type { CurrentModels } from '@docqa/core/models';
 import { noIngestObserver, type IngestObserver } from '@docqa/core/metrics';
 
 /** Tokens a chunk aims for; about a paragraph or two, what small embedding models handle well. */
@@ -28,6 +28,7 @@ export class IngestPipeline {
     private readonly kernel: Kernel,
     private readonly documents: DocumentService,
     private readonly rules: RulesService,
+    private readonly models: CurrentModels,
     private readonly observer: IngestObserver = noIngestObserver,
   ) {
     const values = kernel.config.values;
@@ -184,7 +185,7 @@ export class IngestPipeline {
     const container = this.kernel.container;
     const store = container.has(providerTokens.vectorStore) ? this.kernel.resolve(providerTokens.vectorStore) : null;
     // The embedder chosen with `docqa models use`, else the configured one; its space tags every vector.
-    const embedder = store ? currentEmbedder(this.kernel) : null;
+    const embedder = store ? this.models.embedder() : null;
     if (!store || !embedder) {
       await Promise.all([job.progress(0, chunks.length), store?.deleteDocuments([documentId])]);
       return;

@@ -20,7 +20,7 @@ import licenseEd25519 from '@docqa/plugin-license-ed25519';
 import llmExtractive from '@docqa/plugin-llm-extractive';
 import llmLlamacpp, { llamaCppLlmOptionsFromVariables } from '@docqa/plugin-llm-llamacpp';
 import llmOpenai, { llmOpenAiOptionsFromVariables } from '@docqa/plugin-llm-openai';
-import { embeddingThreads, inferenceThreads } from './inference-threads.js';
+import { embeddingThreads, inferenceThreads } from '@docqa/core';
 
 /**
  * The standard self-hosted edition. Plugins of other kinds join this list as they are built;

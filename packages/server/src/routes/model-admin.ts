@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { DocqaError } from '@docqa/plugin-api';
-import type { Kernel } from '@docqa/kernel';
 import { defineRoute } from '../http/route.js';
-import { indexStatus } from '../models/index-status.js';
-import { modelPullQueue, type ModelPullJobData } from '../models/pull-job.js';
-import { modelRuntimeOf, type ModelDetails, type ModelRuntime } from '../models/runtime.js';
-import type { InstalledModel } from '../models/store.js';
+import {
+  modelPullQueue,
+  modelsTokens,
+  type InstalledModel,
+  type ModelDetails,
+  type ModelPullJobData,
+} from '@docqa/core/models';
 
 const purpose = z.enum(['chat', 'embedding']);
 
@@ -72,12 +74,6 @@ const modelsSchema = z.object({
   index: indexSchema,
 });
 
-function runtimeOf(kernel: Kernel): ModelRuntime {
-  const runtime = modelRuntimeOf(kernel);
-  if (!runtime) throw new DocqaError('unavailable', 'Local model management is not running in this process.');
-  return runtime;
-}
-
 function presentInstalled(model: InstalledModel) {
   const { gguf } = model;
   return {
@@ -116,8 +112,9 @@ export const modelAdminRoutes = [
     operationId: 'listModels',
     summary: 'Catalogue, installed models, the models in use, and whether the index matches them',
     responses: { 200: { description: 'Models.', schema: modelsSchema } },
-    async handler({ kernel }) {
-      const runtime = runtimeOf(kernel);
+    deps: { runtime: modelsTokens.runtime, indexStatus: modelsTokens.indexStatus },
+    async handler({ deps }) {
+      const { runtime } = deps;
       const { store } = runtime;
       const installed = await store.list();
       const files = new Set(installed.map((model) => model.gguf.file));
@@ -147,7 +144,7 @@ export const modelAdminRoutes = [
           chat: presentActive(await runtime.details('chat')),
           embedding: presentActive(await runtime.details('embedding')),
         },
-        index: await indexStatus(kernel),
+        index: await deps.indexStatus.read(),
       };
       return { status: 200, body };
     },
@@ -164,8 +161,9 @@ export const modelAdminRoutes = [
       'The file is checked (size and SHA-256 when the catalogue has them, GGUF header) before it appears in MODELS_DIR. The job runs on a worker replica: share MODELS_DIR between replicas.',
     request: { body: z.object({ name: z.string().min(1).max(200) }) },
     responses: { 202: { description: 'The pull job.', schema: z.object({ job_id: z.uuid(), name: z.string() }) } },
-    async handler({ kernel, services, body, principal, req }) {
-      const { store } = runtimeOf(kernel);
+    deps: { runtime: modelsTokens.runtime },
+    async handler({ kernel, deps, services, body, principal, req }) {
+      const { store } = deps.runtime;
       const entry = store.entry(body.name);
       if (await store.find(entry.name)) throw new DocqaError('conflict', `${entry.name} is installed already.`);
       const data: ModelPullJobData = { name: entry.name, requestedBy: principal!.userId };
@@ -205,13 +203,13 @@ export const modelAdminRoutes = [
         }),
       },
     },
-    async handler({ kernel, services, body, principal, req }) {
-      const runtime = runtimeOf(kernel);
-      const outcome = await runtime.use(body.name, {
+    deps: { runtime: modelsTokens.runtime, indexStatus: modelsTokens.indexStatus },
+    async handler({ kernel, deps, services, body, principal, req }) {
+      const outcome = await deps.runtime.use(body.name, {
         ...(body.purpose ? { purpose: body.purpose } : {}),
         actor: principal!.username,
       });
-      const index = await indexStatus(kernel);
+      const index = await deps.indexStatus.read();
       // A rebuild already waiting will re-embed with the new model too: no second one is needed.
       const rebuild =
         outcome.purpose === 'embedding' && body.reembed && index.stale

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { providerTokens } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import { defineRoute } from '../http/route.js';
-import { currentEmbedder, switchedChatBackend } from '../models/registry.js';
-import { modelRuntimeOf } from '../models/runtime.js';
+import { modelsTokens, type CurrentModels, type ModelRuntime } from '@docqa/core/models';
 import { readHardware } from '../system/hardware.js';
 
 /** The file fields are there for a local GGUF embedder (the configured one or one chosen with docqa models use). */
@@ -81,10 +80,11 @@ export const modelRoutes = [
     summary: 'The chat model in use, its context window, and the embedding model',
     description: 'Answers at once from what was loaded at start-up: a hosted backend is not called.',
     responses: { 200: { description: 'Model information.', schema: modelInfoSchema } },
-    async handler({ kernel }) {
-      const embedding = await describeEmbedding(kernel);
+    deps: { models: modelsTokens.current, runtime: modelsTokens.runtime },
+    async handler({ kernel, deps }) {
+      const embedding = await describeEmbedding(deps.models, deps.runtime);
       // A model chosen with `docqa models use` wins over the configured one, as in chat.
-      const switched = switchedChatBackend(kernel);
+      const switched = deps.models.switchedChatBackend();
       if (!switched && !kernel.container.has(providerTokens.llm))
         return { status: 200, body: withoutBackend(kernel, embedding) };
       const backend = switched ?? kernel.resolve(providerTokens.llm);
@@ -99,7 +99,7 @@ export const modelRoutes = [
         endpoint,
         ...info
       } = await backend.info();
-      const license = info.license ?? (await modelRuntimeOf(kernel)?.details('chat'))?.license ?? undefined;
+      const license = info.license ?? (await deps.runtime.details('chat'))?.license ?? undefined;
       const body = {
         backend: name,
         configured_backend: kernel.config.values.LLM_BACKEND,
@@ -116,7 +116,7 @@ export const modelRoutes = [
         ...(quantization === undefined ? {} : { quantization }),
         ...(license === undefined ? {} : { license }),
         ...(endpoint === undefined ? {} : { endpoint }),
-        ...(modelRuntimeOf(kernel) ? { switched: switched !== null } : {}),
+        switched: switched !== null,
         embedding,
         ...(backend.capabilities.generative
           ? {}
@@ -158,10 +158,13 @@ function withoutBackend(kernel: Kernel, embedder: z.infer<typeof embeddingSchema
 }
 
 /** The embedder in effect, with its file's details when it is a local GGUF model DocQA knows the path of. */
-async function describeEmbedding(kernel: Kernel): Promise<z.infer<typeof embeddingSchema> | null> {
-  const embedder = currentEmbedder(kernel);
+async function describeEmbedding(
+  models: CurrentModels,
+  runtime: ModelRuntime,
+): Promise<z.infer<typeof embeddingSchema> | null> {
+  const embedder = models.embedder();
   if (!embedder) return null;
-  const details = await modelRuntimeOf(kernel)?.details('embedding');
+  const details = await runtime.details('embedding');
   const base = { model: embedder.space.model, dimensions: embedder.space.dimensions };
   if (!details) return base;
   const { gguf } = details;

@@ -12,7 +12,7 @@ import {
   type SearchFilters,
   type SearchScope,
 } from './filters.js';
-import { currentEmbedder } from '../models/registry.js';
+import type { CurrentModels } from '@docqa/core/models';
 
 /** Reciprocal rank fusion constant, as in Cormack et al. (2009): damps the weight of the very top ranks. */
 const rrfK = 60;
@@ -53,6 +53,7 @@ export class SearchService {
   constructor(
     private readonly kernel: Kernel,
     private readonly groups: GroupsService,
+    private readonly models: CurrentModels,
   ) {}
 
   get #db(): Db {
@@ -60,7 +61,7 @@ export class SearchService {
   }
 
   #denseAvailable(): boolean {
-    return currentEmbedder(this.kernel) !== null && this.kernel.container.has(providerTokens.vectorStore);
+    return this.models.embedder() !== null && this.kernel.container.has(providerTokens.vectorStore);
   }
 
   /** Refuses (422) a filter past FILTER_MAX_KEYS, FILTER_MAX_KEY_LENGTH or FILTER_MAX_VALUE_LENGTH. */
@@ -115,7 +116,7 @@ export class SearchService {
    * again in SQL (status, visibility, filters), since vectors can outlive or precede their chunks.
    */
   async #denseSearch(query: string, scope: SearchScope, depth: number): Promise<RankedHit[]> {
-    const embedder = currentEmbedder(this.kernel);
+    const embedder = this.models.embedder();
     if (!embedder) return [];
     const store = this.kernel.resolve(providerTokens.vectorStore);
     const [embedding] = await embedder.embed([query]);

@@ -40,7 +40,7 @@ export interface SearchServerOptions {
   /** Plugins besides the standard preset's and the license stand-in (a test connector). */
   plugins?: ReturnType<typeof standardPreset.plugins>;
   /** Routes, migrations and a log destination not (yet) in the product's own tables. */
-  server?: Pick<ServerOptions, 'extraRoutes' | 'migrations' | 'logDestination'>;
+  server?: Pick<ServerOptions, 'extraRoutes' | 'migrations' | 'logDestination' | 'modules'>;
 }
 
 export async function startSearchServer(options: SearchServerOptions): Promise<SearchTestServer> {

@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { openMaintenanceDatabase } from '@docqa/kernel';
 import { DocqaError } from '@docqa/plugin-api';
 import { presets } from '../presets/standard.js';
-import { standardModules } from '@docqa/core/modules';
+import { maintenanceModules } from '@docqa/core/modules';
 import { applicationMigrations } from '../migrations.js';
 import { readBuildInfo } from '../build-info.js';
 import {
@@ -57,7 +57,7 @@ export async function exportArchive(options: ExportOptions): Promise<ExportSumma
     cwd: options.cwd,
     presets,
     migrations: applicationMigrations,
-    modules: standardModules,
+    modules: maintenanceModules,
     existingOnly: true,
   });
   const partial = `${out}.partial-${process.pid}`;

@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { openMaintenanceDatabase, type MaintenanceDatabase } from '@docqa/kernel';
 import { DocqaError } from '@docqa/plugin-api';
 import { presets } from '../presets/standard.js';
-import { standardModules } from '@docqa/core/modules';
+import { maintenanceModules } from '@docqa/core/modules';
 import { applicationMigrations } from '../migrations.js';
 import { readArchive, type ArchiveHeader, type ArchiveRecord, type TableManifest } from './archive-format.js';
 import { exactTextSettings, quoteIdent, readCatalog, type CatalogTable } from './catalog.js';
@@ -57,7 +57,7 @@ export async function importArchive(options: ImportOptions): Promise<ImportSumma
     cwd: options.cwd,
     presets,
     migrations: applicationMigrations,
-    modules: standardModules,
+    modules: maintenanceModules,
   }).catch(async (error: unknown) => {
     await records.return(undefined);
     throw error;

@@ -1,71 +1,58 @@
 import path from 'node:path';
-import { DocqaError, providerTokens, type Logger } from '@docqa/plugin-api';
-import type { Kernel } from '@docqa/kernel';
+import {
+  DocqaError,
+  type ConfigService,
+  type ContextWindow,
+  type Db,
+  type EmbeddingProvider,
+  type LlmBackend,
+  type Logger,
+} from '@docqa/plugin-api';
+import type { ModelDetails, ModelRuntime, ModelRuntimeOptions, UseOutcome } from './contract.js';
 import { inspectGguf, type GgufSummary } from './gguf.js';
 import { readActiveModels, writeActiveModel, type ModelPurpose } from './schema.js';
-import { ModelStore, kernelModelPaths, type InstalledModel } from './store.js';
+import { ModelStore, modelPaths } from './store.js';
 import { ModelSwitcher } from './switcher.js';
 
-export interface ModelRuntimeOptions {
-  /** How often this process looks for a model chosen on another replica. */
-  pollSeconds?: number;
-  /** How long a replaced model stays loaded at least (see SwitcherOptions). */
-  retireGraceMs?: number;
-}
-
-/** A model in effect, for /api/models and /api/model-info. */
-export interface ModelDetails {
-  /** `switched`: chosen with `docqa models use`; `configured`: LLM_MODEL_PATH / EMBEDDING_MODEL_PATH. */
-  source: 'switched' | 'configured';
-  name: string;
-  file: string;
-  path: string;
-  gguf: GgufSummary | null;
-  license: string | null;
-}
-
-export interface UseOutcome {
-  purpose: ModelPurpose;
-  /** null: back to the configured model. */
-  model: InstalledModel | null;
-  previous: string | null;
+export interface ModelRuntimeDeps {
+  db: Db;
+  config: ConfigService;
+  contextWindow: ContextWindow;
+  /** The LLM and embedder plugins of the configuration, when there are any. */
+  configuredLlm: LlmBackend | undefined;
+  configuredEmbedder: EmbeddingProvider | undefined;
 }
 
 /**
  * Local models in one process: the store (MODELS_DIR and the catalogue), the switcher and the poll
- * that keeps this replica on the models the active_model table names. Start one per server
- * process (every role: API processes chat, worker processes embed while indexing).
+ * that keeps this replica on the models the active_model table names. The models module starts one
+ * in every server process (every role: API processes chat, worker processes embed while indexing).
  */
-/**
- * Which kernel runs which model runtime. A lookup rather than a constructor argument, so the chat,
- * search and ingestion code asks "is there a switched model?" in one line without new wiring, and
- * a kernel without a runtime (tests, tools) keeps the models of its configuration.
- */
-const runtimes = new WeakMap<Kernel, ModelRuntime>();
-
-export function modelRuntimeOf(kernel: Kernel): ModelRuntime | undefined {
-  return runtimes.get(kernel);
-}
-
-export class ModelRuntime {
+export class LocalModelRuntime implements ModelRuntime {
   readonly store: ModelStore;
   readonly switcher: ModelSwitcher;
-  readonly #kernel: Kernel;
+  readonly #deps: ModelRuntimeDeps;
   readonly #logger: Logger;
   readonly #inspected = new Map<string, Promise<GgufSummary | null>>();
   #timer: NodeJS.Timeout | null = null;
 
-  private constructor(kernel: Kernel, options: ModelRuntimeOptions) {
-    this.#kernel = kernel;
-    this.#logger = kernel.logger.child({ component: 'models' });
-    this.store = new ModelStore(kernelModelPaths(kernel));
-    this.switcher = new ModelSwitcher(kernel, this.store, this.#logger, {
+  private constructor(deps: ModelRuntimeDeps, logger: Logger, options: ModelRuntimeOptions) {
+    this.#deps = deps;
+    this.#logger = logger;
+    const { config } = deps;
+    this.store = new ModelStore(modelPaths((name) => config.get(name), config.dataDir, process.cwd()));
+    this.switcher = new ModelSwitcher(deps, this.store, this.#logger, {
       retireGraceMs: options.retireGraceMs ?? 10_000,
     });
   }
 
-  static async start(kernel: Kernel, options: ModelRuntimeOptions = {}): Promise<ModelRuntime> {
-    const runtime = new ModelRuntime(kernel, options);
+  static async start(
+    deps: ModelRuntimeDeps,
+    logger: Logger,
+    options: ModelRuntimeOptions = {},
+  ): Promise<LocalModelRuntime> {
+    const runtime = new LocalModelRuntime(deps, logger, options);
+    if (options.loadModels === false) return runtime;
     await runtime.refresh();
     runtime.#explainMissingChatModel();
     const pollMs = (options.pollSeconds ?? 3) * 1000;
@@ -82,22 +69,16 @@ export class ModelRuntime {
         });
     }, pollMs);
     runtime.#timer.unref();
-    runtimes.set(kernel, runtime);
     return runtime;
   }
 
   /** Loads what the table names now (another replica's `use`); also runs on every poll. */
   refresh(): Promise<void> {
-    return this.switcher.exclusive(async () => this.switcher.sync(await readActiveModels(this.#kernel.db)));
+    return this.switcher.exclusive(async () => this.switcher.sync(await readActiveModels(this.#deps.db)));
   }
 
-  /**
-   * Makes an installed model the one in use for its purpose, on this replica at once (it is loaded
-   * before anything is stored, so a model that cannot load changes nothing) and on the others
-   * within the poll interval. `name` null returns `purpose` to the configured model.
-   */
   async use(name: string | null, options: { purpose?: ModelPurpose; actor?: string | null } = {}): Promise<UseOutcome> {
-    const db = this.#kernel.db;
+    const db = this.#deps.db;
     if (name === null) {
       const purpose = options.purpose;
       if (!purpose)
@@ -116,7 +97,7 @@ export class ModelRuntime {
     const purpose = model.purpose;
     if (options.purpose && options.purpose !== purpose)
       throw new DocqaError('validation_failed', `${model.name} is a ${purpose} model, not a ${options.purpose} model.`);
-    if (purpose === 'chat' && this.#kernel.config.values.LLM_BACKEND === 'hosted') {
+    if (purpose === 'chat' && this.#deps.config.get('LLM_BACKEND') === 'hosted') {
       throw new DocqaError(
         'conflict',
         `LLM_BACKEND=hosted: chat answers come from the hosted API, so a local chat model would not be used. Set LLM_BACKEND=local first.`,
@@ -142,7 +123,7 @@ export class ModelRuntime {
     });
   }
 
-  /** The chat or embedding model in effect and where it came from; null when there is none (or it is not a local file). */
+  /** Null also when the model in effect is not a local file. */
   async details(purpose: ModelPurpose): Promise<ModelDetails | null> {
     const loaded = this.switcher.loaded(purpose);
     if (loaded)
@@ -154,15 +135,16 @@ export class ModelRuntime {
         gguf: loaded.model.gguf,
         license: loaded.model.license,
       };
-    const values = this.#kernel.config.values;
-    const configured =
+    const { config } = this.#deps;
+    const setting =
       purpose === 'chat'
-        ? values.LLM_BACKEND === 'local'
-          ? values.LLM_MODEL_PATH
+        ? config.get('LLM_BACKEND') === 'local'
+          ? config.get('LLM_MODEL_PATH')
           : undefined
-        : values.EMBEDDING_MODEL_PATH;
+        : config.get('EMBEDDING_MODEL_PATH');
+    const configured = typeof setting === 'string' && setting !== '' ? setting : undefined;
     const present =
-      this.#kernel.container.has(purpose === 'chat' ? providerTokens.llm : providerTokens.embedder) ||
+      (purpose === 'chat' ? this.#deps.configuredLlm : this.#deps.configuredEmbedder) !== undefined ||
       (purpose === 'embedding' && this.switcher.embedder() !== null);
     if (!configured || !present) return null;
     const gguf = await this.#inspect(configured);
@@ -180,7 +162,6 @@ export class ModelRuntime {
   async close(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = null;
-    if (runtimes.get(this.#kernel) === this) runtimes.delete(this.#kernel);
     await this.switcher.close();
   }
 
@@ -196,9 +177,8 @@ export class ModelRuntime {
 
   /** One line at start when chat has no language model: what answers now, and how to get a model. */
   #explainMissingChatModel(): void {
-    const kernel = this.#kernel;
-    if (kernel.config.values.LLM_BACKEND !== 'local' || this.switcher.chatBackend()) return;
-    if (kernel.container.has(providerTokens.llm) && kernel.resolve(providerTokens.llm).capabilities.generative) return;
+    if (this.#deps.config.get('LLM_BACKEND') !== 'local' || this.switcher.chatBackend()) return;
+    if (this.#deps.configuredLlm?.capabilities.generative) return;
     const suggested =
       this.store.catalogue.entries.find((entry) => entry.purpose === 'chat' && entry.recommended)?.name ?? '<name>';
     this.#logger.warn(

@@ -1,5 +1,4 @@
-import type { SchemaMigration } from '@docqa/kernel';
-import type { SqlExecutor } from '@docqa/plugin-api';
+import type { ModuleMigration, SqlExecutor } from '@docqa/plugin-api';
 
 /**
  * The models chosen with `docqa models use`, one row per purpose, in the database so that every
@@ -7,7 +6,7 @@ import type { SqlExecutor } from '@docqa/plugin-api';
  * (LLM_MODEL_PATH, EMBEDDING_MODEL_PATH) or none. The file is named relative to MODELS_DIR, which
  * replicas mount wherever they like.
  */
-export const modelMigrations: SchemaMigration[] = [
+export const modelMigrations: ModuleMigration[] = [
   {
     name: '0014_active_model',
     up: [

@@ -40,12 +40,6 @@ export function modelPaths(
   };
 }
 
-/** The model paths of a running kernel. */
-export function kernelModelPaths(kernel: { config: { values: object; dataDir: string } }): ModelPaths {
-  const values = kernel.config.values as Record<string, unknown>;
-  return modelPaths((name) => values[name], kernel.config.dataDir, process.cwd());
-}
-
 export interface PullOptions {
   signal?: AbortSignal;
   onProgress?: (progress: DownloadProgress) => void;

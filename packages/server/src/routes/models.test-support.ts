@@ -1,11 +1,16 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { writeTinyBertEmbeddingModel, writeTinyLlamaChatModel } from '@docqa/plugin-testkit';
+import {
+  startModelFileServer,
+  writeTinyBertEmbeddingModel,
+  writeTinyLlamaChatModel,
+  type ModelFileServer,
+} from '@docqa/plugin-testkit';
+import { createModelsModule } from '@docqa/core/modules';
+import { modelsTokens, type ModelPurpose, type ModelRuntime } from '@docqa/core/models';
 import { startSearchServer, type Json, type SearchTestServer } from '../search/search.test-support.js';
-import { sha256Of } from './download.js';
-import { startModelFileServer, type ModelFileServer } from './file-server.test-support.js';
-import { ModelRuntime, modelRuntimeOf } from './runtime.js';
 
 /** Generated GGUF files served from loopback, and a catalogue that points at them. */
 export interface ModelFixtures {
@@ -38,7 +43,10 @@ export async function createModelFixtures(): Promise<ModelFixtures> {
     size_bytes: fs.statSync(source(name)).size,
     quantization: 'F32',
     license: 'Apache-2.0',
-    sha256: await sha256Of(source(name)),
+    sha256: crypto
+      .createHash('sha256')
+      .update(fs.readFileSync(source(name)))
+      .digest('hex'),
     verified: true,
     ...extra,
   });
@@ -100,12 +108,14 @@ export async function startModelsServer(
       LOG_LEVEL: 'WARNING',
       ...env,
     },
-    server: { logDestination: { write: (line: string) => void logs.push(line) } },
+    server: {
+      logDestination: { write: (line: string) => void logs.push(line) },
+      // The standard module polls every 3 s; tests notice another replica's switch within 0.2 s.
+      modules: [createModelsModule({ pollSeconds: 0.2, retireGraceMs: 50 })],
+    },
   });
   const startupLogs = [...logs];
-  // The server runs its own runtime polling every 3 s; tests swap in one that polls every 0.2 s.
-  await modelRuntimeOf(t.server.kernel)?.close();
-  const runtime = await ModelRuntime.start(t.server.kernel, { pollSeconds: 0.2, retireGraceMs: 50 });
+  const runtime = t.server.kernel.resolve(modelsTokens.runtime);
   const waitForJob = async (id: string) => {
     const deadline = Date.now() + 30_000;
     for (;;) {
@@ -122,9 +132,24 @@ export async function startModelsServer(
     logs,
     startupLogs,
     waitForJob,
-    async stop() {
-      await runtime.close();
-      await t.stop();
-    },
+    stop: () => t.stop(),
   };
+}
+
+/** Writes the active_model row as `docqa models use` on another replica does; this one finds it by polling. */
+export async function writeActiveModel(
+  server: SearchTestServer['server'],
+  purpose: ModelPurpose,
+  model: { name: string; file: string } | null,
+  actor: string,
+): Promise<void> {
+  if (model === null) {
+    await server.kernel.db.query('delete from active_model where purpose = $1', [purpose]);
+    return;
+  }
+  await server.kernel.db.query(
+    `insert into active_model (purpose, name, file, updated_by) values ($1, $2, $3, $4)
+     on conflict (purpose) do update set name = excluded.name, file = excluded.file, updated_by = excluded.updated_by`,
+    [purpose, model.name, model.file, actor],
+  );
 }

@@ -7,9 +7,9 @@ import {
   createModelFixtures,
   startModelsServer,
   type ModelFixtures,
+  writeActiveModel,
   type ModelsTestServer,
 } from './models.test-support.js';
-import { writeActiveModel } from './schema.js';
 
 describe('local models: switching without a restart (POST /api/models/use, docqa models use)', function () {
   this.timeout(120_000);
@@ -120,12 +120,7 @@ describe('local models: switching without a restart (POST /api/models/use, docqa
   });
 
   it('picks up a choice another replica stored within seconds (the table is polled)', async () => {
-    await writeActiveModel(
-      t.server.kernel.db,
-      'chat',
-      { name: 'tiny-chat-a', file: 'tiny-chat-a.gguf' },
-      'another-replica',
-    );
+    await writeActiveModel(t.server, 'chat', { name: 'tiny-chat-a', file: 'tiny-chat-a.gguf' }, 'another-replica');
     // The poll runs every 0.2 s here; the rest is loading the model, which a busy machine slows a lot.
     const deadline = Date.now() + 30_000;
     while ((await modelInfo()).model !== 'docqa-tiny-chat-a') {
@@ -133,7 +128,7 @@ describe('local models: switching without a restart (POST /api/models/use, docqa
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect((await chat()).body.answer).to.be.a('string');
-    await writeActiveModel(t.server.kernel.db, 'chat', null, 'another-replica');
+    await writeActiveModel(t.server, 'chat', null, 'another-replica');
     while ((await modelInfo()).backend !== 'extractive') await new Promise((resolve) => setTimeout(resolve, 100));
   });
 

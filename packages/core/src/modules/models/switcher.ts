@@ -1,10 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
-import { providerTokens, type EmbeddingProvider, type LlmBackend, type Logger } from '@docqa/plugin-api';
-import type { Kernel } from '@docqa/kernel';
+import type { ConfigService, ContextWindow, EmbeddingProvider, LlmBackend, Logger } from '@docqa/plugin-api';
 import embedderLlamacpp from '@docqa/plugin-embedder-llamacpp';
 import llmLlamacpp, { llamaCppLlmOptionsFromVariables } from '@docqa/plugin-llm-llamacpp';
-import { embeddingThreads, inferenceThreads } from '../presets/inference-threads.js';
+import { embeddingThreads, inferenceThreads } from '../../inference-threads.js';
 import type { ActiveModelRow, ModelPurpose } from './schema.js';
 import type { InstalledModel, ModelStore } from './store.js';
 
@@ -43,7 +42,11 @@ export class ModelSwitcher {
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly kernel: Kernel,
+    private readonly deps: {
+      config: ConfigService;
+      contextWindow: ContextWindow;
+      configuredLlm: LlmBackend | undefined;
+    },
     private readonly store: ModelStore,
     private readonly logger: Logger,
     private readonly options: SwitcherOptions,
@@ -123,20 +126,19 @@ export class ModelSwitcher {
     try {
       if (purpose === 'chat') {
         // The options the standard preset gives the kernel's instance (N_CTX, N_THREADS, ...), another file.
-        const variables = this.kernel.config.values as Record<string, unknown>;
+        const variable = (name: string) => this.deps.config.get(name);
         const options = llmLlamacpp.configSchema.parse({
-          ...llamaCppLlmOptionsFromVariables((name) => variables[name]),
-          threads: inferenceThreads((name) => variables[name]),
+          ...llamaCppLlmOptionsFromVariables(variable),
+          threads: inferenceThreads(variable),
           modelPath: model.path,
         });
         const backend = await llmLlamacpp.init({ ...context, options });
         return { ...common, provider: trackedBackend(backend, counter, model.license) };
       }
       // modelPath and threads, as the preset gives them: the same file gets the same embedding space either way.
-      const variables = this.kernel.config.values as Record<string, unknown>;
       const options = embedderLlamacpp.configSchema.parse({
         modelPath: model.path,
-        threads: embeddingThreads((name) => variables[name]),
+        threads: embeddingThreads((name) => this.deps.config.get(name)),
       });
       const embedder = await embedderLlamacpp.init({ ...context, options });
       return { ...common, provider: trackedEmbedder(embedder, counter) };
@@ -154,7 +156,7 @@ export class ModelSwitcher {
     const previous = this.#slots[purpose];
     if (purpose === 'chat') this.#slots.chat = next as LoadedModel<LlmBackend> | null;
     else this.#slots.embedding = next as LoadedModel<EmbeddingProvider> | null;
-    if (purpose === 'chat') this.kernel.effectiveNCtx = await this.#effectiveNCtx();
+    if (purpose === 'chat') this.deps.contextWindow.set(await this.#effectiveNCtx());
     this.logger.info(
       { purpose, model: next?.model.name ?? null, previous: previous?.model.name ?? null },
       next ? `now using the ${purpose} model ${next.model.name}` : `back to the configured ${purpose} model`,
@@ -175,10 +177,8 @@ export class ModelSwitcher {
 
   /** EFFECTIVE_N_CTX as the kernel derives it, for the chat model now in use. */
   async #effectiveNCtx(): Promise<number> {
-    const requested = this.kernel.config.values.N_CTX;
-    const backend =
-      this.chatBackend() ??
-      (this.kernel.container.has(providerTokens.llm) ? this.kernel.resolve(providerTokens.llm) : null);
+    const requested = Number(this.deps.config.get('N_CTX'));
+    const backend = this.chatBackend() ?? this.deps.configuredLlm ?? null;
     const info = backend ? await backend.info() : null;
     if (info?.contextLength != null && info.contextLength < requested) {
       this.logger.warn(
@@ -193,7 +193,7 @@ export class ModelSwitcher {
   /** Stops a replaced model after the grace period, once its last request ended (or at shutdown). */
   #retire(loaded: LoadedModel<unknown>): void {
     const closing = this.#closing.signal;
-    const longest = this.options.retireGraceMs + Number(this.kernel.config.values.INFERENCE_TIMEOUT_SECONDS) * 1000;
+    const longest = this.options.retireGraceMs + Number(this.deps.config.get('INFERENCE_TIMEOUT_SECONDS')) * 1000;
     const done = (async () => {
       const started = Date.now();
       await sleep(this.options.retireGraceMs, undefined, { signal: closing }).catch(() => undefined);

@@ -3,9 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { DocqaError } from '@docqa/plugin-api';
-import { writeTinyLlamaChatModel } from '@docqa/plugin-testkit';
+import { startModelFileServer, writeTinyLlamaChatModel, type ModelFileServer } from '@docqa/plugin-testkit';
 import { download, sha256Of } from './download.js';
-import { startModelFileServer, type ModelFileServer } from './file-server.test-support.js';
 import { hasGgufMagic } from './gguf.js';
 
 describe('model download (real files, an HTTP server on loopback)', function () {

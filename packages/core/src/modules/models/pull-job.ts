@@ -1,9 +1,6 @@
-import type { JobContext, JobsService, QueueOptions } from '@docqa/plugin-api';
-import type { Kernel } from '@docqa/kernel';
-import { ModelStore, kernelModelPaths } from './store.js';
-
-/** The queue of POST /api/models/pull; its jobs show in GET /api/jobs as kind model_pull. */
-export const modelPullQueue = 'model_pull';
+import type { JobContext, Logger, QueueOptions } from '@docqa/plugin-api';
+import type { ModelPullJobData } from './contract.js';
+import type { ModelStore } from './store.js';
 
 /**
  * No pg-boss retry: the download retries dropped connections itself, resuming each time, and a
@@ -12,30 +9,15 @@ export const modelPullQueue = 'model_pull';
  */
 export const modelPullQueueOptions: QueueOptions = { retryLimit: 0, expireInSeconds: 12 * 3600, heartbeatSeconds: 30 };
 
-export interface ModelPullJobData {
-  name: string;
-  requestedBy: string;
-}
-
 /** Progress is in KiB: job progress is a 32-bit count, and a model can be many GiB. */
 const kib = (bytes: number) => Math.floor(bytes / 1024);
-
-export async function declareModelQueues(jobs: JobsService): Promise<void> {
-  await jobs.createQueue(modelPullQueue, modelPullQueueOptions);
-}
-
-/** Runs model_pull jobs in this process (DOCQA_ROLE worker or all). */
-export async function startModelPullWorker(kernel: Kernel): Promise<void> {
-  await kernel.jobs.work<ModelPullJobData>(modelPullQueue, (job) => runModelPull(kernel, job));
-}
 
 /**
  * One pull: downloads into MODELS_DIR of the replica that runs it, with progress for GET /api/jobs
  * (its ETA comes from it). A cancel aborts the download and keeps the `.part`, so the next pull of
  * the same model resumes.
  */
-export async function runModelPull(kernel: Kernel, job: JobContext<ModelPullJobData>) {
-  const store = new ModelStore(kernelModelPaths(kernel));
+export async function runModelPull(store: ModelStore, logger: Logger, job: JobContext<ModelPullJobData>) {
   const entry = store.entry(job.data.name);
   let reported = 0;
   // Progress is a database write: at most twice a second, and never one at a time behind another.
@@ -48,7 +30,7 @@ export async function runModelPull(kernel: Kernel, job: JobContext<ModelPullJobD
       reported = now;
       writing = job
         .progress(kib(receivedBytes), totalBytes === null ? undefined : kib(totalBytes))
-        .catch((error: unknown) => kernel.logger.debug({ err: error }, 'recording pull progress failed'))
+        .catch((error: unknown) => logger.debug({ err: error }, 'recording pull progress failed'))
         .finally(() => {
           writing = null;
         });
@@ -57,7 +39,7 @@ export async function runModelPull(kernel: Kernel, job: JobContext<ModelPullJobD
   // Set in the progress callback, which TypeScript's narrowing does not see.
   await (writing as Promise<void> | null);
   await job.progress(kib(download.bytes), kib(download.bytes));
-  kernel.logger.info(
+  logger.info(
     {
       model: model.name,
       bytes: download.bytes,

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { DocqaError } from '@docqa/plugin-api';
 
 /** The catalogue shipped with DocQA; MODELS_CATALOGUE names another file of the same shape. */
-export const bundledCataloguePath = fileURLToPath(new URL('../../models/catalogue.json', import.meta.url));
+export const bundledCataloguePath = fileURLToPath(new URL('../../../models/catalogue.json', import.meta.url));
 
 /** Where `hf:` URIs point, as node-llama-cpp resolves them (its ModelDownloadEndpoints default). */
 const huggingFaceEndpoint = 'https://huggingface.co/';
