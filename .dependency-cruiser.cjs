@@ -1,7 +1,7 @@
 // The import rules of the layout in docs/architecture.md, checked by `npm run check:deps` (part of
 // `npm test` and CI). Each rule names what it keeps out; none has exceptions for files that break it.
 
-const domainFolders = 'analytics|chat|documents|identity|metrics|retention|rules|search|sources|transfer';
+const domainFolders = 'chat|documents|identity|metrics|retention|rules|sources|transfer';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

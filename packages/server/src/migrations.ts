@@ -1,6 +1,5 @@
 import { identityMigrations } from './identity/schema.js';
 import { documentMigrations } from './documents/schema.js';
-import { searchMigrations } from './search/schema.js';
 import { sourceMigrations } from './sources/schema.js';
 import { conversationMigrations } from './chat/schema.js';
 
@@ -11,7 +10,6 @@ import { conversationMigrations } from './chat/schema.js';
 export const applicationMigrations = [
   ...identityMigrations,
   ...documentMigrations,
-  ...searchMigrations,
   ...sourceMigrations,
   ...conversationMigrations,
 ];

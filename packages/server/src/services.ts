@@ -4,7 +4,6 @@ import { MfaService } from './identity/mfa-service.js';
 import { OidcService } from './identity/oidc-service.js';
 import { groupsTokens, type GroupsService } from '@docqa/core/groups';
 import { DocumentService } from './documents/document-service.js';
-import { SearchService } from './search/search-service.js';
 import { IndexService } from './documents/index-service.js';
 import { SourceService } from './sources/source-service.js';
 import { SyncService } from './sources/sync-service.js';
@@ -12,6 +11,7 @@ import { rulesTokens, type RulesService } from '@docqa/core/rules';
 import { ChatService } from './chat/chat-service.js';
 import { metricsTokens, type Metrics } from '@docqa/core/metrics';
 import { modelsTokens, type CurrentModels } from '@docqa/core/models';
+import { searchTokens, type SearchService } from '@docqa/core/search';
 
 /** The application services routes work with, built once per server from the kernel. */
 export interface AppServices {
@@ -48,7 +48,7 @@ export function createServices(kernel: Kernel): AppServices {
   const index = new IndexService(kernel, models);
   const syncs = new SyncService(kernel, sources, documents);
   const rules = kernel.resolve(rulesTokens.service);
-  const search = new SearchService(kernel, groups, models);
+  const search = kernel.resolve(searchTokens.service);
   const metrics = kernel.resolve(metricsTokens.service);
   const chat = new ChatService(kernel, search, rules, models, metrics.llm);
   return {

@@ -4,13 +4,6 @@ import type { AppServices } from './services.js';
 import { ingestQueue, type IngestJobData } from './documents/document-service.js';
 import { IngestPipeline } from './documents/ingest.js';
 import { rebuildQueue } from './documents/index-service.js';
-import {
-  lexicalReindexQueue,
-  queueLexicalReindexIfStale,
-  reindexLexical,
-  type LexicalReindexData,
-} from './search/lexical-reindex.js';
-import { languageDetector } from './search/lexical-index.js';
 import { SourceSync } from './sources/sync.js';
 import { syncQueue, syncQueueOptions, type SyncJobData } from '@docqa/core/sync';
 import { refreshMetadata } from './rules/refresh.js';
@@ -22,7 +15,6 @@ import { auditTokens } from '@docqa/core/audit';
 const queues: Record<string, QueueOptions> = {
   [ingestQueue]: { retryLimit: 2, retryDelaySeconds: 10, expireInSeconds: 3600, heartbeatSeconds: 30 },
   [rebuildQueue]: { retryLimit: 0, expireInSeconds: 24 * 3600, heartbeatSeconds: 30 },
-  [lexicalReindexQueue]: { retryLimit: 1, retryDelaySeconds: 30, expireInSeconds: 24 * 3600, heartbeatSeconds: 30 },
   [syncQueue]: syncQueueOptions,
 };
 
@@ -60,16 +52,12 @@ export async function startWorkers(kernel: Kernel, services: AppServices): Promi
     groupConcurrency: ingestSlots - 1,
   });
   await jobs.work<{ requestedBy: string }>(rebuildQueue, (job) => services.index.rebuild(job, ingest));
-  const detector = languageDetector(kernel.config.values.INDEX_LANGUAGES);
-  await jobs.work<LexicalReindexData>(lexicalReindexQueue, (job) => reindexLexical(kernel.db, detector, job));
   // Two sources sync side by side; one source never twice at once (see SourceSync.run).
   await jobs.work<SyncJobData>(syncQueue, (job) => sync.run(job), { concurrency: 2, groupConcurrency: 1 });
   await jobs.work<MetadataRefreshData>(metadataRefreshQueue, (job) => refreshMetadata(kernel, services.rules, job));
   await new RetentionSweep(kernel, services.chat.conversations, kernel.resolve(auditTokens.log)).start();
   // Documents accepted just before a crash, never queued: queue them now that the workers run.
   await services.documents.requeueOrphans();
-  // Postings of an older analysis (an upgrade that changed it): re-analysed by a job, search serving meanwhile.
-  await queueLexicalReindexIfStale(kernel.db, jobs);
 
   return {
     async close() {

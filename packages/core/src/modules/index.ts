@@ -8,6 +8,7 @@ import { metricsModule } from './metrics/index.js';
 import { createModelsModule, modelsModule } from './models/index.js';
 import { rulesModule } from './rules/index.js';
 import { schedulesModule } from './schedules/index.js';
+import { searchModule } from './search/index.js';
 
 /** The standard domain modules, in no particular order: the kernel orders them by their dependencies. */
 export const standardModules: readonly AnyModule[] = [
@@ -20,6 +21,7 @@ export const standardModules: readonly AnyModule[] = [
   modelsModule,
   rulesModule,
   schedulesModule,
+  searchModule,
 ];
 
 export { databaseAuditRecorder } from './audit/index.js';

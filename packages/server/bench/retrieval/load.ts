@@ -10,7 +10,7 @@ import crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Db, EmbeddingSpace, VectorStoreProvider } from '@docqa/plugin-api';
 import { chunkId } from '../../src/documents/index-writer.js';
-import { analyseChunk, writePostings } from '../../src/search/lexical-index.js';
+import { analyseChunk, writePostings } from '@docqa/core/search';
 import {
   chunkText,
   clusteredSpace,

@@ -1,7 +1,7 @@
 /** Search latency through POST /api/search, and HNSW recall against an exact scan of the same vectors. */
 import { performance } from 'node:perf_hooks';
 import type { Db, EmbeddingSpace, VectorStoreProvider } from '@docqa/plugin-api';
-import { queryTerms } from '../../src/search/lexical-index.js';
+import { queryTerms } from '@docqa/core/search';
 import { spread, type Spread } from './percentiles.js';
 
 export interface SearchRun {

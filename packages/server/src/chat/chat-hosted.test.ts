@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import connectorTemplate from '@docqa/example-connector-template';
 import { startChatCompletionsServer, type ChatCompletionsServer } from '@docqa/plugin-testkit';
-import { startSearchServer, type Json, type SearchTestServer } from '../search/search.test-support.js';
+import { startSearchServer, type Json, type SearchTestServer } from '../testing/search-server.test-support.js';
 import { chatStream } from './sse.test-support.js';
 import { systemPrompt } from './prompt.js';
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { writeTinyLlamaChatModel } from '@docqa/plugin-testkit';
-import { startSearchServer, type SearchTestServer } from '../search/search.test-support.js';
+import { startSearchServer, type SearchTestServer } from '../testing/search-server.test-support.js';
 import { chatStream } from './sse.test-support.js';
 
 /** The tiny generated model's own window: N_CTX asks for more, so EFFECTIVE_N_CTX must come down to it. */

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import connectorTemplate from '@docqa/example-connector-template';
-import { startSearchServer, type Json, type SearchTestServer } from '../search/search.test-support.js';
+import { startSearchServer, type Json, type SearchTestServer } from '../testing/search-server.test-support.js';
 import { noPassagesAnswer } from './chat-service.js';
 import { chatStream } from './sse.test-support.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { startSearchServer, type SearchTestServer } from '../search/search.test-support.js';
+import { startSearchServer, type SearchTestServer } from '../testing/search-server.test-support.js';
 
 /** Several sentences, so the chunker (about 256 tokens a chunk) makes more than one chunk. */
 const longText = (word: string, sentences: number) =>

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { SqlExecutor } from '@docqa/plugin-api';
 import type { Chunk, LanguageDetector } from '@docqa/core';
-import { analyseChunk, languageDetector, writePostings } from '../search/lexical-index.js';
+import { analyseChunk, languageDetector, writePostings } from '@docqa/core/search';
 import { writeRuleOutcomes, type RuleOutcome } from '@docqa/core/analytics';
 
 /** A chunk's id derives from its document and position, so indexing again overwrites, never duplicates. */

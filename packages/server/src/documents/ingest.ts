@@ -6,7 +6,7 @@ import type { RulesService } from '@docqa/core/rules';
 import type { DocumentService, IngestJobData } from './document-service.js';
 import type { DocumentRow } from './document-repository.js';
 import { chunkId, chunksPerStatement, writeChunkedDocument } from './index-writer.js';
-import { languageDetector } from '../search/lexical-index.js';
+import { languageDetector } from '@docqa/core/search';
 import { ruleOutcomes } from '@docqa/core/analytics';
 import type { CurrentModels } from '@docqa/core/models';
 import { noIngestObserver, type IngestObserver } from '@docqa/core/metrics';

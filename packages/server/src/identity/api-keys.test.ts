@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { startSearchServer, type Json, type SearchTestServer } from '../search/search.test-support.js';
+import { startSearchServer, type Json, type SearchTestServer } from '../testing/search-server.test-support.js';
 
 describe('personal API keys (through HTTP, ENTERPRISE)', function () {
   let t: SearchTestServer;

@@ -3,7 +3,7 @@ import { loadConfig } from '@docqa/kernel';
 import { testSecrets } from '@docqa/kernel/testing';
 import { llmOpenAiOptionsSchema } from '@docqa/plugin-llm-openai';
 import { startChatCompletionsServer, type ChatCompletionsServer } from '@docqa/plugin-testkit';
-import { startSearchServer, type SearchTestServer } from '../search/search.test-support.js';
+import { startSearchServer, type SearchTestServer } from '../testing/search-server.test-support.js';
 import { chatStream } from '../chat/sse.test-support.js';
 import { chatBackend, inferenceServerApiKey } from './standard.js';
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import connectorTemplate from '@docqa/example-connector-template';
-import { startSearchServer, type Json, type SearchTestServer } from '../search/search.test-support.js';
+import { startSearchServer, type Json, type SearchTestServer } from '../testing/search-server.test-support.js';
 import { auditTokens, chainHash, genesisHash } from '@docqa/core/audit';
 
 const seededOld = 3;

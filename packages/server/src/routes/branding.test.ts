@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import sharp from 'sharp';
-import { startSearchServer, type SearchTestServer } from '../search/search.test-support.js';
+import { startSearchServer, type SearchTestServer } from '../testing/search-server.test-support.js';
 
 const png = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 4, background: '#1f6feb' } })

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { startChatCompletionsServer, type ChatCompletionsServer } from '@docqa/plugin-testkit';
-import { startSearchServer, type SearchTestServer } from '../search/search.test-support.js';
+import { startSearchServer, type SearchTestServer } from '../testing/search-server.test-support.js';
 
 const apiKey = 'sk-metrics-test-key';
 

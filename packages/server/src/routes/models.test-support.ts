@@ -10,7 +10,7 @@ import {
 } from '@docqa/plugin-testkit';
 import { createModelsModule } from '@docqa/core/modules';
 import { modelsTokens, type ModelPurpose, type ModelRuntime } from '@docqa/core/models';
-import { startSearchServer, type Json, type SearchTestServer } from '../search/search.test-support.js';
+import { startSearchServer, type Json, type SearchTestServer } from '../testing/search-server.test-support.js';
 
 /** Generated GGUF files served from loopback, and a catalogue that points at them. */
 export interface ModelFixtures {

@@ -10,8 +10,8 @@ import {
   lexicalSearch,
   queryTerms,
   writePostings,
-} from './lexical-index.js';
-import { startSearchServer, type SearchTestServer } from './search.test-support.js';
+} from '@docqa/core/search';
+import { startSearchServer, type SearchTestServer } from '../testing/search-server.test-support.js';
 
 /** df as BM25 defines it: postings of chunks of indexed documents, counted from scratch. */
 async function countedDf(db: SqlExecutor): Promise<Record<string, number>> {

@@ -1,4 +1,4 @@
-import { analyzerVersion, type LanguageDetector } from '@docqa/core';
+import { analyzerVersion, type LanguageDetector } from '../../index.js';
 import type { Db, JobContext, JobsService, SqlExecutor } from '@docqa/plugin-api';
 import { analyseChunk, writePostings } from './lexical-index.js';
 
@@ -16,7 +16,7 @@ export interface LexicalReindexData {
   version: number;
 }
 
-/** The analysis the stored postings were written with (lexical_analyzer, search/schema.ts). */
+/** The analysis the stored postings were written with (lexical_analyzer, migrations.ts). */
 export async function storedAnalyzerVersion(db: Db): Promise<number> {
   const { rows } = await db.query<{ version: number }>('select version from lexical_analyzer');
   return Number(rows[0]?.version ?? 0);

@@ -1,5 +1,5 @@
 import { DocqaError, type SqlParams } from '@docqa/plugin-api';
-import { documentAccessPredicate } from '@docqa/core/groups';
+import { documentAccessPredicate } from '../groups/contract.js';
 
 export interface SearchFilters {
   document_ids?: string[];

@@ -1,83 +1,56 @@
 import { performance } from 'node:perf_hooks';
-import { providerTokens, SqlParams, type Db } from '@docqa/plugin-api';
-import type { Kernel } from '@docqa/kernel';
-import type { Principal } from '@docqa/core/identity';
-import type { GroupsService } from '@docqa/core/groups';
-import { languageDetector, lexicalSearch } from './lexical-index.js';
+import { SqlParams, type Db, type VectorStoreProvider } from '@docqa/plugin-api';
+import type { LanguageDetector } from '../../index.js';
+import type { Principal } from '../identity/contract.js';
+import type { GroupsService } from '../groups/contract.js';
+import type { CurrentModels } from '../models/contract.js';
+import type { RetrievalMode, SearchItem, SearchRequest, SearchResult, SearchService } from './contract.js';
+import { reciprocalRankFusion, type RankedHit } from './fusion.js';
+import { lexicalSearch } from './lexical-index.js';
 import {
   checkFilterLimits,
   documentConditions,
   isNarrowed,
   metadataCondition,
+  type FilterLimits,
   type SearchFilters,
   type SearchScope,
 } from './filters.js';
-import type { CurrentModels } from '@docqa/core/models';
 
-/** Reciprocal rank fusion constant, as in Cormack et al. (2009): damps the weight of the very top ranks. */
-const rrfK = 60;
 /** Candidates each retriever contributes to fusion: deeper than top_k so agreement lower down counts. */
 const fusionDepth = (topK: number) => Math.max(topK * 2, 50);
 
-export interface SearchRequest {
-  query: string;
-  topK: number;
-  filters?: SearchFilters;
-}
-
-export interface SearchItem {
-  chunk_id: string;
-  document_id: string;
-  title: string;
-  path: string;
-  text: string;
-  score: number;
-  metadata: Record<string, unknown>;
-}
-
-export type RetrievalMode = 'lexical' | 'dense' | 'hybrid';
-
-export interface SearchResult {
-  items: SearchItem[];
-  retrieval_settings: { mode: RetrievalMode; top_k: number; filters: SearchFilters; rewritten_query: string | null };
-  timing: { retrieve: number; total: number };
-}
-
-interface RankedHit {
-  chunkId: string;
-  score: number;
+export interface SearchDeps {
+  db: Db;
+  groups: GroupsService;
+  models: CurrentModels;
+  vectorStore: VectorStoreProvider | undefined;
+  /** FILTER_MAX_KEYS, FILTER_MAX_KEY_LENGTH, FILTER_MAX_VALUE_LENGTH. */
+  filterLimits: FilterLimits;
+  /** The detector of INDEX_LANGUAGES, which indexing uses too. */
+  detector: LanguageDetector;
 }
 
 /** Lexical BM25 always; dense too when an embedder and a vector store are registered; fused by RRF. */
-export class SearchService {
-  constructor(
-    private readonly kernel: Kernel,
-    private readonly groups: GroupsService,
-    private readonly models: CurrentModels,
-  ) {}
+export class HybridSearchService implements SearchService {
+  constructor(private readonly deps: SearchDeps) {}
 
   get #db(): Db {
-    return this.kernel.db;
+    return this.deps.db;
   }
 
   #denseAvailable(): boolean {
-    return this.models.embedder() !== null && this.kernel.container.has(providerTokens.vectorStore);
+    return this.deps.models.embedder() !== null && this.deps.vectorStore !== undefined;
   }
 
-  /** Refuses (422) a filter past FILTER_MAX_KEYS, FILTER_MAX_KEY_LENGTH or FILTER_MAX_VALUE_LENGTH. */
   checkFilters(filters: SearchFilters | undefined): void {
-    const v = this.kernel.config.values;
-    checkFilterLimits(filters, {
-      maxKeys: v.FILTER_MAX_KEYS,
-      maxKeyLength: v.FILTER_MAX_KEY_LENGTH,
-      maxValueLength: v.FILTER_MAX_VALUE_LENGTH,
-    });
+    checkFilterLimits(filters, this.deps.filterLimits);
   }
 
   async search(principal: Principal, request: SearchRequest): Promise<SearchResult> {
     const started = performance.now();
     this.checkFilters(request.filters);
-    const access = await this.groups.scopeFor(principal);
+    const access = await this.deps.groups.scopeFor(principal);
     const scope: SearchScope = {
       visibleToGroups: access.all ? null : access.groupIds,
       ...(request.filters ? { filters: request.filters } : {}),
@@ -88,7 +61,7 @@ export class SearchService {
       lexicalSearch(this.#db, request.query, {
         ...scope,
         topK: depth,
-        detector: languageDetector(this.kernel.config.values.INDEX_LANGUAGES),
+        detector: this.deps.detector,
       }),
       dense ? this.#denseSearch(request.query, scope, depth) : Promise.resolve(null),
     ]);
@@ -116,9 +89,9 @@ export class SearchService {
    * again in SQL (status, visibility, filters), since vectors can outlive or precede their chunks.
    */
   async #denseSearch(query: string, scope: SearchScope, depth: number): Promise<RankedHit[]> {
-    const embedder = this.models.embedder();
-    if (!embedder) return [];
-    const store = this.kernel.resolve(providerTokens.vectorStore);
+    const embedder = this.deps.models.embedder();
+    const store = this.deps.vectorStore;
+    if (!embedder || !store) return [];
     const [embedding] = await embedder.embed([query]);
     if (!embedding) return [];
     const documentIds = isNarrowed(scope) ? await this.#allowedDocuments(scope) : undefined;
@@ -188,17 +161,6 @@ export class SearchService {
       ];
     });
   }
-}
-
-/** RRF: Σ 1 / (k + rank) over the lists a chunk appears in (rank from 1); ties broken by id for stable pages. */
-export function reciprocalRankFusion(lists: RankedHit[][]): RankedHit[] {
-  const fused = new Map<string, number>();
-  for (const list of lists) {
-    list.forEach((hit, index) => fused.set(hit.chunkId, (fused.get(hit.chunkId) ?? 0) + 1 / (rrfK + index + 1)));
-  }
-  return [...fused.entries()]
-    .map(([chunkId, score]) => ({ chunkId, score }))
-    .sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : 1));
 }
 
 function round(ms: number): number {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { startSearchServer, type Json, type SearchTestServer } from './search.test-support.js';
+import { startSearchServer, type Json, type SearchTestServer } from '../testing/search-server.test-support.js';
 
 describe('search: hybrid retrieval and group access (tiny embedder, ENTERPRISE)', function () {
   let t: SearchTestServer;

@@ -6,8 +6,8 @@ import { createTemporaryDatabase, testSecrets } from '@docqa/kernel/testing';
 import { writeTinyBertEmbeddingModel } from '@docqa/plugin-testkit';
 import { startServer, type RunningServer, type ServerOptions } from '../server.js';
 import { standardPreset } from '../presets/standard.js';
-import { withoutLicenseGate } from '../testing/standard-with-license.js';
-import { licenseStandIn } from '../testing/license-stand-in.js';
+import { withoutLicenseGate } from './standard-with-license.js';
+import { licenseStandIn } from './license-stand-in.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = Record<string, any>;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { reciprocalRankFusion } from './search-service.js';
-import { startSearchServer, type Json, type SearchTestServer } from './search.test-support.js';
+import { reciprocalRankFusion } from '@docqa/core/search';
+import { startSearchServer, type Json, type SearchTestServer } from '../testing/search-server.test-support.js';
 
 describe('search: BM25 lexical retrieval (no embedder)', function () {
   let t: SearchTestServer;

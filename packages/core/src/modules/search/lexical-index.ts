@@ -1,5 +1,5 @@
 import type { SqlExecutor, Db } from '@docqa/plugin-api';
-import { analyzeChunk, analyzeQuery, LanguageDetector } from '@docqa/core';
+import { analyzeChunk, analyzeQuery, LanguageDetector } from '../../index.js';
 import type { SearchScope } from './filters.js';
 import { rankChunks, type LexicalHit, type WeightedTerm } from './bm25-ranking.js';
 

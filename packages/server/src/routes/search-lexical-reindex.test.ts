@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import { analyzerVersion } from '@docqa/core';
 import type { Db } from '@docqa/plugin-api';
-import { startSearchServer, type SearchTestServer } from './search.test-support.js';
-import { analyseChunk, writePostings } from './lexical-index.js';
-import { queueLexicalReindexIfStale, storedAnalyzerVersion } from './lexical-reindex.js';
+import { startSearchServer, type SearchTestServer } from '../testing/search-server.test-support.js';
+import { analyseChunk, queueLexicalReindexIfStale, storedAnalyzerVersion, writePostings } from '@docqa/core/search';
 
 /** Every posting as (chunk, term, tf, length), sorted: what the index holds, to compare whole. */
 async function postings(db: Db): Promise<string[]> {

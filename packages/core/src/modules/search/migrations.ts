@@ -1,4 +1,4 @@
-import type { SchemaMigration } from '@docqa/kernel';
+import type { ModuleMigration } from '@docqa/plugin-api';
 
 /** The advisory lock every change of term_stats takes first (any fixed number; the audit chain uses another). */
 const termStatsLockKey = 0x0d0c_7e25;
@@ -9,7 +9,7 @@ const termStatsLockKey = 0x0d0c_7e25;
  * only the small document table for status, visibility and filters — never the wide chunk rows.
  * Document frequencies live in term_stats (see 0006_lexical_term_stats), kept by triggers.
  */
-export const searchMigrations: SchemaMigration[] = [
+export const searchMigrations: ModuleMigration[] = [
   {
     name: '0006_lexical',
     up: [

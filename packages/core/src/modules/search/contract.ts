@@ -1,0 +1,63 @@
+import { createToken } from '@docqa/plugin-api';
+import type { Principal } from '../identity/contract.js';
+import type { SearchFilters } from './filters.js';
+
+// What other code may know of the search module: the search service and its shapes, and the
+// lexical index's building blocks: indexing writes postings inside its own transactions, and the
+// benches and the whole-server tests measure and check BM25 with the same functions search uses.
+
+export type { SearchFilters } from './filters.js';
+export {
+  analyseChunk,
+  analyseChunks,
+  bm25,
+  corpusLanguages,
+  idf,
+  languageDetector,
+  lexicalSearch,
+  queryTerms,
+  writePostings,
+  type AnalysedChunk,
+} from './lexical-index.js';
+export {
+  lexicalReindexQueue,
+  queueLexicalReindexIfStale,
+  storedAnalyzerVersion,
+  type LexicalReindexData,
+} from './lexical-reindex.js';
+export { reciprocalRankFusion } from './fusion.js';
+
+export interface SearchRequest {
+  query: string;
+  topK: number;
+  filters?: SearchFilters;
+}
+
+export interface SearchItem {
+  chunk_id: string;
+  document_id: string;
+  title: string;
+  path: string;
+  text: string;
+  score: number;
+  metadata: Record<string, unknown>;
+}
+
+export type RetrievalMode = 'lexical' | 'dense' | 'hybrid';
+
+export interface SearchResult {
+  items: SearchItem[];
+  retrieval_settings: { mode: RetrievalMode; top_k: number; filters: SearchFilters; rewritten_query: string | null };
+  timing: { retrieve: number; total: number };
+}
+
+/** Hybrid retrieval over what the caller may read (spec 2.4). */
+export interface SearchService {
+  /** Refuses (422) a filter past FILTER_MAX_KEYS, FILTER_MAX_KEY_LENGTH or FILTER_MAX_VALUE_LENGTH. */
+  checkFilters(filters: SearchFilters | undefined): void;
+  search(principal: Principal, request: SearchRequest): Promise<SearchResult>;
+}
+
+export const searchTokens = {
+  service: createToken<SearchService>('search.service'),
+};

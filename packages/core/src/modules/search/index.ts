@@ -1,0 +1,64 @@
+import { defineModule, optional, providerTokens, tokens } from '@docqa/plugin-api';
+import { groupsTokens } from '../groups/contract.js';
+import { modelsTokens } from '../models/contract.js';
+import { searchTokens } from './contract.js';
+import { languageDetector } from './lexical-index.js';
+import {
+  lexicalReindexQueue,
+  queueLexicalReindexIfStale,
+  reindexLexical,
+  type LexicalReindexData,
+} from './lexical-reindex.js';
+import { searchMigrations } from './migrations.js';
+import { HybridSearchService } from './search-service.js';
+
+/**
+ * Search (docs/search.md): BM25 postings in PostgreSQL with per-language analysis, dense retrieval
+ * through the vector store when an embedder is in effect, fused by RRF, filtered by the caller's
+ * groups. Its tables extend the documents' chunk and document tables, whose migrations are the
+ * application's and run first. In processes that run jobs it re-analyses the postings when the
+ * analysis changed (an upgrade), search answering meanwhile.
+ */
+export const searchModule = defineModule({
+  id: 'search',
+  deps: {
+    db: tokens.db,
+    config: tokens.config,
+    jobs: tokens.jobs,
+    groups: groupsTokens.service,
+    models: modelsTokens.current,
+    vectorStore: optional(providerTokens.vectorStore),
+  },
+  provides: { service: searchTokens.service },
+  migrations: searchMigrations,
+  queues: {
+    [lexicalReindexQueue]: { retryLimit: 1, retryDelaySeconds: 30, expireInSeconds: 24 * 3600, heartbeatSeconds: 30 },
+  },
+  init: ({ deps }) => {
+    const limit = (name: string) => Number(deps.config.get(name));
+    return {
+      service: new HybridSearchService({
+        db: deps.db,
+        groups: deps.groups,
+        models: deps.models,
+        vectorStore: deps.vectorStore,
+        filterLimits: {
+          maxKeys: limit('FILTER_MAX_KEYS'),
+          maxKeyLength: limit('FILTER_MAX_KEY_LENGTH'),
+          maxValueLength: limit('FILTER_MAX_VALUE_LENGTH'),
+        },
+        detector: indexLanguageDetector(deps.config.get('INDEX_LANGUAGES')),
+      }),
+    };
+  },
+  onWorkerStart: async ({ deps }) => {
+    const detector = indexLanguageDetector(deps.config.get('INDEX_LANGUAGES'));
+    await deps.jobs.work<LexicalReindexData>(lexicalReindexQueue, (job) => reindexLexical(deps.db, detector, job));
+    // Postings of an older analysis (an upgrade that changed it): re-analysed by a job, search serving meanwhile.
+    await queueLexicalReindexIfStale(deps.db, deps.jobs);
+  },
+});
+
+function indexLanguageDetector(setting: unknown) {
+  return languageDetector(Array.isArray(setting) ? (setting as string[]) : []);
+}

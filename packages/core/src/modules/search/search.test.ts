@@ -1,0 +1,115 @@
+import crypto from 'node:crypto';
+import { expect } from 'chai';
+import { defineModule, DocqaError, type SqlExecutor } from '@docqa/plugin-api';
+import { provide, startTestModules, type TestKernel } from '@docqa/kernel/testing';
+import { groupsTokens, type GroupsService } from '../groups/contract.js';
+import { modelsTokens, type CurrentModels } from '../models/contract.js';
+import { analyseChunks, searchTokens, writePostings, type SearchService } from './contract.js';
+import { searchModule } from './index.js';
+
+// The documents' tables as search reads them; in the product the documents' migrations make them.
+const documentsStandIn = defineModule({
+  id: 'test-documents',
+  deps: {},
+  provides: {},
+  migrations: [
+    {
+      name: '9103_test_documents',
+      up: [
+        `create table document (id uuid primary key, path text not null, filename text not null,
+          status text not null, title text null, metadata jsonb not null default '{}',
+          chunk_count integer not null default 0)`,
+        `create table chunk (id uuid primary key, document_id uuid not null references document (id) on delete cascade,
+          position integer not null, text text not null, metadata jsonb not null default '{}')`,
+      ],
+    },
+  ],
+  init: () => ({}),
+});
+const everyone = { scopeFor: async () => ({ all: true }) } as unknown as GroupsService;
+const lexicalOnly: CurrentModels = { switchedChatBackend: () => null, embedder: () => null };
+const ada = { userId: '5e0c4a4e-0000-4000-8000-000000000001', username: 'ada', role: 'viewer' as const };
+
+/** A document as indexing writes it: its chunks, their postings, then its status. */
+async function insertDocument(
+  db: SqlExecutor,
+  name: string,
+  texts: string[],
+  options: { status?: string; metadata?: Record<string, string> } = {},
+): Promise<string> {
+  const id = crypto.randomUUID();
+  await db.query(
+    `insert into document (id, path, filename, status, title, metadata) values ($1, $2, $2, 'indexing', $2, $3)`,
+    [id, name, JSON.stringify(options.metadata ?? {})],
+  );
+  const chunks = analyseChunks(texts.map((text) => ({ id: crypto.randomUUID(), text })));
+  for (const [position, chunk] of chunks.entries()) {
+    await db.query(
+      'insert into chunk (id, document_id, position, text, term_count, language) values ($1, $2, $3, $4, $5, $6)',
+      [chunk.id, id, position, texts[position], chunk.length, chunk.language],
+    );
+  }
+  await writePostings(db, id, chunks);
+  const length = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  await db.query('update document set term_count = $2, chunk_count = $3, status = $4 where id = $1', [
+    id,
+    length,
+    chunks.length,
+    options.status ?? 'indexed',
+  ]);
+  return id;
+}
+
+describe('search module (without the HTTP server)', function () {
+  this.timeout(60_000);
+  let kernel: TestKernel;
+  let search: SearchService;
+  const ids: Record<string, string> = {};
+
+  before(async () => {
+    kernel = await startTestModules({
+      modules: [documentsStandIn, searchModule],
+      provide: [provide(groupsTokens.service, everyone), provide(modelsTokens.current, lexicalOnly)],
+      env: { FILTER_MAX_KEYS: '2' },
+    });
+    search = kernel.resolve(searchTokens.service);
+    ids.cooling = await insertDocument(kernel.db, 'cooling.txt', ['The cooling period lasts nine hours.'], {
+      metadata: { region: 'EU' },
+    });
+    ids.heating = await insertDocument(kernel.db, 'heating.txt', ['The heating period lasts two hours.'], {
+      metadata: { region: 'US' },
+    });
+    ids.draft = await insertDocument(kernel.db, 'draft.txt', ['A cooling draft not indexed yet.'], {
+      status: 'indexing',
+    });
+  });
+  after(() => kernel?.dispose());
+
+  it('ranks by BM25 over indexed documents only, lexically when no embedder is in effect', async () => {
+    const result = await search.search(ada, { query: 'cooling period', topK: 5 });
+    expect(result.retrieval_settings.mode).to.equal('lexical');
+    expect(result.items.map((item) => item.document_id)).to.deep.equal([ids.cooling, ids.heating]);
+    expect(result.items[0]).to.include({ title: 'cooling.txt', text: 'The cooling period lasts nine hours.' });
+  });
+
+  it('narrows by metadata and by document ids', async () => {
+    const byRegion = await search.search(ada, { query: 'period', topK: 5, filters: { metadata: { region: 'US' } } });
+    expect(byRegion.items.map((item) => item.document_id)).to.deep.equal([ids.heating]);
+    const byId = await search.search(ada, { query: 'period', topK: 5, filters: { document_ids: [ids.cooling!] } });
+    expect(byId.items.map((item) => item.document_id)).to.deep.equal([ids.cooling]);
+  });
+
+  it('refuses a filter past FILTER_MAX_KEYS with a 422 naming the setting, before any SQL', () => {
+    const filters = { metadata: { a: '1', b: '2', c: '3' } };
+    const error = (() => {
+      try {
+        search.checkFilters(filters);
+        return null;
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(DocqaError.is(error, 'validation_failed')).to.equal(true);
+    expect((error as DocqaError).message).to.contain('FILTER_MAX_KEYS');
+  });
+});
