@@ -4,7 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { expect } from 'chai';
 import { startChatCompletionsServer, type ChatCompletionsServer } from '@docqa/plugin-testkit';
-import { chatStream } from '../../packages/server/src/chat/sse.test-support.js';
+import { chatStream } from '../../packages/server/src/testing/sse.test-support.js';
 import { inferenceServerApiKey } from '../../packages/server/src/presets/standard.js';
 import { baseEnv, serveCli, type ServingCli } from '../support/cli.js';
 import { databaseEnv } from '../support/database.js';

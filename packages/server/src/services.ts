@@ -8,10 +8,10 @@ import { IndexService } from './documents/index-service.js';
 import { SourceService } from './sources/source-service.js';
 import { SyncService } from './sources/sync-service.js';
 import { rulesTokens, type RulesService } from '@docqa/core/rules';
-import { ChatService } from './chat/chat-service.js';
 import { metricsTokens, type Metrics } from '@docqa/core/metrics';
 import { modelsTokens, type CurrentModels } from '@docqa/core/models';
 import { searchTokens, type SearchService } from '@docqa/core/search';
+import { chatTokens, type ChatService } from '@docqa/core/chat';
 
 /** The application services routes work with, built once per server from the kernel. */
 export interface AppServices {
@@ -50,7 +50,7 @@ export function createServices(kernel: Kernel): AppServices {
   const rules = kernel.resolve(rulesTokens.service);
   const search = kernel.resolve(searchTokens.service);
   const metrics = kernel.resolve(metricsTokens.service);
-  const chat = new ChatService(kernel, search, rules, models, metrics.llm);
+  const chat = kernel.resolve(chatTokens.service);
   return {
     identity,
     mfa,

@@ -8,8 +8,6 @@ import { SourceSync } from './sources/sync.js';
 import { syncQueue, syncQueueOptions, type SyncJobData } from '@docqa/core/sync';
 import { refreshMetadata } from './rules/refresh.js';
 import { metadataRefreshQueue, type MetadataRefreshData } from '@docqa/core/rules';
-import { RetentionSweep } from './retention/retention-sweep.js';
-import { auditTokens } from '@docqa/core/audit';
 
 /** Every queue with its options, declared by every process: API processes send to them too. */
 const queues: Record<string, QueueOptions> = {
@@ -55,7 +53,6 @@ export async function startWorkers(kernel: Kernel, services: AppServices): Promi
   // Two sources sync side by side; one source never twice at once (see SourceSync.run).
   await jobs.work<SyncJobData>(syncQueue, (job) => sync.run(job), { concurrency: 2, groupConcurrency: 1 });
   await jobs.work<MetadataRefreshData>(metadataRefreshQueue, (job) => refreshMetadata(kernel, services.rules, job));
-  await new RetentionSweep(kernel, services.chat.conversations, kernel.resolve(auditTokens.log)).start();
   // Documents accepted just before a crash, never queued: queue them now that the workers run.
   await services.documents.requeueOrphans();
 

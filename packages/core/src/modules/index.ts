@@ -2,10 +2,12 @@ import type { AnyModule } from '@docqa/plugin-api';
 import { analyticsModule } from './analytics/index.js';
 import { auditModule } from './audit/index.js';
 import { brandingModule } from './branding/index.js';
+import { chatModule } from './chat/index.js';
 import { groupsModule } from './groups/index.js';
 import { licenseModule } from './license/index.js';
 import { metricsModule } from './metrics/index.js';
 import { createModelsModule, modelsModule } from './models/index.js';
+import { retentionModule } from './retention/index.js';
 import { rulesModule } from './rules/index.js';
 import { schedulesModule } from './schedules/index.js';
 import { searchModule } from './search/index.js';
@@ -15,10 +17,12 @@ export const standardModules: readonly AnyModule[] = [
   analyticsModule,
   auditModule,
   brandingModule,
+  chatModule,
   groupsModule,
   licenseModule,
   metricsModule,
   modelsModule,
+  retentionModule,
   rulesModule,
   schedulesModule,
   searchModule,

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { DocqaError } from '@docqa/plugin-api';
-import type { PriorTurn } from '../chat/prompt.js';
-import type { ChatOutcome, ChatSource } from '../chat/chat-service.js';
+import type { ChatOutcome, ChatSource, PriorTurn } from '@docqa/core/chat';
 
 /** The one model: DocQA's pipeline over every document the caller may read. */
 export const docqaModel = 'docqa';

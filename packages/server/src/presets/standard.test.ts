@@ -4,7 +4,7 @@ import { testSecrets } from '@docqa/kernel/testing';
 import { llmOpenAiOptionsSchema } from '@docqa/plugin-llm-openai';
 import { startChatCompletionsServer, type ChatCompletionsServer } from '@docqa/plugin-testkit';
 import { startSearchServer, type SearchTestServer } from '../testing/search-server.test-support.js';
-import { chatStream } from '../chat/sse.test-support.js';
+import { chatStream } from '../testing/sse.test-support.js';
 import { chatBackend, inferenceServerApiKey } from './standard.js';
 
 /** The chat backend the standard preset picks for these variables, after the kernel validated them. */

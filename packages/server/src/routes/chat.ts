@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DocqaError } from '@docqa/plugin-api';
 import type { Logger } from '@docqa/plugin-api';
 import { defineRoute } from '../http/route.js';
-import { collectOutcome, type ChatEvent } from '../chat/chat-service.js';
+import { collectOutcome, type ChatEvent } from '@docqa/core/chat';
 
 const maxQueryLength = 8000;
 /** Comment lines keep proxies from closing a stream that is quiet while retrieval or the model work. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { chatTokens } from '@docqa/core/chat';
 import { defineRoute } from '../http/route.js';
 import { idParams, pageQuery } from './identity-schemas.js';
 
@@ -43,8 +44,9 @@ export const conversationRoutes = [
         }),
       },
     },
-    handler: async ({ services, principal, query }) => {
-      const page = await services.chat.conversations.list(principal!.userId, query.limit, query.offset);
+    deps: { conversations: chatTokens.conversations },
+    handler: async ({ deps, principal, query }) => {
+      const page = await deps.conversations.list(principal!.userId, query.limit, query.offset);
       return { status: 200, body: { ...page, limit: query.limit, offset: query.offset } };
     },
   }),
@@ -65,9 +67,10 @@ export const conversationRoutes = [
       },
       404: { description: "Unknown, or not the caller's." },
     },
-    handler: async ({ services, principal, params }) => ({
+    deps: { conversations: chatTokens.conversations },
+    handler: async ({ deps, principal, params }) => ({
       status: 200,
-      body: await services.chat.conversations.get(principal!.userId, params.id),
+      body: await deps.conversations.get(principal!.userId, params.id),
     }),
   }),
   defineRoute({
@@ -80,8 +83,9 @@ export const conversationRoutes = [
     summary: "Delete one of the caller's conversations",
     request: { params: idParams },
     responses: { 204: { description: 'Deleted.' }, 404: { description: "Unknown, or not the caller's." } },
-    handler: async ({ services, principal, params }) => {
-      await services.chat.conversations.delete(principal!.userId, params.id);
+    deps: { conversations: chatTokens.conversations },
+    handler: async ({ deps, principal, params }) => {
+      await deps.conversations.delete(principal!.userId, params.id);
       return { status: 204 };
     },
   }),

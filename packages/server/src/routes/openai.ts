@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { z } from 'zod';
 import { DocqaError, type Logger } from '@docqa/plugin-api';
 import { defineRoute } from '../http/route.js';
-import { collectOutcome, type ChatEvent } from '../chat/chat-service.js';
+import { collectOutcome, type ChatEvent } from '@docqa/core/chat';
 import {
   checkModel,
   chunk,

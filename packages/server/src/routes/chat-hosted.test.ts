@@ -4,8 +4,8 @@ import { expect } from 'chai';
 import connectorTemplate from '@docqa/example-connector-template';
 import { startChatCompletionsServer, type ChatCompletionsServer } from '@docqa/plugin-testkit';
 import { startSearchServer, type Json, type SearchTestServer } from '../testing/search-server.test-support.js';
-import { chatStream } from './sse.test-support.js';
-import { systemPrompt } from './prompt.js';
+import { chatStream } from '../testing/sse.test-support.js';
+import { systemPrompt } from '@docqa/core/chat';
 
 const apiKey = 'sk-hosted-chat-test-key';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { writeTinyLlamaChatModel } from '@docqa/plugin-testkit';
 import { startSearchServer, type SearchTestServer } from '../testing/search-server.test-support.js';
-import { chatStream } from './sse.test-support.js';
+import { chatStream } from '../testing/sse.test-support.js';
 
 /** The tiny generated model's own window: N_CTX asks for more, so EFFECTIVE_N_CTX must come down to it. */
 const modelContext = 1024;

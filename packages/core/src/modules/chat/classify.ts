@@ -1,6 +1,6 @@
-import { classifyQuery, type RuleRunner } from '@docqa/core';
+import { classifyQuery, type RuleRunner } from '../../index.js';
 import type { LlmBackend, Logger } from '@docqa/plugin-api';
-import type { RulesService } from '@docqa/core/rules';
+import type { RulesService } from '../rules/contract.js';
 import { collectAnswer } from './generation.js';
 
 export interface Classification {

@@ -1,51 +1,48 @@
 import crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { DocqaError, providerTokens, tokens, type AuditService, type LlmBackend } from '@docqa/plugin-api';
-import type { Kernel } from '@docqa/kernel';
-import type { Principal } from '@docqa/core/identity';
-import type { SearchFilters, SearchItem, SearchResult, SearchService } from '@docqa/core/search';
-import type { RulesService } from '@docqa/core/rules';
-import type { CurrentModels } from '@docqa/core/models';
-import { QueryClassifier, type Classification } from './classify.js';
-import { ConversationStore } from './conversation-store.js';
+import {
+  DocqaError,
+  type AuditService,
+  type ConfigService,
+  type ContextWindow,
+  type LlmBackend,
+  type Logger,
+  type SettingsService,
+} from '@docqa/plugin-api';
+import type { Principal } from '../identity/contract.js';
+import type { SearchFilters, SearchResult, SearchService } from '../search/contract.js';
+import type { RulesService } from '../rules/contract.js';
+import type { CurrentModels } from '../models/contract.js';
+import type { ChatRequestOutcome, LlmMetrics } from '../metrics/contract.js';
+import {
+  noPassagesAnswer,
+  type ChatEvent,
+  type Classification,
+  type ChatOutcome,
+  type ChatRequest,
+  type ChatService,
+} from './contract.js';
+import { QueryClassifier } from './classify.js';
+import type { ConversationStore } from './conversation-store.js';
 import { buildMessages, groundingOf, type PriorTurn } from './prompt.js';
 import { rewriteFollowUp } from './rewrite.js';
-import { estimateTokens, fitToBudget, type TokenBudgetReport } from './token-budget.js';
-import type { ChatRequestOutcome, LlmMetrics } from '@docqa/core/metrics';
+import { estimateTokens, fitToBudget } from './token-budget.js';
 
-export interface ChatRequest {
-  query: string;
-  conversationId: string | null;
-  topK: number;
-  filters?: SearchFilters;
-  /** The client's address, for the audit log. */
-  clientIp?: string | null;
-  /**
-   * Set by prepare(): the client chose `conversationId` for a conversation that does not exist yet
-   * (the spec has no endpoint that creates one), so the first answer creates it under that id.
-   */
-  startsConversation?: boolean;
-  /**
-   * The conversation as the client holds it (the OpenAI-compatible API sends every earlier message):
-   * used for follow-up rewriting and the prompt instead of a stored conversation, and nothing is saved.
-   */
-  clientHistory?: PriorTurn[];
+export interface ChatDeps {
+  config: ConfigService;
+  settings: SettingsService;
+  logger: Logger;
+  audit: AuditService;
+  /** EFFECTIVE_N_CTX, read for every answer: a switched chat model changes it. */
+  contextWindow: ContextWindow;
+  /** The LLM plugin of the configuration; an edition may have none (chat answers 503). */
+  configuredLlm: LlmBackend | undefined;
+  conversations: ConversationStore;
+  search: SearchService;
+  rules: RulesService;
+  models: CurrentModels;
+  metrics: LlmMetrics | null;
 }
-
-export type ChatSource = SearchItem & { index: number };
-
-export interface ChatOutcome {
-  conversation_id: string;
-  answer: string;
-  sources: ChatSource[];
-  token_budget: TokenBudgetReport | null;
-  retrieval_settings: SearchResult['retrieval_settings'] & { classification: Classification };
-  timing: { classify: number; retrieve: number; generate: number; total: number };
-  /** Tokens of the prompt (as the token budget counted it) and the answer: by the model's tokenizer, else estimated. */
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
-}
-
-export type ChatEvent = { type: 'delta'; text: string } | { type: 'done'; outcome: ChatOutcome };
 
 /** Tokens an answer may take, unless a small context window leaves less (see fitToBudget). */
 const maxAnswerTokens = 1024;
@@ -54,41 +51,37 @@ const promptHistoryTurns = 4;
 /** Grounded answers should repeat the documents, not improvise. */
 const answerTemperature = 0.1;
 
-export const noPassagesAnswer = 'No document you can access answers this question.';
-
-/**
- * The chat pipeline: rewrite a follow-up, classify, retrieve, fit the prompt into the context
- * window, generate, then save the turn. It yields the answer's pieces as they come and ends with
- * one `done` event; it throws on failure, and stops without saving anything when `signal` aborts
- * (the client went away).
- */
-export class ChatService {
-  readonly conversations: ConversationStore;
+/** The chat pipeline (ChatService in the contract says what each step promises). */
+export class GroundedChatService implements ChatService {
   readonly #classifier: QueryClassifier;
   readonly #audit: AuditService;
+  readonly #logger: Logger;
+  readonly search: SearchService;
+  readonly conversations: ConversationStore;
+  readonly models: CurrentModels;
+  readonly metrics: LlmMetrics | null;
 
-  constructor(
-    private readonly kernel: Kernel,
-    private readonly search: SearchService,
-    rules: RulesService,
-    private readonly models: CurrentModels,
-    private readonly metrics: LlmMetrics | null = null,
-  ) {
-    this.conversations = new ConversationStore(kernel.db);
-    this.#classifier = new QueryClassifier(rules, rules.runner, kernel.logger.child({ component: 'classifier' }));
-    this.#audit = kernel.resolve(tokens.audit);
+  constructor(private readonly deps: ChatDeps) {
+    this.#logger = deps.logger;
+    this.#classifier = new QueryClassifier(
+      deps.rules,
+      deps.rules.runner,
+      deps.logger.child({ component: 'classifier' }),
+    );
+    this.#audit = deps.audit;
+    this.search = deps.search;
+    this.conversations = deps.conversations;
+    this.models = deps.models;
+    this.metrics = deps.metrics;
   }
 
-  /** The model chosen with `docqa models use`, else the configured backend, or a 503 when the edition has none. */
   backend(): LlmBackend {
     const switched = this.models.switchedChatBackend();
     if (switched) return switched;
-    if (!this.kernel.container.has(providerTokens.llm))
-      throw new DocqaError('unavailable', 'No LLM backend is configured in this edition.');
-    return this.kernel.resolve(providerTokens.llm);
+    if (!this.deps.configuredLlm) throw new DocqaError('unavailable', 'No LLM backend is configured in this edition.');
+    return this.deps.configuredLlm;
   }
 
-  /** Checks that can answer with an HTTP status, before a stream starts; answers the request to run. */
   async prepare(principal: Principal, request: ChatRequest): Promise<ChatRequest> {
     this.backend();
     this.search.checkFilters(request.filters);
@@ -118,7 +111,7 @@ export class ChatService {
   async *#answer(principal: Principal, request: ChatRequest, signal: AbortSignal): AsyncGenerator<ChatEvent> {
     const started = performance.now();
     const backend = this.backend();
-    const settings = this.kernel.settings;
+    const settings = this.deps.settings;
     try {
       const rewriteTurns =
         settings.get('RAG_QUERY_REWRITE_ENABLED') === true ? Number(settings.get('RAG_QUERY_REWRITE_MAX_TURNS')) : 0;
@@ -129,12 +122,12 @@ export class ChatService {
 
       const rewritten =
         rewriteTurns > 0
-          ? await rewriteFollowUp(request.query, history.slice(-rewriteTurns), backend, signal, this.kernel.logger)
+          ? await rewriteFollowUp(request.query, history.slice(-rewriteTurns), backend, signal, this.#logger)
           : null;
       const retrievalQuery = rewritten ?? request.query;
       const classifierLlm =
-        this.kernel.config.values.RAG_CLASSIFIER_LLM_ENABLED && backend.capabilities.generative
-          ? { backend, maxTokens: this.kernel.config.values.RAG_CLASSIFIER_LLM_MAX_TOKENS }
+        this.deps.config.get('RAG_CLASSIFIER_LLM_ENABLED') === true && backend.capabilities.generative
+          ? { backend, maxTokens: Number(this.deps.config.get('RAG_CLASSIFIER_LLM_MAX_TOKENS')) }
           : null;
       const classification = await this.#classifier.classify(retrievalQuery, classifierLlm, signal);
       const classified = performance.now();
@@ -143,7 +136,7 @@ export class ChatService {
       const retrievedAt = performance.now();
 
       const budget = await fitToBudget({
-        limit: this.kernel.effectiveNCtx,
+        limit: this.deps.contextWindow.get(),
         maxAnswerTokens,
         question: request.query,
         passages: retrieved.items,
@@ -206,13 +199,13 @@ export class ChatService {
       };
       const conversationId = await this.#save(principal, request, outcome);
       if (settings.get('RAG_LOG_TOKEN_USAGE') === true) {
-        this.kernel.logger.info(
+        this.#logger.info(
           {
             conversation: conversationId,
             token_budget: budget.report,
             estimated_prompt: budget.estimatedPrompt,
             reserved_completion: budget.reservedCompletion,
-            limit: this.kernel.effectiveNCtx,
+            limit: this.deps.contextWindow.get(),
           },
           'chat token usage',
         );
@@ -249,7 +242,7 @@ export class ChatService {
         seconds: (at.ended - at.started) / 1000,
       });
     } catch (error) {
-      this.kernel.logger.debug({ err: error }, 'recording generation metrics failed');
+      this.#logger.debug({ err: error }, 'recording generation metrics failed');
     }
   }
 
@@ -283,7 +276,7 @@ export class ChatService {
   ): Promise<string> {
     // The client keeps its own conversation: nothing to save, and an id for this answer alone.
     if (request.clientHistory) return crypto.randomUUID();
-    const maxTurns = Number(this.kernel.settings.get('RAG_CONVERSATION_MAX_TURNS'));
+    const maxTurns = Number(this.deps.settings.get('RAG_CONVERSATION_MAX_TURNS'));
     // Stored sources keep where the answer came from, not a second copy of the chunk text.
     const sources = outcome.sources.map(({ text: _text, ...source }) => source);
     return this.conversations.appendTurn(
@@ -310,7 +303,7 @@ export class ChatService {
     outcome: 'success' | 'failure',
     details: Record<string, unknown>,
   ): Promise<void> {
-    const redact = this.kernel.settings.get('RAG_LOG_REDACT_QUERIES') !== false;
+    const redact = this.deps.settings.get('RAG_LOG_REDACT_QUERIES') !== false;
     await this.#audit.record({
       type: 'chat.query',
       actor: { id: principal.userId, username: principal.username },
@@ -323,11 +316,6 @@ export class ChatService {
       },
     });
   }
-}
-
-export async function collectOutcome(events: AsyncIterable<ChatEvent>): Promise<ChatOutcome | null> {
-  for await (const event of events) if (event.type === 'done') return event.outcome;
-  return null;
 }
 
 function countAnswer(backend: LlmBackend, answer: string): Promise<number> | number {

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { expect } from 'chai';
 import connectorTemplate from '@docqa/example-connector-template';
 import { startSearchServer, type Json, type SearchTestServer } from '../testing/search-server.test-support.js';
-import { noPassagesAnswer } from './chat-service.js';
-import { chatStream } from './sse.test-support.js';
+import { noPassagesAnswer } from '@docqa/core/chat';
+import { chatStream } from '../testing/sse.test-support.js';
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

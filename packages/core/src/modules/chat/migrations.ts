@@ -1,10 +1,10 @@
-import type { SchemaMigration } from '@docqa/kernel';
+import type { ModuleMigration } from '@docqa/plugin-api';
 
 /**
  * Conversations and their turns. A turn keeps what its answer was built from (sources, retrieval
  * settings, budget, timing) so a conversation can be shown later exactly as it was answered.
  */
-export const conversationMigrations: SchemaMigration[] = [
+export const conversationMigrations: ModuleMigration[] = [
   {
     name: '0010_conversations',
     up: [

@@ -1,0 +1,117 @@
+import { expect } from 'chai';
+import { defineModule, DocqaError } from '@docqa/plugin-api';
+import llmOpenAi from '@docqa/plugin-llm-openai';
+import { startChatCompletionsServer, type ChatCompletionsServer } from '@docqa/plugin-testkit';
+import { provide, startTestModules, type TestKernel } from '@docqa/kernel/testing';
+import type { CurrentModels } from '../models/contract.js';
+import { modelsTokens } from '../models/contract.js';
+import { rulesTokens, type RulesService } from '../rules/contract.js';
+import { searchTokens, type SearchRequest, type SearchResult, type SearchService } from '../search/contract.js';
+import { chatTokens, collectOutcome, noPassagesAnswer, type ChatService, type Conversations } from './contract.js';
+import { chatModule } from './index.js';
+
+// The users' table as conversations reference it; in the product the identity migrations make it.
+const usersStandIn = defineModule({
+  id: 'test-users',
+  deps: {},
+  provides: {},
+  migrations: [{ name: '9104_test_app_user', up: ['create table app_user (id uuid primary key)'] }],
+  init: () => ({}),
+});
+const ada = { userId: '5e0c4a4e-0000-4000-8000-000000000001', username: 'ada', role: 'viewer' as const };
+const bob = { userId: '5e0c4a4e-0000-4000-8000-000000000002', username: 'bob', role: 'viewer' as const };
+const passage = 'The cooling period of the Zorblax-1 lasts nine hours.';
+
+/** Search as the search module answers: one passage for a question about cooling, nothing otherwise. */
+const searchStandIn: SearchService = {
+  checkFilters: () => undefined,
+  search: async (_principal, request: SearchRequest): Promise<SearchResult> => ({
+    items: /cooling/i.test(request.query)
+      ? [
+          {
+            chunk_id: '7a1d2f9e-0000-4000-8000-000000000001',
+            document_id: '7a1d2f9e-0000-4000-8000-0000000000d1',
+            title: 'Zorblax manual',
+            path: 'zorblax.md',
+            text: passage,
+            score: 1,
+            metadata: {},
+          },
+        ]
+      : [],
+    retrieval_settings: { mode: 'lexical', top_k: request.topK, filters: {}, rewritten_query: null },
+    timing: { retrieve: 1, total: 1 },
+  }),
+};
+const noRules = { allRules: async () => [], runner: undefined } as unknown as RulesService;
+const configuredModels: CurrentModels = { switchedChatBackend: () => null, embedder: () => null };
+
+describe('chat module (without the HTTP server)', function () {
+  this.timeout(60_000);
+  let llm: ChatCompletionsServer;
+  let kernel: TestKernel;
+  let chat: ChatService;
+  let conversations: Conversations;
+
+  before(async () => {
+    llm = await startChatCompletionsServer({ apiKey: 'sk-chat-module-test', reply: 'Nine hours [1].' });
+    kernel = await startTestModules({
+      plugins: [{ plugin: llmOpenAi, options: { baseUrl: llm.baseUrl, apiKey: 'sk-chat-module-test', model: 'm' } }],
+      modules: [usersStandIn, chatModule],
+      provide: [
+        provide(searchTokens.service, searchStandIn),
+        provide(rulesTokens.service, noRules),
+        provide(modelsTokens.current, configuredModels),
+      ],
+    });
+    for (const user of [ada, bob]) await kernel.db.query('insert into app_user (id) values ($1)', [user.userId]);
+    chat = kernel.resolve(chatTokens.service);
+    conversations = kernel.resolve(chatTokens.conversations);
+  });
+  after(async () => {
+    await kernel?.dispose();
+    await llm?.close();
+  });
+
+  const ask = async (principal: typeof ada, query: string, conversationId: string | null = null) => {
+    const request = await chat.prepare(principal, { query, conversationId, topK: 3 });
+    return collectOutcome(chat.answer(principal, request, new AbortController().signal));
+  };
+
+  it('answers from the retrieved passage with the configured LLM, cites it and keeps the conversation', async () => {
+    const outcome = await ask(ada, 'How long is the cooling period?');
+    expect(outcome?.answer).to.equal('Nine hours [1].');
+    expect(outcome?.sources.map((source) => source.text)).to.deep.equal([passage]);
+    expect(outcome?.usage.total_tokens).to.be.greaterThan(0);
+    const prompt = JSON.stringify(llm.requests.at(-1)?.body?.messages);
+    expect(prompt).to.contain(passage);
+    const page = await conversations.list(ada.userId, 10, 0);
+    expect(page.items.map((item) => item.id)).to.deep.equal([outcome?.conversation_id]);
+    expect((await conversations.get(ada.userId, outcome!.conversation_id)).turns).to.have.length(1);
+  });
+
+  it('says no document answers when nothing is retrieved, without calling the LLM', async () => {
+    const calls = llm.requests.length;
+    const outcome = await ask(ada, 'What is the capital of France?');
+    expect(outcome?.answer).to.equal(noPassagesAnswer);
+    expect(llm.requests.length).to.equal(calls);
+  });
+
+  it("never shows or continues another user's conversation (404, as an unknown one)", async () => {
+    const mine = await ask(ada, 'And the cooling period again?');
+    const error = await chat
+      .prepare(bob, { query: 'cooling?', conversationId: mine!.conversation_id, topK: 3 })
+      .catch((caught: unknown) => caught);
+    expect(DocqaError.is(error, 'not_found')).to.equal(true);
+    const read = await conversations.get(bob.userId, mine!.conversation_id).catch((caught: unknown) => caught);
+    expect(DocqaError.is(read, 'not_found')).to.equal(true);
+  });
+
+  it('purges conversations without activity past the age the retention sweep passes', async () => {
+    await kernel.db.query(`update conversation set updated_at = now() - interval '40 days' where user_id = $1`, [
+      ada.userId,
+    ]);
+    expect(await conversations.purgeOlderThan(30)).to.be.greaterThan(0);
+    expect((await conversations.list(ada.userId, 10, 0)).total).to.equal(0);
+  });
+});
