@@ -1,5 +1,3 @@
-import type { AddressInfo } from 'node:net';
-import http from 'node:http';
 import { expect } from 'chai';
 import { z } from 'zod';
 import { DocqaError } from '@docqa/plugin-api';
@@ -11,6 +9,7 @@ import { routes as productRoutes } from '../routes/index.js';
 import { buildOpenApi } from './openapi.js';
 import { standardModules } from '@docqa/core/modules';
 import { applicationMigrations } from '../migrations.js';
+import { injectedBase, injectingFetch } from '../testing/inject.test-support.js';
 
 // Response bodies are checked field by field, so a loose JSON type is enough here.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -72,8 +71,9 @@ const roleFromHeader: Authenticator = {
 
 describe('HTTP skeleton', function () {
   let kernel: TestKernel;
-  let server: http.Server;
-  let base: string;
+  // No socket: requests go through the app's listener in this process.
+  let fetch: (url: string, init?: RequestInit) => Promise<Response>;
+  const base = injectedBase;
 
   before(async () => {
     kernel = await startTestKernel({
@@ -94,14 +94,9 @@ describe('HTTP skeleton', function () {
       ],
       authenticator: roleFromHeader,
     });
-    server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    fetch = injectingFetch(app);
   });
-  after(async () => {
-    await new Promise((resolve) => server.close(resolve));
-    await kernel.dispose();
-  });
+  after(() => kernel.dispose());
 
   const post = (path: string, body: string, headers: Record<string, string> = {}) =>
     fetch(base + path, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
