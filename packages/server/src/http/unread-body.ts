@@ -12,7 +12,7 @@ import type { NextFunction, Request, Response } from 'express';
 export function drainUnreadBody(lingerMs = 30_000) {
   return (req: Request, res: Response, next: NextFunction): void => {
     res.on('finish', () => {
-      if (req.complete || req.destroyed) return;
+      if (req.complete || req.readableEnded || req.destroyed) return;
       req.resume();
       const timer = setTimeout(() => req.socket.destroy(), lingerMs).unref();
       const done = () => clearTimeout(timer);

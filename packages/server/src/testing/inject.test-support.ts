@@ -11,6 +11,7 @@ export const injectedBase = 'http://docqa.test';
  * listen on a port).
  */
 export function injectingFetch(app: RequestListener): (url: string, init?: RequestInit) => Promise<Response> {
+  isolateExpressPrototypes(app);
   return async (url, init = {}) => {
     const headers = Object.fromEntries(new Headers(init.headers).entries());
     const body = init.body;
@@ -30,4 +31,22 @@ export function injectingFetch(app: RequestListener): (url: string, init?: Reque
     const empty = answer.statusCode === 204 || answer.statusCode === 304 || init.method === 'HEAD';
     return new Response(empty ? null : answer.rawPayload, { status: answer.statusCode, headers: responseHeaders });
   };
+}
+
+/**
+ * light-my-request recognises an express app and re-parents the prototypes of its request and
+ * response objects onto its own fakes. Those are express's module-wide prototypes, shared by every
+ * app in the process, so every later real server of the test run would answer through the fakes
+ * (measured: the next suite's express responses failed in light-my-request's writeHead). The app
+ * gets private copies first, so only this app's requests and responses change.
+ */
+function isolateExpressPrototypes(app: RequestListener): void {
+  const express = app as unknown as { request?: object; response?: object };
+  for (const key of ['request', 'response'] as const) {
+    const perApp = express[key];
+    if (!perApp) continue;
+    const shared = Object.getPrototypeOf(perApp) as object;
+    const copy = Object.create(Object.getPrototypeOf(shared) as object, Object.getOwnPropertyDescriptors(shared));
+    Object.setPrototypeOf(perApp, copy);
+  }
 }
