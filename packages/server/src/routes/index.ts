@@ -14,6 +14,7 @@ import { searchRoutes } from './search.js';
 import { userRoutes } from './users.js';
 import { apiKeyRoutes } from './api-keys.js';
 import { openAiRoutes } from './openai.js';
+import { mcpRoutes } from './mcp.js';
 import { systemRoutes } from './system.js';
 import { chatRoutes } from './chat.js';
 import { conversationRoutes } from './conversations.js';
@@ -45,6 +46,7 @@ export const routes: readonly AnyRoute[] = [
   ...searchRoutes,
   ...chatRoutes,
   ...openAiRoutes,
+  ...mcpRoutes,
   ...conversationRoutes,
   ...modelRoutes,
   ...modelAdminRoutes,
