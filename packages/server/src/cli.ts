@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig, readEnvironment, renderConfigurationReference, variables, type VariableSpec } from '@docqa/kernel';
 import { runInit } from './cli/init.js';
 import { runLicense } from './cli/license.js';
+import { runMcpCommand } from './cli/mcp.js';
 import { runModelsCommand } from './cli/models.js';
 import { describeStartupError, serve, serveRoles } from './cli/serve.js';
 import { runExport, runImport } from './cli/transfer.js';
@@ -26,6 +27,9 @@ const usage = `Usage: docqa <command>
                      issue and check license keys (docqa license --help)
   models list|pull|import|rm|use
                      local GGUF models (docqa models --help)
+  mcp [--url <url>] [--key <key>]
+                     an MCP server on stdio for desktop clients, forwarding to the
+                     server at the URL (DOCQA_URL) with the API key (DOCQA_API_KEY)
   export --out <file> [--without-models]
                      write every table and data file into one archive (DocQA stopped
                      when on the embedded database): docs/moving-to-postgresql.md
@@ -46,6 +50,8 @@ async function main(argv: string[]): Promise<number> {
       err: (line) => process.stderr.write(`${line}\n`),
     });
   if (argv[0] === 'models') return runModelsCommand(argv.slice(1));
+  if (argv[0] === 'mcp')
+    return runMcpCommand(argv.slice(1), { env: process.env, err: (line) => process.stderr.write(`${line}\n`) });
   const transferIo = {
     cwd: process.cwd(),
     env: process.env,
