@@ -34,8 +34,9 @@ describe('MCP server (end to end, the MCP SDK client over HTTP and stdio)', func
   const userIds: Record<string, string> = {};
   const clients: Client[] = [];
 
-  const connect = async (transport: Transport) => {
+  const connect = async (transport: Transport, onerror?: (error: Error) => void) => {
     const client = new Client({ name: 'docqa-test', version: '1.0.0' });
+    if (onerror) client.onerror = onerror;
     await client.connect(transport);
     clients.push(client);
     return client;
@@ -58,9 +59,7 @@ describe('MCP server (end to end, the MCP SDK client over HTTP and stdio)', func
     });
     // Drained so the child never blocks on a full pipe; what it says there is free-form.
     transport.stderr?.on('data', () => undefined);
-    const client = await connect(transport);
-    client.onerror = (error) => stdioErrors.push(error);
-    return client;
+    return connect(transport, (error) => stdioErrors.push(error));
   };
   const call = async (client: Client, name: string, args: Record<string, unknown>) =>
     (await client.callTool({ name, arguments: args })) as CallToolResult;
@@ -100,7 +99,9 @@ describe('MCP server (end to end, the MCP SDK client over HTTP and stdio)', func
       SHUTDOWN_TIMEOUT_SECONDS: '5',
       RAG_MIN_CHUNK_LENGTH: '1',
     };
-    server = await serveCli({ cwd: dir, env: baseEnv({ ...env, ...plan.env, ...database.env }) });
+    // A busy machine may take more than the default minute to start the embedded database.
+    const serveEnv = baseEnv({ ...env, ...plan.env, ...database.env });
+    server = await serveCli({ cwd: dir, env: serveEnv, timeoutMs: 180_000 });
     admin = await ApiClient.login(server.url, 'admin', adminPassword);
     // Long enough for several pages: 45 paragraphs of about 300 tokens make 45 chunks or so.
     const paragraph = (n: number) => `Section ${n}. ${'The archive keeps every record for audit. '.repeat(40)}`;
@@ -232,6 +233,12 @@ describe('MCP server (end to end, the MCP SDK client over HTTP and stdio)', func
     });
     expect(resources).to.have.length(3);
     const { resourceTemplates } = await client.listResourceTemplates();
+    try {
+      await client.listResources({ cursor: 'x' });
+      expect.fail('a cursor resources/list did not give must be refused');
+    } catch (error) {
+      expect(String(error)).to.include('is not a cursor');
+    }
     expect(resourceTemplates.map((template) => template.uriTemplate)).to.deep.equal(['docqa://documents/{id}']);
     const read = await client.readResource({ uri: `docqa://documents/${documents['handbook.txt']}` });
     expect(read.contents[0]).to.include({ mimeType: 'text/plain' });
@@ -318,6 +325,22 @@ describe('MCP server (end to end, the MCP SDK client over HTTP and stdio)', func
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(noAccept.status).to.equal(406);
+    // `ask` answers as an event stream (keep-alive comments while it works), everything else as JSON.
+    const rpc = { ...headers, accept: 'application/json, text/event-stream' };
+    const post = (name: string, args: Json) =>
+      fetch(`${server.url}/api/mcp`, {
+        method: 'POST',
+        headers: rpc,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name, arguments: args } }),
+      });
+    const searched = await post('search', { query: 'holiday' });
+    expect(searched.headers.get('content-type')).to.match(/^application\/json/);
+    expect(((await searched.json()) as Json).result.isError).to.equal(undefined);
+    const asked = await post('ask', { question: 'How many days of paid holiday does an employee get?' });
+    expect(asked.headers.get('content-type')).to.match(/^text\/event-stream/);
+    const events = await asked.text();
+    expect(events).to.match(/^event: message$/m);
+    expect(events).to.match(/^data: \{.*"result".*twenty-five days/m);
   });
 
   it('takes 50 concurrent search calls through one key without an error', async () => {

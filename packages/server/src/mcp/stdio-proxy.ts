@@ -14,6 +14,12 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { mcpInstructions, mcpServerInfo } from './server.js';
 
+/**
+ * How long a tool call may take upstream: `ask` on a CPU model may take minutes, and the SDK's
+ * default (60 s) would cut it; the desktop client keeps its own limit and cancels through us.
+ */
+const callTimeoutMs = 60 * 60_000;
+
 export interface StdioProxyOptions {
   /** DocQA's base URL, such as https://docqa.example.com (a path prefix is kept). */
   url: string;
@@ -96,7 +102,10 @@ export async function runStdioProxy(options: StdioProxyOptions, transport: Trans
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     try {
       const client = await upstream.client();
-      return (await client.callTool(request.params, undefined, { signal: extra.signal })) as CallToolResult;
+      return (await client.callTool(request.params, undefined, {
+        signal: extra.signal,
+        timeout: callTimeoutMs,
+      })) as CallToolResult;
     } catch (error) {
       options.log(`docqa mcp: ${request.params.name}: ${upstream.describe(error)}`);
       return { isError: true, content: [{ type: 'text', text: upstream.describe(error) }] };

@@ -47,6 +47,18 @@ const jsonRpcAnswer = z.looseObject({
   error: z.object({ code: z.number().int(), message: z.string() }).optional(),
 });
 
+type JsonRpcBody = z.output<typeof jsonRpcBody>;
+
+/**
+ * `ask` may take minutes on a CPU model, and a proxy closes a response that stays silent (nginx
+ * after 60 s): its answer comes as an event stream of the same POST, with a comment every 15 s
+ * until the answer, as POST /api/chat streams. Everything else answers at once, as plain JSON.
+ */
+function answersSlowly(body: JsonRpcBody): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((message) => message.method === 'tools/call' && message.params?.name === 'ask');
+}
+
 export const mcpRoutes = [
   defineRoute({
     method: 'post',
@@ -59,15 +71,19 @@ export const mcpRoutes = [
     summary: 'The Model Context Protocol server (Streamable HTTP, stateless)',
     description: [
       'MCP over Streamable HTTP in stateless mode: each POST carries one JSON-RPC message and is answered',
-      'with JSON (send `Accept: application/json, text/event-stream`); there is no session and no GET stream,',
-      'so any replica answers any request. Tools: `search`, `ask`, `list_documents`, `get_document`;',
+      'in its response (send `Accept: application/json, text/event-stream`): JSON, except a call of `ask`,',
+      'answered as an event stream with keep-alive comments. There is no session and no GET stream, so any',
+      'replica answers any request. Tools: `search`, `ask`, `list_documents`, `get_document`;',
       'resources `docqa://documents/{id}`. Every request is authenticated (an API key with the read scope, or',
       "an access token); each tool also needs what its REST endpoint needs, and sees only the caller's",
       'documents. A tool that fails answers a tool result with `isError` and the reason. See docs/api-access.md.',
     ].join(' '),
     request: { body: jsonRpcBody },
     responses: {
-      200: { description: 'The JSON-RPC response.', schema: jsonRpcAnswer },
+      200: {
+        description: 'The JSON-RPC response (a call of `ask`: one `message` event of it, text/event-stream).',
+        schema: jsonRpcAnswer,
+      },
       202: { description: 'A notification or a response from the client, accepted.' },
       406: { description: 'The Accept header lacks application/json or text/event-stream (a JSON-RPC error).' },
     },
@@ -82,7 +98,10 @@ export const mcpRoutes = [
       const logger = kernel.logger.child({ component: 'mcp' });
       const context = { services, db: kernel.db, logger, principal: caller, clientIp: req.ip ?? null, authorize };
       const server = createMcpServer(context, (version ??= readBuildInfo().version));
-      const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
+      const slow = answersSlowly(body);
+      const transport = new StreamableHTTPServerTransport({ enableJsonResponse: !slow });
+      // nginx would otherwise hold the keep-alive comments back from the client.
+      if (slow) res.setHeader('X-Accel-Buffering', 'no');
       // Closing aborts a tool still running (the client went away) and frees the server.
       res.on('close', () => {
         server.close().catch((error: unknown) => logger.warn({ err: error }, 'MCP server did not close'));
