@@ -1,5 +1,6 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
+import { DocqaError } from '@docqa/plugin-api';
 import { checkAccess, requiredKeyScope, type Authenticator } from '../http/access.js';
 import { defineRoute, type AnyRoute } from '../http/route.js';
 import { readBuildInfo } from '../build-info.js';
@@ -11,7 +12,7 @@ import { searchRoutes } from './search.js';
 
 const byOperation = (routes: readonly AnyRoute[], operationId: string): AnyRoute => {
   const route = routes.find((candidate) => candidate.operationId === operationId);
-  if (!route) throw new Error(`No route ${operationId} to gate an MCP tool with.`);
+  if (!route) throw new DocqaError('internal', `No route ${operationId} to gate an MCP tool with.`);
   return route;
 };
 
