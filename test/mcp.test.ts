@@ -295,6 +295,13 @@ describe('MCP server (end to end, the MCP SDK client over HTTP and stdio)', func
     expect(await httpStatus(overHttp(keys.gone!.key))).to.equal(401);
   });
 
+  it('takes an access token as well as a key', async () => {
+    const session = await ApiClient.login(server.url, 'fiona', 'fiona-password-1');
+    const client = await overHttp(session.authorization.slice('Bearer '.length));
+    const found = await result(client, 'search', { query: 'Zephyr acquisition merger' });
+    expect(documentIds(found.items)).to.include(documents['merger.txt']);
+  });
+
   it('a revoked key gets 401 within a second', async () => {
     const session = await ApiClient.login(server.url, 'fiona', 'fiona-password-1');
     const key = (await session.call('POST', '/api/auth/api-keys', { name: 'to revoke' })).body;
