@@ -3,13 +3,40 @@ import type { AnyRoute } from './route.js';
 
 type JsonSchema = Record<string, unknown>;
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
-    target: 'draft-2020-12',
-    io,
-    unrepresentable: 'any',
-  }) as JsonSchema;
-  return rest;
+/**
+ * A schema named with `.meta({ id })` (User, Job, ...) that a response uses goes to
+ * components.schemas, so generated clients (packages/client) have a type of that name; request
+ * bodies and parameters keep theirs inline, since their input side (defaults optional) differs.
+ */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output', named?: Record<string, JsonSchema>): JsonSchema {
+  const converted = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
+  const { $schema: _dialect, $defs, ...rest } = converted as JsonSchema & { $defs?: Record<string, JsonSchema> };
+  if (!$defs) return rest;
+  if (io === 'input' || !named) return inlineRefs(rest, $defs) as JsonSchema;
+  for (const [id, definition] of Object.entries($defs)) {
+    const json = JSON.parse(JSON.stringify(definition, (_key, value: unknown) => moveRef(value))) as JsonSchema;
+    if (named[id] && JSON.stringify(named[id]) !== JSON.stringify(json))
+      throw new Error(`Two different schemas are named ${id} in the OpenAPI document.`);
+    named[id] = json;
+  }
+  return JSON.parse(JSON.stringify(rest, (_key, value: unknown) => moveRef(value))) as JsonSchema;
+}
+
+const defsRef = /^#\/\$defs\/(.+)$/;
+
+function moveRef(value: unknown): unknown {
+  if (typeof value === 'string' && defsRef.test(value)) return value.replace(defsRef, '#/components/schemas/$1');
+  return value;
+}
+
+function inlineRefs(value: unknown, defs: Record<string, JsonSchema>): unknown {
+  if (Array.isArray(value)) return value.map((item) => inlineRefs(item, defs));
+  if (!value || typeof value !== 'object') return value;
+  const { $ref, ...rest } = value as JsonSchema;
+  const target = typeof $ref === 'string' ? defsRef.exec($ref)?.[1] : undefined;
+  const inlined = Object.fromEntries(Object.entries(rest).map(([key, item]) => [key, inlineRefs(item, defs)]));
+  if (target && defs[target]) return { ...(inlineRefs(defs[target], defs) as JsonSchema), ...inlined };
+  return $ref === undefined ? inlined : { $ref, ...inlined };
 }
 
 export const errorBodySchema = z.object({
@@ -49,13 +76,18 @@ function parameters(schema: z.ZodType | undefined, location: 'path' | 'query'): 
 /** The OpenAPI 3.1 document, generated from the same schemas that validate requests. */
 export function buildOpenApi(routes: readonly AnyRoute[], info: { version: string }): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
+  const named: Record<string, JsonSchema> = {};
   for (const route of routes) {
     const responses: Record<string, unknown> = {};
     for (const [status, spec] of Object.entries(route.responses)) {
       responses[status] = {
         description: spec.description,
         ...(spec.schema
-          ? { content: { [spec.contentType ?? 'application/json']: { schema: jsonSchema(spec.schema, 'output') } } }
+          ? {
+              content: {
+                [spec.contentType ?? 'application/json']: { schema: jsonSchema(spec.schema, 'output', named) },
+              },
+            }
           : {}),
       };
     }
@@ -105,7 +137,7 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: { version: strin
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-      schemas: { Error: jsonSchema(errorBodySchema, 'output') },
+      schemas: { Error: jsonSchema(errorBodySchema, 'output'), ...named },
       responses: {
         ...errorResponses,
         Error: {
@@ -115,4 +147,12 @@ export function buildOpenApi(routes: readonly AnyRoute[], info: { version: strin
       },
     },
   };
+}
+
+/**
+ * Names a response schema in the OpenAPI document (components.schemas), so generated clients have
+ * a type of that name. It keeps the schema's description; zod's `.meta({ id })` would make a copy.
+ */
+export function nameSchema(schema: z.ZodType, id: string): void {
+  z.globalRegistry.add(schema, { ...z.globalRegistry.get(schema), id });
 }

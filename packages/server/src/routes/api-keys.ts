@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameSchema } from '../http/openapi.js';
 import { DocqaError } from '@docqa/plugin-api';
 import { defineRoute } from '../http/route.js';
 import { idParams } from './identity-schemas.js';
@@ -15,6 +16,7 @@ const apiKeySchema = z.object({
   expires_at: z.string().nullable(),
   last_used_at: z.string().nullable().describe('To the minute.'),
 });
+nameSchema(apiKeySchema, 'ApiKey');
 const createdKeySchema = apiKeySchema.extend({
   key: z.string().describe('The key itself, shown only in this answer: `docqa_` and 43 characters.'),
 });

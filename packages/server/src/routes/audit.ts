@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameSchema } from '../http/openapi.js';
 import { auditTokens } from '@docqa/core/audit';
 import { defineRoute } from '../http/route.js';
 import { idParams, pageQuery } from './identity-schemas.js';
@@ -16,6 +17,7 @@ const entrySchema = z.object({
   prev_hash: z.string(),
   hash: z.string().describe("SHA-256 over prev_hash and this entry's fields."),
 });
+nameSchema(entrySchema, 'AuditEntry');
 
 const auditQuery = pageQuery.extend({
   type: z.string().max(100).optional().describe('Event type, e.g. chat.query.'),

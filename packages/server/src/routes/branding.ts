@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameSchema } from '../http/openapi.js';
 import { defineRoute } from '../http/route.js';
 import { brandingSchema, brandingTokens } from '@docqa/core/branding';
 import { readLogoUpload } from '../http/read-logo-upload.js';
@@ -10,6 +11,7 @@ const brandingResponse = z.object({
   logo_url: z.string().nullable().describe('Changes whenever the logo changes, so it can be cached for long.'),
   updated_at: z.string().nullable(),
 });
+nameSchema(brandingResponse, 'Branding');
 
 const logoResponse = z.object({
   media_type: z.string(),

@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import { z } from 'zod';
+import { nameSchema } from '../http/openapi.js';
 import { DocqaError } from '@docqa/plugin-api';
 import type { Logger } from '@docqa/plugin-api';
 import { defineRoute } from '../http/route.js';
@@ -45,6 +46,7 @@ const sourceSchema = z.object({
   score: z.number(),
   metadata: z.record(z.string(), z.unknown()),
 });
+nameSchema(sourceSchema, 'ChatSource');
 
 const tokenBudgetSchema = z
   .object({
@@ -93,6 +95,7 @@ const doneSchema = z.object({
   usage: usageSchema,
 });
 const chatResponse = doneSchema.extend({ answer: z.string() });
+nameSchema(chatResponse, 'ChatAnswer');
 
 export const chatRoutes = [
   defineRoute({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { chatTokens } from '@docqa/core/chat';
+import { nameSchema } from '../http/openapi.js';
 import { defineRoute } from '../http/route.js';
 import { idParams, pageQuery } from './identity-schemas.js';
 
@@ -10,6 +11,7 @@ const summarySchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
 });
+nameSchema(summarySchema, 'ConversationSummary');
 
 const turnSchema = z.object({
   query: z.string(),
@@ -21,6 +23,7 @@ const turnSchema = z.object({
   timing: z.record(z.string(), z.number()),
   created_at: z.string(),
 });
+nameSchema(turnSchema, 'ConversationTurn');
 
 export const conversationRoutes = [
   defineRoute({

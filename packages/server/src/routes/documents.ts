@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameSchema } from '../http/openapi.js';
 import { defineRoute } from '../http/route.js';
 import { isRelativeSourcePath } from '../documents/connector-targets.js';
 import { idParams, pageQuery } from './identity-schemas.js';
@@ -22,6 +23,7 @@ const documentSchema = z.object({
   updated_at: z.string(),
   indexed_at: z.string().nullable(),
 });
+nameSchema(documentSchema, 'Document');
 
 // A path inside a source: relative, normalised, no way out of it (the connector plugin checks again on disk).
 const sourcePath = z

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameSchema } from '../http/openapi.js';
 import { defineRoute } from '../http/route.js';
 import { idParams, pageQuery } from './identity-schemas.js';
 
@@ -11,6 +12,7 @@ const groupSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
 });
+nameSchema(groupSchema, 'Group');
 const groupName = z
   .string()
   .trim()

@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { nameSchema } from '../http/openapi.js';
 
 export const tokenPairSchema = z.object({
   access_token: z.string(),
   refresh_token: z.string(),
   token_type: z.literal('bearer'),
 });
+nameSchema(tokenPairSchema, 'TokenPair');
 
 export const userSchema = z.object({
   id: z.uuid(),
@@ -16,6 +18,7 @@ export const userSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
 });
+nameSchema(userSchema, 'User');
 
 export const usernameField = z
   .string()

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameSchema } from '../http/openapi.js';
 import { defineRoute } from '../http/route.js';
 
 const statsSchema = z.object({
@@ -17,6 +18,7 @@ const statsSchema = z.object({
   index_size_bytes: z.number().int(),
   last_update: z.string().nullable(),
 });
+nameSchema(statsSchema, 'IndexStats');
 
 export const indexRoutes = [
   defineRoute({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameSchema } from '../http/openapi.js';
 import { DocqaError, type JobInfo, type JobState } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import { defineRoute } from '../http/route.js';
@@ -44,6 +45,7 @@ const jobSchema = z.object({
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),
 });
+nameSchema(jobSchema, 'Job');
 
 function present(job: JobInfo<Record<string, unknown>>) {
   const data = job.data ?? {};

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameSchema } from '../http/openapi.js';
 import { plans } from '@docqa/plugin-api';
 import { licenseTokens } from '@docqa/core/license';
 import { defineRoute } from '../http/route.js';
@@ -20,6 +21,7 @@ const licenseSchema = z.object({
     .object({ documents: z.number().int(), storage_bytes: z.number().int() })
     .describe('What is stored now, counted as the limits count it.'),
 });
+nameSchema(licenseSchema, 'License');
 
 export const licenseRoutes = [
   defineRoute({

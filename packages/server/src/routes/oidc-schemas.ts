@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameSchema } from '../http/openapi.js';
 
 // Host names and IP addresses both: an IdP on a private network is often reached by address.
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
@@ -66,3 +67,4 @@ export const oidcProviderSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
 });
+nameSchema(oidcProviderSchema, 'OidcProvider');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameSchema } from '../http/openapi.js';
 import { defineRoute } from '../http/route.js';
 import { pageQuery } from './identity-schemas.js';
 
@@ -18,6 +19,7 @@ const ruleSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
 });
+nameSchema(ruleSchema, 'Rule');
 // Checked in full by the rule engine (Python regex syntax, exactly one capture group); bounded here.
 // Any other member (a misspelt field, `__proto__`) is a 422: a rule that silently lost a field
 // would index differently from what its author wrote. The read-only fields a rule is answered with

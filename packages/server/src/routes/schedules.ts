@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameSchema } from '../http/openapi.js';
 import { schedulesTokens } from '@docqa/core/schedules';
 import { defineRoute } from '../http/route.js';
 import { idParams, pageQuery } from './identity-schemas.js';
@@ -14,6 +15,7 @@ const scheduleSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
 });
+nameSchema(scheduleSchema, 'Schedule');
 const cron = z.string().trim().min(9).max(120);
 
 export const scheduleRoutes = [

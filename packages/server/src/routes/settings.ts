@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameSchema } from '../http/openapi.js';
 import { seedVariables } from '@docqa/kernel';
 import { defineRoute } from '../http/route.js';
 
@@ -10,6 +11,7 @@ const settingsSchema = z.object({
     .describe('Every runtime setting (the spec\'s "seed" variables) as stored now.'),
   derived: z.object({ EFFECTIVE_N_CTX: z.number().int() }).describe('Read-only values derived at start-up.'),
 });
+nameSchema(settingsSchema, 'RuntimeSettings');
 
 const changeSchema = z
   .record(z.string(), settingValue)

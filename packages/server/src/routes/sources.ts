@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameSchema } from '../http/openapi.js';
 import { defineRoute, type AnyRoute } from '../http/route.js';
 import type { SourceKind } from '../sources/source-service.js';
 import { idParams, pageQuery } from './identity-schemas.js';
@@ -18,6 +19,7 @@ const sourceSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
 });
+nameSchema(sourceSchema, 'Source');
 const sourceBody = z.strictObject({
   name: z.string().trim().min(1).max(100),
   type: z.string().min(1).max(50),
