@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { loadConfig, readEnvironment, renderConfigurationReference, variables, type VariableSpec } from '@docqa/kernel';
+import { runAsk } from './cli/ask.js';
 import { runInit } from './cli/init.js';
 import { runLicense } from './cli/license.js';
 import { runMcpCommand } from './cli/mcp.js';
@@ -35,6 +36,8 @@ const usage = `Usage: docqa <command>
                      when on the embedded database): docs/moving-to-postgresql.md
   import <file>      load such an archive into this configuration's empty database
                      and DOCQA_DATA_DIR
+  ask "<question>" [--url <url>] [--key <key>]
+                     ask a running DocQA; streams the answer, then its sources (docqa ask --help)
 `;
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -52,6 +55,12 @@ async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'models') return runModelsCommand(argv.slice(1));
   if (argv[0] === 'mcp')
     return runMcpCommand(argv.slice(1), { env: process.env, err: (line) => process.stderr.write(`${line}\n`) });
+  if (argv[0] === 'ask')
+    return runAsk(argv.slice(1), {
+      env: process.env,
+      write: (text) => process.stdout.write(text),
+      err: (line) => process.stderr.write(`${line}\n`),
+    });
   const transferIo = {
     cwd: process.cwd(),
     env: process.env,
