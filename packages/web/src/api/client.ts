@@ -13,6 +13,7 @@ import type {
   License,
   MfaChallenge,
   OidcProvider,
+  OidcProviderInput,
   Page,
   Role,
   Rule,
@@ -88,9 +89,8 @@ export const api = {
   },
   oidc: {
     list: () => request<Page<OidcProvider>>('/api/admin/oidc/providers', { query: { limit: 500 } }),
-    create: (body: Partial<OidcProvider>) =>
-      request<OidcProvider>('/api/admin/oidc/providers', { method: 'POST', body }),
-    update: (providerId: string, body: Partial<OidcProvider>) =>
+    create: (body: OidcProviderInput) => request<OidcProvider>('/api/admin/oidc/providers', { method: 'POST', body }),
+    update: (providerId: string, body: OidcProviderInput) =>
       request<OidcProvider>(`/api/admin/oidc/providers/${id(providerId)}`, { method: 'PUT', body }),
     remove: (providerId: string) => request<void>(`/api/admin/oidc/providers/${id(providerId)}`, { method: 'DELETE' }),
   },

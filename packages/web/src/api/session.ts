@@ -57,6 +57,6 @@ export function takeTokensFromFragment(): boolean {
   const refresh = fragment.get('refresh_token');
   history.replaceState(history.state, '', location.pathname + location.search);
   if (!access || !refresh) return false;
-  session.set({ access_token: access, refresh_token: refresh, token_type: fragment.get('token_type') ?? 'bearer' });
+  session.set({ access_token: access, refresh_token: refresh, token_type: 'bearer' });
   return true;
 }

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api/client';
 import { describeError } from '../../api/http';
-import type { OidcProvider } from '../../api/types';
+import type { OidcProvider, OidcProviderInput } from '../../api/types';
 import { Alert, ConfirmButton, Field, PageHeader } from '../../components/ui';
 import { useAsync } from '../../lib/use-async';
 
@@ -24,7 +24,7 @@ function ProviderForm({ provider, onDone, onCancel }: { provider?: OidcProvider;
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setError(null);
-    const body: Partial<OidcProvider> = {
+    const body: OidcProviderInput = {
       display_name: form.display_name,
       discovery_url: form.discovery_url,
       client_id: form.client_id,
