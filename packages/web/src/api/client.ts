@@ -76,6 +76,9 @@ export const api = {
     update: (userId: string, body: { password?: string; role?: Role; email?: string | null }) =>
       request<User>(`/api/auth/users/${id(userId)}`, { method: 'PUT', body }),
     remove: (userId: string) => request<void>(`/api/auth/users/${id(userId)}`, { method: 'DELETE' }),
+    apiKeys: (userId: string) => request<{ items: ApiKey[] }>(`/api/auth/users/${id(userId)}/api-keys`),
+    revokeApiKey: (userId: string, keyId: string) =>
+      request<void>(`/api/auth/users/${id(userId)}/api-keys/${id(keyId)}`, { method: 'DELETE' }),
   },
   groups: {
     list: () => request<Page<Group>>('/api/groups', { query: { limit: 500 } }),

@@ -6,6 +6,7 @@ import { useApp } from '../../app-context';
 import { Alert, ConfirmButton, Field, Loading, PageHeader } from '../../components/ui';
 import { formatDate } from '../../lib/format';
 import { useAsync } from '../../lib/use-async';
+import { UserApiKeys } from './UserApiKeys';
 
 const roles: Role[] = ['viewer', 'editor', 'admin'];
 
@@ -79,6 +80,7 @@ export function UsersPage() {
   const users = useAsync(() => api.users.list(), []);
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [keysOf, setKeysOf] = useState<User | null>(null);
   const act = async (action: () => Promise<unknown>, done: string) => {
     setError(null);
     setMessage(null);
@@ -156,6 +158,15 @@ export function UsersPage() {
                   </td>
                   <td>{formatDate(user.created_at)}</td>
                   <td className="actions">
+                    <button
+                      type="button"
+                      className="subtle small"
+                      aria-pressed={keysOf?.id === user.id}
+                      aria-label={`API keys of ${user.username}`}
+                      onClick={() => setKeysOf(keysOf?.id === user.id ? null : user)}
+                    >
+                      API keys
+                    </button>
                     {user.sso_provider ? null : (
                       <button type="button" className="subtle small" onClick={() => resetPassword(user)}>
                         Set password
@@ -176,6 +187,7 @@ export function UsersPage() {
           </table>
         </div>
       ) : null}
+      {keysOf ? <UserApiKeys key={keysOf.id} user={keysOf} onClose={() => setKeysOf(null)} /> : null}
     </>
   );
 }
