@@ -65,6 +65,13 @@ module.exports = {
       from: { path: '^packages/core/src/modules/', pathNot: '\\.test\\.ts$' },
       to: { path: '^(packages/server|kernel)/|node_modules/express/' },
     },
+    {
+      name: 'client-knows-only-the-http-api',
+      comment: '@docqa/client runs in browsers and programs elsewhere: it knows DocQA by its API types, not its code.',
+      severity: 'error',
+      from: { path: '^packages/client/' },
+      to: { path: '^(kernel|plugins|examples|packages/(?!client/))[^/]*/|node_modules/express/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
