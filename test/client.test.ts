@@ -5,6 +5,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { createDocqaClient, DocqaClientError, orThrow, type ChatStreamEvent } from '@docqa/client';
 import { renderTypes } from '../packages/client/src/generate.js';
+import { runAsk } from '../packages/server/src/cli/ask.js';
 import { ApiClient } from './support/api.js';
 import { baseEnv, runCli, serveCli, type ServingCli } from './support/cli.js';
 import { databaseEnv } from './support/database.js';
@@ -51,7 +52,7 @@ describe('@docqa/client and docqa ask (end to end)', function () {
       SHUTDOWN_TIMEOUT_SECONDS: '5',
       RAG_MIN_CHUNK_LENGTH: '1',
     };
-    server = await serveCli({ cwd: dir, env: baseEnv({ ...env, ...database.env }) });
+    server = await serveCli({ cwd: dir, env: baseEnv({ ...env, ...database.env }), timeoutMs: 180_000 });
     const admin = await ApiClient.login(server.url, 'admin', adminPassword);
     const [document] = await admin.upload([{ name: 'handbook.txt', text: handbook }]);
     expect((await admin.waitForJob(document!.job_id as string)).status).to.equal('succeeded');
@@ -158,7 +159,7 @@ describe('@docqa/client and docqa ask (end to end)', function () {
       expect(result.stdout).to.include('end of March');
     });
 
-    it('exits 3 on a refused key, 4 without the read scope, 5 when DocQA is not reachable, 2 on usage', async () => {
+    it('exits 3 on a refused key, 4 without the read scope, 5 when DocQA is not reachable', async () => {
       const refused = await ask(['Holidays?', '--url', server.url, '--key', `docqa_${'x'.repeat(43)}`]);
       expect(refused.code).to.equal(3);
       expect(refused.stderr).to.include('refused the API key (401 unauthorized)');
@@ -168,16 +169,26 @@ describe('@docqa/client and docqa ask (end to end)', function () {
       const offline = await ask(['Holidays?', '--url', `http://127.0.0.1:${await closedPort()}`, '--key', readKey]);
       expect(offline.code).to.equal(5);
       expect(offline.stderr).to.match(/Could not reach DocQA at http:\/\/127\.0\.0\.1:\d+ \(.*\)\. Is it running/);
-      const noUrl = await ask(['Holidays?', '--key', readKey]);
-      expect(noUrl.code).to.equal(2);
-      expect(noUrl.stderr).to.include('No DocQA URL: pass --url or set DOCQA_URL.');
-      const noKey = await ask(['Holidays?', '--url', server.url]);
-      expect([noKey.code, noKey.stderr]).to.deep.equal([
-        2,
-        'No API key: pass --key or set DOCQA_API_KEY (create one under Account → API keys).\n',
-      ]);
-      expect((await ask(['--url', server.url, '--key', readKey])).code, 'no question').to.equal(2);
       expect(refused.stdout + scope.stdout + offline.stdout).to.equal('');
+    });
+
+    it('exits 2 without a question, a URL or a key (in process: no request is made)', async () => {
+      const run = async (args: string[], env: Record<string, string> = {}) => {
+        const output = { out: '', err: '' };
+        const io = { env, write: (text: string) => (output.out += text), err: (line: string) => (output.err += line) };
+        return { code: await runAsk(args, io), ...output };
+      };
+      const noUrl = await run(['Holidays?', '--key', readKey]);
+      expect([noUrl.code, noUrl.out]).to.deep.equal([2, '']);
+      expect(noUrl.err).to.include('No DocQA URL: pass --url or set DOCQA_URL.');
+      const noKey = await run(['Holidays?'], { DOCQA_URL: server.url });
+      expect([noKey.code, noKey.err]).to.deep.equal([
+        2,
+        'No API key: pass --key or set DOCQA_API_KEY (create one under Account → API keys).',
+      ]);
+      expect((await run(['--url', server.url, '--key', readKey])).err).to.include('No question given.');
+      expect((await run(['--nonsense'])).code).to.equal(2);
+      expect((await run(['--help'])).out).to.include('Usage: docqa ask');
     });
   });
 });
