@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { definePreset, type Db } from '@docqa/plugin-api';
+import { definePreset, type Db, type Plan } from '@docqa/plugin-api';
 import { testSecrets } from '@docqa/kernel/testing';
 import { standardPreset } from '../../src/presets/standard.js';
 import { withoutLicenseGate } from '../../src/testing/standard-with-license.js';
@@ -17,10 +17,8 @@ import { licenseStandIn } from '../../src/testing/license-stand-in.js';
 const filesPerUpload = 20;
 
 // The free plan holds 100 documents; a license stand-in with room for the whole corpus.
-const benchLicense = licenseStandIn(() => ({
-  plan: 'PRO',
-  limits: { documents: null, fileSizeBytes: null, storageBytes: null },
-}));
+const benchLicense = (plan: Plan) =>
+  licenseStandIn(() => ({ plan, limits: { documents: null, fileSizeBytes: null, storageBytes: null } }));
 
 export interface BeirSet {
   /** Documents by their id in the qrels (prefixed when several sets share one index). */
@@ -76,10 +74,17 @@ export interface IndexedCorpus {
   stop(): Promise<void>;
   /** The server's database, to look at what was indexed. */
   db: Db;
+  url: string;
+  /** The admin's Authorization header. */
+  auth: { authorization: string };
 }
 
 /** A server on a fresh database (embedded unless DATABASE_URL is set) holding `corpus`, fully indexed. */
-export async function indexCorpus(corpus: BeirSet['corpus'], env: Record<string, string> = {}): Promise<IndexedCorpus> {
+export async function indexCorpus(
+  corpus: BeirSet['corpus'],
+  env: Record<string, string> = {},
+  plan: Plan = 'PRO',
+): Promise<IndexedCorpus> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-quality-'));
   const databaseUrl = process.env.DATABASE_URL;
   const server = await startServer({
@@ -99,7 +104,7 @@ export async function indexCorpus(corpus: BeirSet['corpus'], env: Record<string,
       standard: definePreset({
         id: 'standard',
         description: 'standard + license stand-in',
-        plugins: (context) => [...withoutLicenseGate(standardPreset.plugins(context)), { plugin: benchLicense }],
+        plugins: (context) => [...withoutLicenseGate(standardPreset.plugins(context)), { plugin: benchLicense(plan) }],
       }),
     },
     port: 0,
@@ -171,7 +176,7 @@ export async function indexCorpus(corpus: BeirSet['corpus'], env: Record<string,
       indexSeconds,
       uploadSeconds,
     };
-    return { search, stats, stop, db: server.kernel.db };
+    return { search, stats, stop, db: server.kernel.db, url: server.url, auth };
   } catch (error) {
     await stop();
     throw error;

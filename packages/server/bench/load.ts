@@ -1,0 +1,174 @@
+/**
+ * npm run bench:load [-- options] — many clients at once against DocQA, next to a bare node:http
+ * server measured in the same run on the same machine, so the ratios are what matter:
+ * POST /api/search, POST /api/chat (extractive answers, JSON and server-sent events), GET /api/docs
+ * (50 items) and GET /api/version, as a signed-in viewer, over BEIR SciFact (../shared/data/beir).
+ * Each server runs in a child process (load/server.ts) and the load in another (load/client.ts), so
+ * each one's CPU time is its own: the server's is read from /proc/<pid>/stat around each endpoint.
+ *
+ *   --clients 50,200        concurrent connections, each run in turn
+ *   --seconds 10            measured per endpoint and client count (after --warmup 2 s)
+ *   --documents 5183        SciFact documents indexed (all by default)
+ *   --endpoints search,chat,chat-sse,docs,version
+ *   --database-url URL      PostgreSQL (also DATABASE_URL); a temporary database is made beside it
+ *   --profile DIR           a V8 CPU profile of the server per endpoint and client count
+ *   --log-level INFO        the server's LOG_LEVEL (the product's default; lines go to /dev/null)
+ *   --json FILE             the figures as JSON too
+ */
+import { execFile, fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs, promisify } from 'node:util';
+import type { LoadResult, LoadSpec } from './load/client.js';
+import type { ServerReady, ServerSpec } from './load/server.js';
+import { endpointSpecs, type EndpointName } from './load/endpoints.js';
+import { formatRow, type Row } from './load/report.js';
+
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+const tsxArgs = ['--import', 'tsx', '--conditions=docqa-source'];
+
+const { values } = parseArgs({
+  options: {
+    clients: { type: 'string', default: '50,200' },
+    seconds: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
+    documents: { type: 'string' },
+    endpoints: { type: 'string', default: 'search,chat,chat-sse,docs,version' },
+    'database-url': { type: 'string' },
+    profile: { type: 'string' },
+    'log-level': { type: 'string', default: 'INFO' },
+    json: { type: 'string' },
+  },
+});
+const clientCounts = values.clients.split(',').map(Number);
+const seconds = Number(values.seconds);
+const warmup = Number(values.warmup);
+const endpoints = values.endpoints.split(',') as EndpointName[];
+const databaseUrl = values['database-url'] ?? process.env.DATABASE_URL;
+for (const name of endpoints) if (!(name in endpointSpecs)) throw new Error(`Unknown endpoint ${name}.`);
+
+interface Child {
+  process: ChildProcess;
+  ready: ServerReady;
+}
+
+function startChild(spec: ServerSpec): Promise<Child> {
+  const child = fork(here('./load/server.ts'), [JSON.stringify(spec)], {
+    execArgv: tsxArgs,
+    // The server's log lines cost it what they cost in production, but nobody reads them here.
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('message', (message: ServerReady) => resolve({ process: child, ready: message }));
+    child.once('exit', (code) => reject(new Error(`The ${spec.kind} server exited (${code}) before it was ready.`)));
+  });
+}
+
+function ask(child: ChildProcess, message: unknown): Promise<void> {
+  return new Promise((resolve) => {
+    child.once('message', () => resolve());
+    child.send(message as object);
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.send({ stop: true });
+  });
+}
+
+/** User and system CPU seconds of a process, every thread (/proc/<pid>/stat fields 14 and 15). */
+function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function load(spec: LoadSpec): Promise<LoadResult> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [...tsxArgs, here('./load/client.ts'), JSON.stringify(spec)],
+    {
+      maxBuffer: 1 << 20,
+    },
+  );
+  return JSON.parse(stdout) as LoadResult;
+}
+
+async function measure(
+  server: Child,
+  name: string,
+  spec: Omit<LoadSpec, 'clients' | 'seconds'>,
+  clients: number,
+): Promise<Row> {
+  if (warmup > 0) await load({ ...spec, clients, seconds: warmup });
+  const pid = server.process.pid as number;
+  if (values.profile) await ask(server.process, { profile: `${name.replace(/\W+/g, '-')}-${clients}` });
+  const cpuBefore = cpuSeconds(pid);
+  const result = await load({ ...spec, clients, seconds });
+  const cpu = cpuSeconds(pid) - cpuBefore;
+  if (values.profile) await ask(server.process, { profile: null });
+  return {
+    name,
+    clients,
+    ...result,
+    rps: result.requests / result.seconds,
+    cpuMsPerRequest: (cpu * 1000) / result.requests,
+  };
+}
+
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+
+async function main(): Promise<void> {
+  const database = databaseUrl ? 'PostgreSQL' : 'embedded PGlite';
+  console.log(`bench:load: ${database}, ${os.availableParallelism()} cores, load average ${loadAverage()}`);
+  const bare = await startChild({ kind: 'bare' });
+  const docqa = await startChild({
+    kind: 'docqa',
+    ...(values.documents ? { documents: Number(values.documents) } : {}),
+    ...(databaseUrl ? { databaseUrl } : {}),
+    logLevel: values['log-level'],
+    ...(values.profile ? { profileDir: values.profile } : {}),
+  });
+  const rows: Row[] = [];
+  try {
+    const stats = docqa.ready.stats!;
+    console.log(
+      `corpus: SciFact, ${stats.documents} documents, ${stats.chunks} chunks, indexed in ${stats.indexSeconds.toFixed(1)} s; ` +
+        `${seconds} s per endpoint after ${warmup} s of warm-up; load average ${loadAverage()}`,
+    );
+    const context = { authorization: docqa.ready.authorization!, queries: docqa.ready.queries! };
+    for (const clients of clientCounts) {
+      const baseline = await measure(
+        bare,
+        'bare node:http',
+        { origin: bare.ready.url, method: 'GET', path: '/', headers: {} },
+        clients,
+      );
+      const measured: Row[] = [baseline];
+      // /api/version first: the other endpoints' ratios to it are taken in the same run.
+      const ordered = [...endpoints].sort((a, b) => Number(b === 'version') - Number(a === 'version'));
+      for (const name of ordered) {
+        const spec = endpointSpecs[name](context);
+        measured.push(await measure(docqa, spec.label, { origin: docqa.ready.url, ...spec.request }, clients));
+      }
+      const version = measured.find((row) => row.name === endpointSpecs.version(context).label);
+      console.log(`\n${clients} clients (load average ${loadAverage()})`);
+      for (const row of measured) console.log(formatRow(row, baseline, version));
+      rows.push(...measured);
+    }
+  } finally {
+    await Promise.all([stopChild(bare.process), stopChild(docqa.process)]);
+  }
+  console.log(`\nload average ${loadAverage()}`);
+  if (values.json)
+    fs.writeFileSync(values.json, JSON.stringify({ database, loadAverage: os.loadavg(), rows }, null, 2));
+}
+
+await main();
