@@ -43,6 +43,19 @@ export const scifactFolder = path.resolve(repositoryRoot, '../shared/data/beir/s
 
 const spec = JSON.parse(process.argv[2] ?? '{}') as ServerSpec;
 const send = (message: unknown) => process.send?.(message);
+/** Set once the server is up; until then an interrupted bench just ends this process. */
+let stopping: (() => Promise<void>) | null = null;
+/** The temporary PostgreSQL database, dropped however this process ends. */
+let database: Awaited<ReturnType<typeof createTemporaryDatabase>> | null = null;
+
+// The bench went away (interrupted, or failed): stop too, dropping the temporary database, even
+// while the corpus is still being indexed.
+process.on('disconnect', () => {
+  (stopping ?? (async () => void (await database?.drop())))().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+});
 
 async function bare(): Promise<() => Promise<void>> {
   const body = JSON.stringify({ version: '0.1.0', commit: 'unknown', build_date: 'unknown' });
@@ -59,7 +72,7 @@ async function bare(): Promise<() => Promise<void>> {
 async function docqa(): Promise<() => Promise<void>> {
   const set = readBeir(scifactFolder);
   const corpus = set.corpus.slice(0, spec.documents ?? set.corpus.length);
-  const database = spec.databaseUrl ? await createTemporaryDatabase(spec.databaseUrl) : null;
+  database = spec.databaseUrl ? await createTemporaryDatabase(spec.databaseUrl) : null;
   if (database) process.env.DATABASE_URL = database.url;
   else delete process.env.DATABASE_URL;
   const index = await indexCorpus(corpus, { LOG_LEVEL: spec.logLevel ?? 'INFO' }, 'ENTERPRISE');
@@ -113,16 +126,10 @@ async function onMessage(message: { profile?: string | null; stop?: boolean }, s
 }
 
 const stop = spec.kind === 'bare' ? await bare() : await docqa();
+stopping = stop;
 process.on('message', (message: { profile?: string | null; stop?: boolean }) => {
   onMessage(message, stop).catch((error: unknown) => {
     console.error(error);
     process.exit(1);
   });
-});
-// The bench went away (an interrupted run): still drop the temporary database.
-process.on('disconnect', () => {
-  stop().then(
-    () => process.exit(0),
-    () => process.exit(1),
-  );
 });
