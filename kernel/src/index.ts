@@ -15,5 +15,6 @@ export type { EmbeddedCheckpoints, CheckpointRecord } from './db/embedded-checkp
 export { createDb } from './db/sql.js';
 export type { SchemaMigration } from './db/orm.js';
 export { installShutdownHandlers } from './lifecycle.js';
+export { propagationSeconds } from './settings/settings-service.js';
 export { renderConfigurationReference } from './config/reference.js';
 export { openMaintenanceDatabase, type MaintenanceDatabase, type MaintenanceOptions } from './db/maintenance.js';

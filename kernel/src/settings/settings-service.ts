@@ -12,6 +12,13 @@ import {
 const seedNames = new Set<string>(seedVariables);
 
 /**
+ * How long a change made on one replica takes at most to count on the others: settings are polled
+ * this often, and what processes keep of other shared state (verified tokens, group grants) expires
+ * after it, so one bound holds for all of it.
+ */
+export const propagationSeconds = 5;
+
+/**
  * Runtime settings: the variables the spec marks "seed". The first start writes the environment's
  * values into runtime_setting; from then on that table is authoritative and the environment's value
  * is ignored (with a warning when they differ). Other replicas pick a change up within
@@ -30,7 +37,11 @@ export class DbSettingsService implements SettingsService {
   }
 
   /** Seeds missing settings from the environment, then loads the table. */
-  async start(config: ConfigValues, explicitlySet: ReadonlySet<string>, pollSeconds = 5): Promise<void> {
+  async start(
+    config: ConfigValues,
+    explicitlySet: ReadonlySet<string>,
+    pollSeconds = propagationSeconds,
+  ): Promise<void> {
     const seeds = Object.fromEntries(seedVariables.map((name) => [name, config[name]]));
     await this.#pool.query(
       `insert into runtime_setting (key, value, updated_by) select key, value, 'seed' from jsonb_each($1::jsonb) on conflict (key) do nothing`,

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { DocqaError, providerTokens, tokens as coreTokens, type AuditService, type Logger } from '@docqa/plugin-api';
-import type { Kernel } from '@docqa/kernel';
+import { propagationSeconds, type Kernel } from '@docqa/kernel';
 import type { Principal } from '@docqa/core/identity';
 import { dummyVerify, hashPassword, passwordProblems, verifyPassword } from './crypto/index.js';
 import { TokenService, type TokenPair } from './tokens.js';
@@ -39,7 +39,7 @@ export class IdentityService {
 
   constructor(kernel: Kernel) {
     this.#kernel = kernel;
-    this.users = new UserRepository(kernel.db);
+    this.users = new UserRepository(kernel.db, propagationSeconds);
     this.tokens = new TokenService(
       kernel.db,
       kernel.settings,
@@ -132,6 +132,8 @@ export class IdentityService {
       return { familyId: row.family_id };
     });
     if (outcome === 'reused') {
+      // The sign-in's access tokens end with it: checks read again from the committed revocation.
+      this.users.forget(claims.sub);
       this.#logger.warn({ user_id: claims.sub }, 'a refresh token was used twice; its sign-in was revoked');
       throw new DocqaError(
         'unauthorized',
@@ -236,6 +238,8 @@ export class IdentityService {
       ]);
       return row.user_id;
     });
+    // Again after the commit: a token check between the update and the commit read the old row.
+    if (userId) this.users.forget(userId);
     if (!userId)
       throw new DocqaError(
         'validation_failed',
@@ -300,6 +304,7 @@ export class IdentityService {
         { revokeSessions: passwordHash !== undefined || demoted, tx },
       );
     });
+    this.users.forget(id); // again after the commit (see UserRepository.forget)
     const details = {
       ...(changes.role !== undefined ? { role: changes.role } : {}),
       ...(passwordHash ? { password_changed: true } : {}),
@@ -325,6 +330,7 @@ export class IdentityService {
       }
       await this.users.delete(id, tx);
     });
+    this.users.forget(id); // again after the commit (see UserRepository.forget)
     await this.#audit.record({
       type: 'user.delete',
       actor: { id: actor.userId, username: actor.username },

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { DocqaError, type Db, type SqlExecutor } from '@docqa/plugin-api';
+import { VerifiedUsers, type VerifiedUser } from './verified-users.js';
 
 export type Role = 'admin' | 'editor' | 'viewer';
 export const roles: readonly Role[] = ['admin', 'editor', 'viewer'];
@@ -63,7 +64,19 @@ function conflictOnDuplicate(error: unknown): never {
 
 /** SQL over app_user. Usernames and emails compare case-insensitively, as people type them. */
 export class UserRepository {
-  constructor(private readonly db: Db) {}
+  /**
+   * What access-token checks read, kept `verifiedSeconds` (the kernel's propagationSeconds: another
+   * replica's change counts here within the delay of a runtime setting); every write below forgets
+   * the user it changed, so this process's own changes count at once.
+   */
+  readonly verified: VerifiedUsers;
+
+  constructor(
+    private readonly db: Db,
+    verifiedSeconds = 5,
+  ) {
+    this.verified = new VerifiedUsers(verifiedSeconds * 1000);
+  }
 
   async count(): Promise<number> {
     const { rows } = await this.db.query<{ n: string }>('select count(*) as n from app_user');
@@ -71,16 +84,27 @@ export class UserRepository {
   }
 
   /**
-   * The user of an access token, and whether its sign-in (`familyId`) was revoked, in one statement:
-   * it runs for every authenticated request.
+   * The user of an access token, and whether its sign-in (`familyId`) was revoked, in one statement
+   * and at most once per `verifiedSeconds` per sign-in and process: every authenticated request asks.
    */
-  async forAccessToken(id: string, familyId: string | null): Promise<(UserRow & { family_revoked: boolean }) | null> {
-    const { rows } = await this.db.query<UserRow & { family_revoked: boolean }>(
-      `select u.*, ($2::uuid is not null and exists (select 1 from refresh_token r where r.family_id = $2::uuid and r.revoked_at is not null)) as family_revoked
-         from app_user u where u.id = $1`,
-      [id, familyId],
-    );
-    return rows[0] ?? null;
+  forAccessToken(id: string, familyId: string | null): Promise<VerifiedUser | null> {
+    return this.verified.load(id, familyId, async () => {
+      const { rows } = await this.db.query<VerifiedUser>(
+        `select u.id, u.username, u.role, u.token_version, ($2::uuid is not null and exists (select 1 from refresh_token r where r.family_id = $2::uuid and r.revoked_at is not null)) as family_revoked
+           from app_user u where u.id = $1`,
+        [id, familyId],
+      );
+      return rows[0] ?? null;
+    });
+  }
+
+  /**
+   * Forgets what access-token checks read of a user. The writes below call it themselves; a caller
+   * whose transaction made them calls it again once that commits, since a check in between could
+   * have read the row as it was before.
+   */
+  forget(id: string): void {
+    this.verified.forget(id);
   }
 
   async byId(id: string, tx: SqlExecutor = this.db): Promise<UserRow | null> {
@@ -172,6 +196,7 @@ export class UserRepository {
       if (changes.password_hash !== undefined) {
         await tx.query('update api_key set revoked_at = now() where user_id = $1 and revoked_at is null', [id]);
       }
+      this.forget(id);
       return rows[0];
     } catch (error) {
       conflictOnDuplicate(error);
@@ -184,6 +209,7 @@ export class UserRepository {
 
   async delete(id: string, tx: SqlExecutor = this.db): Promise<boolean> {
     const result = await tx.query('delete from app_user where id = $1', [id]);
+    this.forget(id);
     return result.rowCount > 0;
   }
 
