@@ -105,11 +105,13 @@ async function measure(
 ): Promise<Row> {
   if (warmup > 0) await load({ ...spec, clients, seconds: warmup });
   const pid = server.process.pid as number;
-  if (values.profile) await ask(server.process, { profile: `${name.replace(/\W+/g, '-')}-${clients}` });
+  // Only DocQA is profiled: the baseline has nothing to find.
+  const profile = values.profile !== undefined && server.ready.stats !== undefined;
+  if (profile) await ask(server.process, { profile: `${name.replace(/\W+/g, '-')}-${clients}` });
   const cpuBefore = cpuSeconds(pid);
   const result = await load({ ...spec, clients, seconds });
   const cpu = cpuSeconds(pid) - cpuBefore;
-  if (values.profile) await ask(server.process, { profile: null });
+  if (profile) await ask(server.process, { profile: null });
   return {
     name,
     clients,
