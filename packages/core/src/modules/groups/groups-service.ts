@@ -9,6 +9,7 @@ import {
   type GroupsService,
   type ResourceType,
 } from './contract.js';
+import { Memberships } from './memberships.js';
 
 interface GroupRow {
   id: string;
@@ -38,6 +39,9 @@ function conflictOnDuplicate(error: unknown): never {
 
 /** Groups, membership and resource grants in the database; beyond `everyone`, ENTERPRISE only. */
 export class StoredGroups implements GroupsService {
+  /** Read by scopeFor at every request of a viewer or editor; the writes below forget what they change. */
+  readonly memberships = new Memberships();
+
   constructor(
     private readonly db: Db,
     private readonly currentPlan: () => Plan,
@@ -97,6 +101,7 @@ export class StoredGroups implements GroupsService {
     const group = await this.get(id);
     if (group.builtin) throw new DocqaError('conflict', 'The built-in everyone group cannot be deleted.');
     await this.db.query('delete from user_group where id = $1', [id]);
+    this.memberships.clear(); // its members' rows went with it
   }
 
   async members(id: string): Promise<Array<{ id: string; username: string }>> {
@@ -115,6 +120,7 @@ export class StoredGroups implements GroupsService {
       'insert into user_group_member (group_id, user_id) select $1, id from app_user where id = $2 on conflict do nothing',
       [id, userId],
     );
+    this.memberships.forget(userId);
     if (rowCount === 0) {
       const exists = await this.db.query('select 1 from app_user where id = $1', [userId]);
       if (exists.rowCount === 0) throw new DocqaError('not_found', `User ${userId} was not found.`);
@@ -125,6 +131,7 @@ export class StoredGroups implements GroupsService {
     const group = await this.get(id);
     if (group.builtin) throw new DocqaError('conflict', 'No one can leave the everyone group.');
     await this.db.query('delete from user_group_member where group_id = $1 and user_id = $2', [id, userId]);
+    this.memberships.forget(userId);
   }
 
   async groupsOfUser(userId: string): Promise<GroupRecord[]> {
@@ -170,11 +177,14 @@ export class StoredGroups implements GroupsService {
 
   async scopeFor(principal: Principal): Promise<AccessScope> {
     if (principal.role === 'admin' || !this.#enterprise()) return { all: true };
-    const { rows } = await this.db.query<{ group_id: string }>(
-      'select group_id from user_group_member where user_id = $1',
-      [principal.userId],
-    );
-    return { all: false, groupIds: [everyoneGroupId, ...rows.map((row) => row.group_id)] };
+    const groupIds = await this.memberships.load(principal.userId, async () => {
+      const { rows } = await this.db.query<{ group_id: string }>(
+        'select group_id from user_group_member where user_id = $1',
+        [principal.userId],
+      );
+      return [everyoneGroupId, ...rows.map((row) => row.group_id)];
+    });
+    return { all: false, groupIds };
   }
 
   /** Whether a principal may see a resource; the single-resource form of `accessPredicate`. */

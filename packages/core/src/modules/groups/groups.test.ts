@@ -60,4 +60,35 @@ describe('groups module (without the HTTP server)', function () {
     expect(await groups.canSee(ada, 'document', 'd-1')).to.equal(true);
     expect(await groups.canSee({ ...ada, role: 'admin' }, 'document', 'd-1')).to.equal(true);
   });
+
+  const scopeOfAda = async () => {
+    const scope = await groups.scopeFor(ada);
+    return scope.all ? [] : scope.groupIds;
+  };
+
+  // scopeFor keeps a user's groups for a few seconds (memberships.ts): every change through the service counts at once.
+  it("a viewer's scope follows membership changes at once: added, removed, group deleted", async () => {
+    plan = 'ENTERPRISE';
+    const audit = await groups.create('Audit', '');
+    expect(await scopeOfAda()).to.not.include(audit.id);
+    await groups.addMember(audit.id, ada.userId);
+    expect(await scopeOfAda()).to.include(audit.id);
+    await groups.removeMember(audit.id, ada.userId);
+    expect(await scopeOfAda()).to.not.include(audit.id);
+    await groups.addMember(audit.id, ada.userId);
+    expect(await scopeOfAda()).to.include(audit.id);
+    await groups.delete(audit.id);
+    expect(await scopeOfAda()).to.not.include(audit.id);
+  });
+
+  it("another process's membership change (in the database alone) counts within the propagation delay", async function () {
+    this.timeout(20_000);
+    plan = 'ENTERPRISE';
+    const ops = await groups.create('Operations', '');
+    expect(await scopeOfAda()).to.not.include(ops.id);
+    await kernel.db.query('insert into user_group_member (group_id, user_id) values ($1, $2)', [ops.id, ada.userId]);
+    const started = Date.now();
+    while (!(await scopeOfAda()).includes(ops.id)) await new Promise((r) => setTimeout(r, 200));
+    expect(Date.now() - started).to.be.below(6500);
+  });
 });
