@@ -217,12 +217,7 @@ export class DocumentRepository {
       values.push(filter.visibleToGroups);
       where.push(documentAccessPredicate('d', `$${values.length}`));
     }
-    // The count and the order are taken over the visible documents' ids and dates only; the whole
-    // rows are read for the page alone (a window count over d.* sorted every row, wide, per request).
-    const sql = `with visible as (select d.id, d.created_at from document d ${where.length ? `where ${where.join(' and ')}` : ''}),
-       page as (select id from visible order by created_at desc, id limit $1 offset $2)
-     select d.*, (select count(*) from visible) as total from page join document d on d.id = page.id
-     order by d.created_at desc, d.id`;
+    const sql = `select d.*, count(*) over () as total from document d ${where.length ? `where ${where.join(' and ')}` : ''} order by d.created_at desc, d.id limit $1 offset $2`;
     const { rows } = await this.db.query<DocumentRow & { total: string }>(sql, values);
     const firstRow = async () =>
       (await this.db.query<DocumentRow & { total: string }>(sql, [1, 0, ...values.slice(2)])).rows;
