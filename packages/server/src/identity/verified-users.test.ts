@@ -156,6 +156,13 @@ describe('access tokens after account changes (through HTTP)', function () {
     expect((await call('GET', '/api/auth/me', user.access_token)).status).to.equal(401);
   });
 
+  it('a user deleted on another replica meanwhile: the kept check lets the token in, /me answers 401, not 500', async () => {
+    const user = await signedInViewer('gone-elsewhere');
+    await server.kernel.db.query('delete from app_user where id = $1', [user.id]);
+    const me = await call('GET', '/api/auth/me', user.access_token);
+    expect([me.status, me.body.code]).to.deep.equal([401, 'unauthorized']);
+  });
+
   it("another replica's change (made in the database alone) counts within the propagation delay", async function () {
     this.timeout(20_000);
     const user = await signedInViewer('elsewhere');

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
+import { DocqaError } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import { defineRoute } from '../http/route.js';
 import { publicUser } from '../identity/users.js';
@@ -116,7 +117,9 @@ export const authRoutes = [
     responses: { 200: { description: 'The user.', schema: userSchema } },
     handler: async ({ services, principal }) => {
       const user = await services.identity.users.byId(principal!.userId);
-      return { status: 200, body: publicUser(user!) };
+      // Deleted since the token's check (on another replica, whose change counts here within 5 s).
+      if (!user) throw new DocqaError('unauthorized', 'The account of this token no longer exists.');
+      return { status: 200, body: publicUser(user) };
     },
   }),
   defineRoute({
