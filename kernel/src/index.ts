@@ -12,7 +12,13 @@ export { createLogger, type RootLogger, type LogLevelName } from './logging/logg
 export { openEmbeddedDatabase, openServerDatabase, redactUrl, type DatabaseConnection } from './db/pool.js';
 export type { EmbeddedAutovacuum, TableMaintenance } from './db/embedded-autovacuum.js';
 export type { EmbeddedCheckpoints, CheckpointRecord } from './db/embedded-checkpoints.js';
-export { createDb } from './db/sql.js';
+export { createDb, asDatabaseError } from './db/sql.js';
+export {
+  withStatementLimits,
+  currentStatementLimits,
+  abortedWorkError,
+  type StatementLimits,
+} from './db/statement-limits.js';
 export type { SchemaMigration } from './db/orm.js';
 export { installShutdownHandlers } from './lifecycle.js';
 export { propagationSeconds } from './settings/settings-service.js';

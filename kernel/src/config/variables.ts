@@ -364,6 +364,13 @@ export const variables = {
     group: 'database',
     description: 'Seconds to wait for a connection.',
   }),
+  REQUEST_STATEMENT_TIMEOUT_SECONDS: spec({
+    parse: p.int(0, 86_400),
+    default: '30',
+    group: 'database',
+    description:
+      "statement_timeout of each database statement an HTTP request runs (0: none); jobs have none. Also the statement is cancelled when the request's client goes away. PostgreSQL server only: the embedded database cannot stop a running statement (docs/security.md).",
+  }),
   DB_POOL_RECYCLE: spec({
     parse: p.int(0),
     default: '1800',

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { ConnectionTurns } from './connection-turns.js';
 import { openEmbeddedDatabase, type DatabaseConnection } from './pool.js';
+import { withStatementLimits } from './statement-limits.js';
 
 const never = 60_000;
 
@@ -73,6 +74,27 @@ describe('ConnectionTurns', () => {
     holder();
     (await next)();
   });
+
+  it('drops a waiter whose client went away at once, and gives the turn to the next', async () => {
+    const turns = new ConnectionTurns(1000);
+    const holder = await turns.take('client', never);
+    const gone = new AbortController();
+    const abandoned = turns.take('statement', never, gone.signal).then(
+      () => null,
+      (error: Error) => error,
+    );
+    const next = turns.take('statement', never);
+    gone.abort();
+    expect((await abandoned)?.message).to.match(/aborted by the client/);
+    holder();
+    (await next)();
+    // Already gone before asking: refused without waiting.
+    const late = await turns.take('statement', never, gone.signal).then(
+      () => null,
+      (error: Error) => error,
+    );
+    expect(late?.message).to.match(/aborted by the client/);
+  });
 });
 
 describe('embedded database pool: turns', () => {
@@ -102,6 +124,22 @@ describe('embedded database pool: turns', () => {
     await Promise.all([waiting, statement]);
     const { rows } = await db.pool.query<{ what: string }>('select what from log order by at');
     expect(rows.map((row) => row.what)).to.deep.equal(['holder', 'statement', 'waiting transaction']);
+  });
+
+  it('starts no statement for work whose client went away (PGlite cannot cancel one)', async () => {
+    const gone = new AbortController();
+    const limits = { timeoutMs: 1000, setting: 'REQUEST_STATEMENT_TIMEOUT_SECONDS', signal: gone.signal };
+    const holder = await db.pool.connect();
+    const waiting = withStatementLimits(limits, () => db.pool.query(`insert into log (what) values ('abandoned')`));
+    const refused = waiting.then(
+      () => null,
+      (error: Error) => error,
+    );
+    gone.abort();
+    expect((await refused)?.message).to.match(/aborted by the client/);
+    holder.release();
+    const { rows } = await db.pool.query('select what from log');
+    expect(rows).to.deep.equal([]);
   });
 
   it('passes the turn on after a client released with an error', async () => {

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { abortedWorkError, currentStatementLimits } from './statement-limits.js';
 
 /** A single statement (`pool.query`), or a client held for several (`pool.connect()`: transactions, MikroORM). */
 export type TurnKind = 'statement' | 'client';
@@ -30,8 +31,12 @@ export class ConnectionTurns {
 
   constructor(private readonly patienceMs: number) {}
 
-  /** Waits for the turn; the function it resolves with gives the turn back (once). */
-  take(kind: TurnKind, timeoutMs: number): Promise<() => void> {
+  /**
+   * Waits for the turn; the function it resolves with gives the turn back (once). A waiter whose
+   * `signal` aborts (its client went away) leaves the queue at once instead of taking a turn.
+   */
+  take(kind: TurnKind, timeoutMs: number, signal?: AbortSignal): Promise<() => void> {
+    if (signal?.aborted) return Promise.reject(abortedWorkError());
     if (!this.#taken) {
       this.#taken = true;
       return Promise.resolve(this.#giveBackOnce());
@@ -42,13 +47,19 @@ export class ConnectionTurns {
         since: performance.now(),
         grant: () => {
           clearTimeout(timer);
+          signal?.removeEventListener('abort', leave);
           resolve(this.#giveBackOnce());
         },
       };
-      const timer = setTimeout(() => {
+      const giveUp = (error: Error) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', leave);
         this.#waiting.splice(this.#waiting.indexOf(waiter), 1);
-        reject(new Error(timeoutMessage));
-      }, timeoutMs);
+        reject(error);
+      };
+      const leave = () => giveUp(abortedWorkError());
+      const timer = setTimeout(() => giveUp(new Error(timeoutMessage)), timeoutMs);
+      signal?.addEventListener('abort', leave, { once: true });
       // Like pg-pool's own wait: a waiting caller does not keep the process alive.
       timer.unref();
       this.#waiting.push(waiter);
@@ -108,8 +119,13 @@ export class TurnTakingPool extends pg.Pool {
     );
   }
 
+  /**
+   * PGlite runs a statement to its end on this thread: it has no `statement_timeout` (no timer
+   * signals in WebAssembly) and no cancel. What can be bounded is the wait: work whose client went
+   * away stops waiting for the connection and starts no further statement.
+   */
   async #checkOut(kind: TurnKind): Promise<pg.PoolClient> {
-    const giveBack = await this.#turns.take(kind, this.#timeoutMs);
+    const giveBack = await this.#turns.take(kind, this.#timeoutMs, currentStatementLimits()?.signal);
     let client: pg.PoolClient;
     try {
       client = await super.connect();

@@ -7,6 +7,7 @@ import { DocqaError } from '@docqa/plugin-api';
 import { TurnTakingPool } from './connection-turns.js';
 import { acquireDirectoryLock, type DirectoryLock } from './directory-lock.js';
 import { createEmbeddedDatabase, embeddedOptions } from './embedded-database.js';
+import { LimitedPool } from './limited-pool.js';
 
 export interface PoolSettings {
   size: number;
@@ -37,7 +38,7 @@ function applicationTypes(): pg.CustomTypesConfig {
 }
 
 export async function openServerDatabase(url: string, settings: PoolSettings): Promise<DatabaseConnection> {
-  const pool = new pg.Pool({
+  const pool = new LimitedPool({
     connectionString: url,
     max: settings.size + settings.maxOverflow,
     // Connections above DB_POOL_SIZE are the overflow: closed soon after the load that needed them.

@@ -1,8 +1,14 @@
 import type pg from 'pg';
 import { DocqaError, type Db, type SqlExecutor, type SqlResult } from '@docqa/plugin-api';
+import { asStatementTimeout } from './statement-limits.js';
 
-/** Turns a lost or exhausted database into the 503 users should see, keeping SQL errors as they are. */
+/**
+ * Turns a lost or exhausted database into the 503 users should see and a statement stopped by its
+ * timeout into 504 `query_timeout`, keeping other SQL errors as they are.
+ */
 export function asDatabaseError(error: unknown): unknown {
+  const timeout = asStatementTimeout(error);
+  if (timeout) return timeout;
   const message = (error as Error)?.message ?? '';
   const code = (error as { code?: string })?.code ?? '';
   if (

@@ -18,6 +18,7 @@ import {
   type SqlExecutor,
   type WorkOptions,
 } from '@docqa/plugin-api';
+import { withoutStatementLimits } from '../db/statement-limits.js';
 import type { DatabaseConnection } from '../db/pool.js';
 
 /**
@@ -219,12 +220,15 @@ export class PgBossJobs implements JobsService, JobActivity {
     let outcome: JobRunOutcome = 'succeeded';
     this.#emit({ type: 'started', queue: job.name, data: job.data });
     try {
-      const output = await handler({
-        id: job.id,
-        data: job.data,
-        signal: AbortSignal.any([job.signal, this.#shutdown.signal, controller.signal]),
-        progress: (done, total) => this.#recordProgress(job.id, done, total),
-      });
+      // A job's statements have no request's statement_timeout, even when a request woke its worker.
+      const output = await withoutStatementLimits(() =>
+        handler({
+          id: job.id,
+          data: job.data,
+          signal: AbortSignal.any([job.signal, this.#shutdown.signal, controller.signal]),
+          progress: (done, total) => this.#recordProgress(job.id, done, total),
+        }),
+      );
       return { id: job.id, status: 'completed', output: (output ?? undefined) as object | undefined };
     } catch (error) {
       outcome = 'failed';

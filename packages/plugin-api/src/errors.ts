@@ -20,6 +20,8 @@ export const errorStatus = {
   rate_limited: 429,
   internal: 500,
   unavailable: 503,
+  // The database (or another upstream) did not answer within the request's limit.
+  query_timeout: 504,
   // Start-up failures: never answered over HTTP, they stop the process with a message.
   config_invalid: 500,
   plugin_invalid: 500,

@@ -135,7 +135,7 @@ export function createApp(options: AppOptions): express.Express {
   });
 
   app.use(requestId());
-  app.use(requestScope());
+  app.use(requestScope(values.REQUEST_STATEMENT_TIMEOUT_SECONDS));
   app.use(drainUnreadBody());
   app.use(accessLog(kernel.logger));
   app.use((_req: Request, res: Response, next: NextFunction) => {

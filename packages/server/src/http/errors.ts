@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { z } from 'zod';
 import { DocqaError, type FieldError } from '@docqa/plugin-api';
 import type { Logger } from '@docqa/plugin-api';
+import { asDatabaseError } from '@docqa/kernel';
 
 /** zod issues as the decisions file's `errors` list; `field` is `<location>.<path>`. */
 export function validationError(location: 'params' | 'query' | 'body', error: z.ZodError): DocqaError {
@@ -69,6 +70,24 @@ export function fromFrameworkError(error: unknown): DocqaError | null {
   return null;
 }
 
+/**
+ * A failure as the DocqaError it stands for, or null when it is unknown (a 500): DocQA's own, what
+ * the framework reports, and database failures met outside the kernel's `Db` (MikroORM, Kysely):
+ * the database unreachable (503 `unavailable`), a statement stopped by its timeout (504).
+ */
+export function knownError(error: unknown): DocqaError | null {
+  if (DocqaError.is(error)) return error;
+  const framework = fromFrameworkError(error);
+  if (framework) return framework;
+  const database = asDatabaseError(error);
+  return DocqaError.is(database) ? database : null;
+}
+
+/** Failures of what DocQA depends on, not of DocQA: a warning, and the answer they carry. */
+export function isDependencyFailure(error: DocqaError | null): error is DocqaError {
+  return error?.code === 'unavailable' || error?.code === 'query_timeout';
+}
+
 export function sendError(res: Response, error: DocqaError): void {
   if (res.headersSent) return;
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
@@ -94,7 +113,7 @@ export function clientWentAway(req: Request, error: unknown): boolean {
  */
 export function errorHandler(logger: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
-    const known = DocqaError.is(error) ? error : fromFrameworkError(error);
+    const known = knownError(error);
     if (known && known.status < 500) {
       sendError(res, known);
       return;
@@ -109,7 +128,7 @@ export function errorHandler(logger: Logger) {
       res.destroy();
       return;
     }
-    if (known?.code === 'unavailable') {
+    if (isDependencyFailure(known)) {
       logger.warn({ err: error, request_id: requestId }, 'dependency unavailable');
       sendError(res, known);
       return;

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { DocqaError, type Logger } from '@docqa/plugin-api';
-import { clientWentAway, fromFrameworkError } from './errors.js';
+import { clientWentAway, isDependencyFailure, knownError } from './errors.js';
 
 /** OpenAI's error body: what its client libraries parse into their error classes. */
 export interface OpenAiErrorBody {
@@ -32,14 +32,14 @@ export function openAiError(error: DocqaError): { status: number; body: OpenAiEr
  * went away is no failure, unknown errors are logged and answered without internals.
  */
 export function sendOpenAiError(req: Request, res: Response, error: unknown, logger: Logger): void {
-  let known = DocqaError.is(error) ? error : fromFrameworkError(error);
+  let known = knownError(error);
   if (!known || known.status >= 500) {
     if (clientWentAway(req, error)) {
       res.destroy();
       return;
     }
     const requestId = String(res.getHeader('X-Request-Id'));
-    if (known?.code === 'unavailable') logger.warn({ err: error, request_id: requestId }, 'dependency unavailable');
+    if (isDependencyFailure(known)) logger.warn({ err: error, request_id: requestId }, 'dependency unavailable');
     else logger.error({ err: error, request_id: requestId, method: req.method, path: req.path }, 'request failed');
     known ??= new DocqaError('internal', `Something went wrong on our side (request ${requestId}); it was logged.`);
   }
