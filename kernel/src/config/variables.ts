@@ -244,6 +244,19 @@ export const variables = {
     group: 'auth',
     description: 'Burst allowance of that rate.',
   }),
+  OIDC_START_RATE_LIMIT: spec({
+    parse: p.requestRate,
+    default: '30r/m',
+    group: 'auth',
+    description:
+      'Single sign-on starts (/api/auth/oidc/{name}/login) one client address may make (a token bucket per address, in each server process).',
+  }),
+  OIDC_START_RATE_LIMIT_BURST: spec({
+    parse: p.int(0),
+    default: '20',
+    group: 'auth',
+    description: 'Burst allowance of that rate.',
+  }),
   DEFAULT_ADMIN_USER: spec({
     parse: p.nonEmpty('a user name'),
     default: 'admin',

@@ -75,8 +75,19 @@ export class TokenBucketStore implements Store {
   }
 }
 
+type Rate = { count: number; per: 'second' | 'minute' };
+
 /** The limiter of the password-reset endpoints: RATE_LIMIT_RESET with RATE_LIMIT_RESET_BURST, per client address. */
-export function resetRateLimit(rate: { count: number; per: 'second' | 'minute' }, burst: number): RequestHandler {
+export function resetRateLimit(rate: Rate, burst: number): RequestHandler {
+  return clientRateLimit(rate, burst, 'password reset requests (RATE_LIMIT_RESET)');
+}
+
+/**
+ * A token bucket per client address (the one express sees: TRUST_PROXY) in this process; past it,
+ * 429 `rate_limited` with Retry-After, before the route does any work. `what` names the requests
+ * and the setting in the message.
+ */
+export function clientRateLimit(rate: Rate, burst: number, what: string): RequestHandler {
   const perMinute = rate.per === 'second' ? rate.count * 60 : rate.count;
   return rateLimit({
     store: new TokenBucketStore(perMinute, burst),
@@ -89,15 +100,13 @@ export function resetRateLimit(rate: { count: number; per: 'second' | 'minute' }
       const retryAfter = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
       sendError(
         res,
-        new DocqaError('rate_limited', `Too many password reset requests; try again in ${retryAfter} s.`, {
+        new DocqaError('rate_limited', `Too many ${what}; try again in ${retryAfter} s.`, {
           headers: { 'Retry-After': String(retryAfter) },
         }),
       );
     },
   });
 }
-
-type Rate = { count: number; per: 'second' | 'minute' };
 
 /** API_KEY_RATE_LIMIT: a token bucket per API key in this process; past it, 429 with Retry-After. */
 export function apiKeyRateLimit(rate: Rate, burst: number): (key: string) => Promise<void> {

@@ -350,6 +350,23 @@ describe('OIDC single sign-on (against a real OpenID provider on loopback)', fun
       expect(await me(fallback, pair)).to.include({ username: 'bob', role: 'admin', sso_provider: 'corp' });
     });
   });
+
+  describe('sign-in start throttle', () => {
+    it('answers 429 with Retry-After to a client past OIDC_START_RATE_LIMIT, before any work', async () => {
+      const throttled = await startDocqa({ OIDC_START_RATE_LIMIT: '1r/m', OIDC_START_RATE_LIMIT_BURST: '2' });
+      // Starts for a provider that does not exist count too: each is a request the limiter sees first.
+      for (let i = 0; i < 3; i++) {
+        expect((await call(throttled, 'GET', '/api/auth/oidc/nobody/login')).status).to.equal(404);
+      }
+      const over = await call(throttled, 'GET', '/api/auth/oidc/nobody/login');
+      expect(over.status).to.equal(429);
+      expect(over.body.code).to.equal('rate_limited');
+      expect(over.body.detail).to.contain('OIDC_START_RATE_LIMIT');
+      expect(Number(over.headers.get('retry-after'))).to.be.greaterThan(0);
+      // Other endpoints of the same client are not held back.
+      expect((await call(throttled, 'GET', '/api/auth/oidc/providers')).status).to.equal(200);
+    });
+  });
 });
 
 describe('OIDC helpers', () => {

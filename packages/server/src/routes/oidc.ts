@@ -1,5 +1,8 @@
+import type { RequestHandler } from 'express';
 import { z } from 'zod';
+import type { Kernel } from '@docqa/kernel';
 import { defineRoute } from '../http/route.js';
+import { clientRateLimit } from '../http/reset-rate-limit.js';
 import { isSafeReturnPath } from '../identity/oidc-service.js';
 import { idParams, pageQuery, tokenPairSchema } from './identity-schemas.js';
 import { oidcProviderCreateBody, oidcProviderSchema, oidcProviderUpdateBody } from './oidc-schemas.js';
@@ -8,6 +11,23 @@ import { oidcProviderCreateBody, oidcProviderSchema, oidcProviderUpdateBody } fr
 const nameParams = z.object({ name: z.string().min(1).max(64) });
 // Tokens and one-time redirects must not be kept by browsers or proxies.
 const noStore = { 'Cache-Control': 'no-store' };
+
+// Each start writes a login state row and sends the browser to the IdP: per client address, a
+// limiter per server (keyed by kernel, so two servers in one process never share buckets).
+const startLimiters = new WeakMap<Kernel, RequestHandler>();
+function startLimiter(kernel: Kernel): RequestHandler[] {
+  let limiter = startLimiters.get(kernel);
+  if (!limiter) {
+    const { OIDC_START_RATE_LIMIT, OIDC_START_RATE_LIMIT_BURST } = kernel.config.values;
+    limiter = clientRateLimit(
+      OIDC_START_RATE_LIMIT,
+      OIDC_START_RATE_LIMIT_BURST,
+      'sign-in starts (OIDC_START_RATE_LIMIT)',
+    );
+    startLimiters.set(kernel, limiter);
+  }
+  return [limiter];
+}
 
 export const oidcRoutes = [
   defineRoute({
@@ -44,6 +64,7 @@ export const oidcRoutes = [
           .optional(),
       }),
     },
+    middleware: startLimiter,
     responses: { 302: { description: 'To the identity provider (Location).' } },
     handler: async ({ services, params, query }) => {
       const location = await services.oidc.start(params.name, query.return_to ?? null);
