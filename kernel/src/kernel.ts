@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pino from 'pino';
 import {
+  createOutboundPolicy,
   DocqaError,
   providerTokens,
   tokens,
@@ -159,6 +160,7 @@ export class Kernel {
       container.register(tokens.settings, settings);
       container.register(tokens.jobs, jobs);
       container.register(tokens.jobActivity, jobs);
+      container.register(tokens.outbound, createOutboundPolicy(values.OUTBOUND_ALLOW));
       const audit = typeof options.audit === 'function' ? options.audit({ db, logger, container }) : options.audit;
       container.register(tokens.audit, audit ?? logAuditService(logger));
       const contextWindow = mutableContextWindow(values.N_CTX);

@@ -1,3 +1,5 @@
+import { outboundAllowEntrySchema } from '@docqa/plugin-api';
+
 /**
  * Parsers of environment values. Each one turns a raw string into a typed value or throws a short
  * phrase ("must be a whole number") that the loader completes into one line naming the variable.
@@ -85,6 +87,13 @@ export function list(separator: string, item: Parser<string> = nonEmpty()): Pars
       .filter((part) => part !== '')
       .map(item);
 }
+
+/** An OUTBOUND_ALLOW entry: a host name, an IP address or a CIDR range. */
+export const outboundAllowEntry: Parser<string> = (raw) => {
+  const result = outboundAllowEntrySchema.safeParse(raw);
+  if (!result.success) throw new InvalidValue(`'${raw}' must be a host name, an IP address or a CIDR range`);
+  return result.data;
+};
 
 export const absolutePath: Parser<string> = (raw) => {
   if (!raw.startsWith('/')) throw new InvalidValue('must be an absolute path');

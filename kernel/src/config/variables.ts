@@ -244,6 +244,13 @@ export const variables = {
     group: 'auth',
     description: 'Burst allowance of that rate.',
   }),
+  OUTBOUND_ALLOW: spec({
+    parse: p.list(',', p.outboundAllowEntry),
+    default: '',
+    group: 'http',
+    description:
+      'Host names, addresses and CIDR ranges the server may connect to although they are not public (loopback, private, link-local): an OIDC provider, a hosted LLM or model mirror inside the network. Comma-separated; empty: public addresses only (docs/security.md).',
+  }),
   OIDC_START_RATE_LIMIT: spec({
     parse: p.requestRate,
     default: '30r/m',

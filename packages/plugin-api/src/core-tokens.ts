@@ -16,6 +16,7 @@ import type { EmbeddingProvider } from './kinds/embedder.js';
 import type { LlmBackend } from './kinds/llm.js';
 import type { EmailProvider } from './kinds/email.js';
 import type { LicenseGate } from './kinds/license-gate.js';
+import type { OutboundPolicy } from './net/outbound-policy.js';
 
 /** Services the kernel registers before any plugin starts. */
 export const tokens = {
@@ -29,6 +30,8 @@ export const tokens = {
   audit: createToken<AuditService>('core.audit'),
   /** EFFECTIVE_N_CTX, derived once plugins have started and changed when a chat model is switched. */
   contextWindow: createToken<ContextWindow>('core.contextWindow'),
+  /** Where the server may connect: public addresses and OUTBOUND_ALLOW (docs/security.md). */
+  outbound: createToken<OutboundPolicy>('core.outbound'),
 };
 
 /** What each plugin kind provides, and the token it is registered under. */

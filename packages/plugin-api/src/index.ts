@@ -23,6 +23,7 @@ export {
   type OutboundGuardOptions,
 } from './net/outbound-guard.js';
 export { createGuardedFetch, type GuardedFetch, type GuardedFetchOptions } from './net/guarded-fetch.js';
+export { createOutboundPolicy, hostOfUrl, processOutboundSetting, type OutboundPolicy } from './net/outbound-policy.js';
 export {
   checkZipLimits,
   ratioGraceBytes,

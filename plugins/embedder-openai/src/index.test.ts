@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { expect } from 'chai';
-import { DocqaError, type EmbeddingProvider, type Logger } from '@docqa/plugin-api';
+import { createOutboundPolicy, DocqaError, type EmbeddingProvider, type Logger } from '@docqa/plugin-api';
 import { describeEmbedderConformance } from '@docqa/plugin-testkit';
 import embedderOpenAiPlugin, { type OpenAiEmbedderOptionsInput } from './index.js';
 import { startEmbeddingsServer, vectorFor, type EmbeddingsServer } from './embeddings-server.test-support.js';
@@ -16,7 +16,8 @@ async function startProvider(options: OpenAiEmbedderOptionsInput): Promise<Embed
   return embedderOpenAiPlugin.init({
     options: embedderOpenAiPlugin.configSchema.parse(options),
     instanceId: 'embedder-openai',
-    deps: {},
+    // No OUTBOUND_ALLOW: the base URL's host (loopback) is allowed because the options name it.
+    deps: { outbound: createOutboundPolicy([]) },
     logger: quietLogger,
     onStop: () => {},
     signal: new AbortController().signal,

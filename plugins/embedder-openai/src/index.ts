@@ -1,4 +1,4 @@
-import { definePlugin } from '@docqa/plugin-api';
+import { definePlugin, tokens } from '@docqa/plugin-api';
 import { createEmbeddingsClient, describeEndpoint } from './client.js';
 import { openAiEmbedderOptionsSchema } from './config.js';
 import { createOpenAiEmbeddingProvider } from './provider.js';
@@ -12,9 +12,12 @@ export default definePlugin({
   id: 'embedder-openai',
   description: 'Embeds texts through an OpenAI-compatible /embeddings API (OpenAI, Azure OpenAI, vLLM, ...).',
   configSchema: openAiEmbedderOptionsSchema,
-  deps: {},
-  init({ options, logger }) {
-    const client = createEmbeddingsClient(options);
+  deps: { outbound: tokens.outbound },
+  init({ options, deps, logger }) {
+    // The endpoint comes from the operator's configuration (this plugin's options), which allows its
+    // host; redirects elsewhere follow OUTBOUND_ALLOW.
+    const endpoint = options.azure?.endpoint ?? options.baseUrl;
+    const client = createEmbeddingsClient(options, deps.outbound.configured([endpoint]).fetch);
     // Logged by name, never as an object: the key must not reach the log.
     logger.info(
       {

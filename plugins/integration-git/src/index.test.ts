@@ -4,7 +4,13 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { DocqaError, type ConnectorEvent, type ConnectorProvider, type Logger } from '@docqa/plugin-api';
+import {
+  createOutboundPolicy,
+  DocqaError,
+  type ConnectorEvent,
+  type ConnectorProvider,
+  type Logger,
+} from '@docqa/plugin-api';
 import { describeConnectorConformance } from '@docqa/plugin-testkit';
 import integrationGit from './index.js';
 import { pluginOptionsSchema, type GitSourceConfig } from './config.js';
@@ -25,7 +31,7 @@ async function initGit(
   const provider = await integrationGit.init({
     options: pluginOptionsSchema.parse({ stateDir, outboundAllow }),
     instanceId: 'git',
-    deps: { logger: silentLogger },
+    deps: { logger: silentLogger, outbound: createOutboundPolicy([]) },
     logger: silentLogger,
     onStop: () => undefined,
     signal: new AbortController().signal,

@@ -3,7 +3,7 @@
  * with isomorphic-git (no git binary needed). The first sync clones (depth 1); later syncs fetch
  * and diff the previous commit's tree against the new one. See sync.ts and the README.
  */
-import { definePlugin, OutboundGuard, tokens, type ConnectorProvider, type ConnectorSource } from '@docqa/plugin-api';
+import { definePlugin, tokens, type ConnectorProvider, type ConnectorSource } from '@docqa/plugin-api';
 import { gitSourceConfigSchema, pluginOptionsSchema, type GitSourceConfig } from './config.js';
 import { syncRepository } from './sync.js';
 import { WorkingClone } from './working-clone.js';
@@ -14,14 +14,12 @@ export default definePlugin({
   id: 'integration-git',
   description: 'Indexes a branch of a git repository over HTTP(S), incrementally by commit.',
   configSchema: pluginOptionsSchema,
-  deps: { logger: tokens.logger },
+  deps: { logger: tokens.logger, outbound: tokens.outbound },
 
   init({ options, instanceId, deps, signal: shutdown }) {
     const logger = deps.logger.child({ plugin: instanceId });
-    const guard = new OutboundGuard({
-      allow: options.outboundAllow ?? [],
-      setting: `the outboundAllow option of ${instanceId}`,
-    });
+    // The process's policy (OUTBOUND_ALLOW) with what this plugin's option allows on top.
+    const guard = deps.outbound.extend(options.outboundAllow ?? [], `the outboundAllow option of ${instanceId}`);
     // One sync at a time per working clone: two fetches into the same directory would corrupt it.
     const busy = new Map<string, Promise<void>>();
 

@@ -7,7 +7,7 @@
  * object-filter.ts (prefix, include, size), sync-state.ts (state file and cursor),
  * object-document.ts (object → document), s3-client.ts (client and error messages).
  */
-import { definePlugin, OutboundGuard, tokens, type ConnectorProvider, type ConnectorSource } from '@docqa/plugin-api';
+import { definePlugin, tokens, type ConnectorProvider, type ConnectorSource } from '@docqa/plugin-api';
 import { pluginOptionsSchema, s3SourceConfigSchema, type S3SourceConfig } from './config.js';
 import { createS3Client } from './s3-client.js';
 import { syncBucket } from './sync.js';
@@ -21,15 +21,13 @@ export default definePlugin({
   id: 'integration-s3',
   description: 'Indexes the objects of a bucket in AWS S3 or any S3-compatible store.',
   configSchema: pluginOptionsSchema,
-  deps: { logger: tokens.logger },
+  deps: { logger: tokens.logger, outbound: tokens.outbound },
 
   // Nothing here reaches a store: buckets are configured at run time, per integration record.
   init({ options, instanceId, deps, signal: shutdown }) {
     const logger = deps.logger.child({ plugin: instanceId });
-    const guard = new OutboundGuard({
-      allow: options.outboundAllow ?? [],
-      setting: `the outboundAllow option of ${instanceId}`,
-    });
+    // The process's policy (OUTBOUND_ALLOW) with what this plugin's option allows on top.
+    const guard = deps.outbound.extend(options.outboundAllow ?? [], `the outboundAllow option of ${instanceId}`);
 
     const provider: ConnectorProvider<S3SourceConfig> = {
       type: 's3',

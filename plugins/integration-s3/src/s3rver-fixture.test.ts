@@ -19,7 +19,13 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import type { ConnectorEvent, ConnectorProvider, ConnectorSource, Logger } from '@docqa/plugin-api';
+import {
+  createOutboundPolicy,
+  type ConnectorEvent,
+  type ConnectorProvider,
+  type ConnectorSource,
+  type Logger,
+} from '@docqa/plugin-api';
 import readline from 'node:readline';
 import integrationS3 from './index.js';
 import { pluginOptionsSchema, type S3SourceConfig } from './config.js';
@@ -158,7 +164,7 @@ export async function initIntegration(
   const provider = await integrationS3.init({
     options: pluginOptionsSchema.parse({ stateDir, outboundAllow }),
     instanceId: 'integration-s3',
-    deps: { logger: silentLogger },
+    deps: { logger: silentLogger, outbound: createOutboundPolicy([]) },
     logger: silentLogger,
     onStop: () => undefined,
     signal: shutdown,

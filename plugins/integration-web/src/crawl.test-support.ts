@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ConnectorEvent, ConnectorProvider, Logger } from '@docqa/plugin-api';
+import { createOutboundPolicy, type ConnectorEvent, type ConnectorProvider, type Logger } from '@docqa/plugin-api';
 import integrationWeb from './index.js';
 import { pluginOptionsSchema, type WebSourceConfig } from './config.js';
 import { html, type TestSite } from './site.test-support.js';
@@ -18,7 +18,7 @@ export async function initWeb(options: Record<string, unknown>): Promise<Connect
   const provider = await integrationWeb.init({
     options: pluginOptionsSchema.parse(options),
     instanceId: 'web',
-    deps: { logger: silentLogger },
+    deps: { logger: silentLogger, outbound: createOutboundPolicy([]) },
     logger: silentLogger,
     onStop: () => undefined,
     signal: new AbortController().signal,

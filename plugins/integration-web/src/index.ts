@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { definePlugin, OutboundGuard, tokens, type ConnectorProvider, type ConnectorSource } from '@docqa/plugin-api';
+import { definePlugin, tokens, type ConnectorProvider, type ConnectorSource } from '@docqa/plugin-api';
 import { BodyStore } from './body-store.js';
 import { pluginOptionsSchema, webSourceConfigSchema, type WebSourceConfig } from './config.js';
 import { crawlSite } from './crawl.js';
@@ -17,14 +17,12 @@ export default definePlugin({
   id: 'integration-web',
   description: 'Crawls a web site (sitemap, same-site links, robots.txt) with conditional requests.',
   configSchema: pluginOptionsSchema,
-  deps: { logger: tokens.logger },
+  deps: { logger: tokens.logger, outbound: tokens.outbound },
 
   init({ options, instanceId, deps, onStop, signal: shutdown }) {
     const logger = deps.logger.child({ plugin: instanceId });
-    const guard = new OutboundGuard({
-      allow: options.outboundAllow ?? [],
-      setting: `the outboundAllow option of ${instanceId}`,
-    });
+    // The process's policy (OUTBOUND_ALLOW) with what this plugin's option allows on top.
+    const guard = deps.outbound.extend(options.outboundAllow ?? [], `the outboundAllow option of ${instanceId}`);
     // Body files of sources not closed by the time the server stops are removed then.
     const openStores = new Set<BodyStore>();
     onStop(async () => {

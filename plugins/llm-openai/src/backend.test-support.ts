@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { expect } from 'chai';
-import type { GenerateRequest, LlmBackend, Logger } from '@docqa/plugin-api';
+import { createOutboundPolicy, type GenerateRequest, type LlmBackend, type Logger } from '@docqa/plugin-api';
 import type { ChatCompletionsServer } from '@docqa/plugin-testkit';
 import llmOpenAiPlugin, { type LlmOpenAiOptionsInput } from './index.js';
 
@@ -14,7 +14,8 @@ export async function startBackend(options: LlmOpenAiOptionsInput, logger: Logge
   return llmOpenAiPlugin.init({
     options: llmOpenAiPlugin.configSchema.parse(options),
     instanceId: 'llm-openai',
-    deps: {},
+    // No OUTBOUND_ALLOW: the base URL's host (loopback) is allowed because the options name it.
+    deps: { outbound: createOutboundPolicy([]) },
     logger,
     onStop: () => {},
     signal: new AbortController().signal,

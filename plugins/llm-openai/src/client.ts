@@ -1,4 +1,5 @@
 import { AzureOpenAI, OpenAI } from 'openai';
+import type { GuardedFetch } from '@docqa/plugin-api';
 import type { LlmOpenAiOptions } from './config.js';
 
 const openAiBaseUrl = 'https://api.openai.com/v1';
@@ -9,8 +10,10 @@ const openAiBaseUrl = 'https://api.openai.com/v1';
  * for them, or what is sent with them. Retries are this plugin's own (see generate.ts): the
  * package's would not know whether a piece of the answer was already passed on.
  */
-export function createChatClient(options: LlmOpenAiOptions): OpenAI {
+export function createChatClient(options: LlmOpenAiOptions, fetch: GuardedFetch): OpenAI {
   const common = {
+    // The process's outbound policy (OUTBOUND_ALLOW): a base URL on an internal address must be allowed there.
+    fetch,
     apiKey: options.apiKey,
     // With an explicit null the package sends no admin key, organization or project of the host's.
     adminAPIKey: null,

@@ -1,4 +1,4 @@
-import { definePlugin } from '@docqa/plugin-api';
+import { definePlugin, tokens } from '@docqa/plugin-api';
 import { createChatClient, endpointOf, modelOf } from './client.js';
 import { llmOpenAiOptionsSchema } from './config.js';
 import { createOpenAiLlmBackend } from './generate.js';
@@ -18,9 +18,11 @@ export default definePlugin({
   description:
     'Generates answers through an OpenAI-compatible chat-completions API (OpenAI, Azure OpenAI, vLLM, ...), streamed.',
   configSchema: llmOpenAiOptionsSchema,
-  deps: {},
-  init({ options, logger }) {
-    const client = createChatClient(options);
+  deps: { outbound: tokens.outbound },
+  init({ options, deps, logger }) {
+    // The endpoint comes from the operator's configuration (HOSTED_BASE_URL, INFERENCE_URL or this
+    // plugin's options), which allows its host; redirects elsewhere follow OUTBOUND_ALLOW.
+    const client = createChatClient(options, deps.outbound.configured([endpointOf(options)]).fetch);
     // Logged by name, never as an object: the key must not reach the log.
     logger.info(
       {

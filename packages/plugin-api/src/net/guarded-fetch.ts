@@ -3,7 +3,7 @@ import { DocqaError } from '../errors.js';
 import type { OutboundGuard } from './outbound-guard.js';
 
 /** fetch() whose every connection, and every redirect hop, the guard has checked. */
-export type GuardedFetch = (url: URL | string, init?: RequestInit) => Promise<Response>;
+export type GuardedFetch = (url: URL | string | Request, init?: RequestInit) => Promise<Response>;
 
 export interface GuardedFetchOptions {
   /** Redirects followed when init.redirect is 'follow' (the default); each hop is checked. */
@@ -29,8 +29,15 @@ export function createGuardedFetch(guard: OutboundGuard, options: GuardedFetchOp
       agent: new Agent({ connect: { lookup: guard.lookup } }),
     })));
 
-  return async (url, init = {}) => {
+  return async (input, given = {}) => {
     const { fetch, agent } = await load();
+    // A Request (as fetch() accepts, and clients such as openai's may pass) as a URL and its init.
+    const url = input instanceof Request ? input.url : input;
+    const init: RequestInit =
+      input instanceof Request
+        ? { method: input.method, headers: input.headers, body: input.body, signal: input.signal, ...given }
+        : given;
+    if (init.body instanceof ReadableStream) Object.assign(init, { duplex: 'half' });
     let target = new URL(url);
     let request: RequestInit = init;
     for (let hop = 0; ; hop += 1) {
