@@ -1,5 +1,5 @@
 import * as client from 'openid-client';
-import { DocqaError } from '@docqa/plugin-api';
+import { DocqaError, type GuardedFetch } from '@docqa/plugin-api';
 import type { OidcProvider } from './oidc-providers.js';
 
 const cacheMilliseconds = 10 * 60 * 1000;
@@ -34,8 +34,15 @@ export function issuerOf(discoveryUrl: string): URL {
 export class OidcDiscovery {
   readonly #cache = new Map<string, CachedConfiguration>();
 
-  /** `allowLoopbackHttp`: plain http to an IdP on this machine (development, tests); never elsewhere. */
-  constructor(private readonly allowLoopbackHttp: boolean) {}
+  /**
+   * `allowLoopbackHttp`: plain http to an IdP on this machine (development, tests); never elsewhere.
+   * `fetch`: the process's outbound policy (OUTBOUND_ALLOW), for discovery and for every later call
+   * of the configuration (token, keys, user info), which the discovery document chooses.
+   */
+  constructor(
+    private readonly allowLoopbackHttp: boolean,
+    private readonly fetch: GuardedFetch,
+  ) {}
 
   async configuration(provider: OidcProvider): Promise<client.Configuration> {
     const fingerprint = JSON.stringify([provider.discoveryUrl, provider.clientId, provider.clientSecret ?? null]);
@@ -70,6 +77,7 @@ export class OidcDiscovery {
         authentication,
         {
           ...(insecure ? { execute: [client.allowInsecureRequests] } : {}),
+          [client.customFetch]: this.fetch as client.CustomFetch,
           timeout: 10,
         },
       );
@@ -85,6 +93,11 @@ export class OidcDiscovery {
 
 /** A short, secret-free reason from an openid-client error, for a detail people can act on. */
 export function describe(error: unknown): string {
+  // The outbound policy's refusal says which address and which setting: pass it on as it is.
+  for (let cause = error, depth = 0; cause && depth < 5; depth++) {
+    if (DocqaError.is(cause)) return cause.message;
+    cause = (cause as { cause?: unknown }).cause;
+  }
   if (error instanceof client.AuthorizationResponseError || error instanceof client.ResponseBodyError) {
     return error.error_description ? `${error.error}: ${error.error_description}` : error.error;
   }

@@ -27,6 +27,8 @@ export class TestIdp {
   readonly accounts = new Map<string, IdpAccount>();
   nextAccount = '';
   refuseNext = false;
+  /** Requests for the discovery document so far: what a refused connection must not have sent. */
+  discoveryRequests = 0;
   #server: http.Server | null = null;
   #provider: Provider | null = null;
   issuer = '';
@@ -82,6 +84,7 @@ export class TestIdp {
   }
 
   async #handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    if (req.url?.startsWith('/.well-known/')) this.discoveryRequests++;
     const provider = this.#provider;
     if (!provider) {
       res.statusCode = 503;

@@ -50,7 +50,11 @@ export class OidcService {
     this.#states = new OidcLoginStates(kernel.db, box);
     this.#logger = kernel.logger.child({ component: 'oidc' });
     this.#accounts = new OidcAccounts(kernel.db, identity.users, kernel.resolve(coreTokens.audit), this.#logger);
-    this.#discovery = new OidcDiscovery(!kernel.config.production);
+    // Providers of OIDC_<NAME>_DISCOVERY_URL variables are the operator's: their hosts are allowed.
+    // Those stored through the admin API must be public or in OUTBOUND_ALLOW.
+    const operatorUrls = kernel.config.oidcProviders.map((provider) => provider.discoveryUrl);
+    const outbound = kernel.resolve(coreTokens.outbound).configured(operatorUrls);
+    this.#discovery = new OidcDiscovery(!kernel.config.production, outbound.fetch);
   }
 
   /** Enabled providers for the sign-in page. */

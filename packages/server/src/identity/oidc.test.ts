@@ -46,6 +46,8 @@ describe('OIDC single sign-on (against a real OpenID provider on loopback)', fun
         DEFAULT_ADMIN_USER: 'root',
         DEFAULT_ADMIN_PASSWORD: 'first-admin-password',
         PUBLIC_URL: publicUrl,
+        // The IdP runs on loopback: providers stored through the API reach it only when it is allowed.
+        OUTBOUND_ALLOW: '127.0.0.1',
         ...(database ? { DATABASE_URL: database.url } : {}),
         ...env,
       },
@@ -351,20 +353,45 @@ describe('OIDC single sign-on (against a real OpenID provider on loopback)', fun
     });
   });
 
-  describe('sign-in start throttle', () => {
+  describe('without OUTBOUND_ALLOW', () => {
+    let strict: RunningServer;
+    before(async () => {
+      // One client may start 3 sign-ins a minute here; the tests below count on it, in order.
+      strict = await startDocqa({
+        OUTBOUND_ALLOW: '',
+        OIDC_START_RATE_LIMIT: '1r/m',
+        OIDC_START_RATE_LIMIT_BURST: '2',
+      });
+    });
+
+    it('refuses a stored provider on loopback with 503 naming OUTBOUND_ALLOW, sending nothing to it', async () => {
+      const root = (
+        await call(strict, 'POST', '/api/auth/login', { body: { username: 'root', password: 'first-admin-password' } })
+      ).body;
+      const body = { name: 'local', display_name: 'Local', discovery_url: idp.discoveryUrl, client_id: 'docqa' };
+      expect(
+        (await call(strict, 'POST', '/api/admin/oidc/providers', { token: root.access_token, body })).status,
+      ).to.equal(201);
+      const discoveriesBefore = idp.discoveryRequests;
+      const refused = await call(strict, 'GET', '/api/auth/oidc/local/login');
+      expect(refused.status).to.equal(503);
+      expect(refused.body.code).to.equal('unavailable');
+      expect(refused.body.detail).to.contain('127.0.0.1 is a loopback address').and.contain('OUTBOUND_ALLOW');
+      expect(idp.discoveryRequests).to.equal(discoveriesBefore);
+    });
+
     it('answers 429 with Retry-After to a client past OIDC_START_RATE_LIMIT, before any work', async () => {
-      const throttled = await startDocqa({ OIDC_START_RATE_LIMIT: '1r/m', OIDC_START_RATE_LIMIT_BURST: '2' });
-      // Starts for a provider that does not exist count too: each is a request the limiter sees first.
-      for (let i = 0; i < 3; i++) {
-        expect((await call(throttled, 'GET', '/api/auth/oidc/nobody/login')).status).to.equal(404);
+      // The start above counted; starts for a provider that does not exist count too.
+      for (let i = 0; i < 2; i++) {
+        expect((await call(strict, 'GET', '/api/auth/oidc/nobody/login')).status).to.equal(404);
       }
-      const over = await call(throttled, 'GET', '/api/auth/oidc/nobody/login');
+      const over = await call(strict, 'GET', '/api/auth/oidc/nobody/login');
       expect(over.status).to.equal(429);
       expect(over.body.code).to.equal('rate_limited');
       expect(over.body.detail).to.contain('OIDC_START_RATE_LIMIT');
       expect(Number(over.headers.get('retry-after'))).to.be.greaterThan(0);
       // Other endpoints of the same client are not held back.
-      expect((await call(throttled, 'GET', '/api/auth/oidc/providers')).status).to.equal(200);
+      expect((await call(strict, 'GET', '/api/auth/oidc/providers')).status).to.equal(200);
     });
   });
 });

@@ -106,6 +106,8 @@ export async function startModelsServer(
       N_CTX: '8192',
       N_THREADS: '1',
       LOG_LEVEL: 'WARNING',
+      // The model files are served from loopback, which only OUTBOUND_ALLOW opens to the server.
+      OUTBOUND_ALLOW: '127.0.0.1',
       ...env,
     },
     server: {

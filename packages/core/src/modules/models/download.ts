@@ -28,6 +28,8 @@ export interface DownloadOptions {
   retryDelayMs?: number;
   /** Runs on the complete, checksummed `.part` before it is renamed into place; throwing discards it. */
   verify?: (partFile: string) => Promise<void>;
+  /** The server's outbound policy (OUTBOUND_ALLOW), every redirect checked; Node's fetch when not given (the CLI). */
+  fetch?: (url: string, init: RequestInit) => Promise<Response>;
 }
 
 export interface DownloadResult {
@@ -112,7 +114,7 @@ async function fetchRest(
     headers.range = `bytes=${offset}-`;
     if (state.validator) headers['if-range'] = state.validator;
   }
-  const response = await fetch(options.url, {
+  const response = await (options.fetch ?? fetch)(options.url, {
     headers,
     redirect: 'follow',
     ...(options.signal ? { signal: options.signal } : {}),

@@ -24,6 +24,7 @@ export function createModelsModule(options: ModelRuntimeOptions = {}): AnyModule
       db: tokens.db,
       config: tokens.config,
       jobs: tokens.jobs,
+      outbound: tokens.outbound,
       contextWindow: tokens.contextWindow,
       configuredLlm: optional(providerTokens.llm),
       configuredEmbedder: optional(providerTokens.embedder),
@@ -48,7 +49,9 @@ export function createModelsModule(options: ModelRuntimeOptions = {}): AnyModule
     onWorkerStart: async ({ deps, logger, provided }) => {
       // A pull downloads into MODELS_DIR of the replica that runs it.
       const store = provided.runtime.store;
-      await deps.jobs.work<ModelPullJobData>(modelPullQueue, (job) => runModelPull(store, logger, job));
+      await deps.jobs.work<ModelPullJobData>(modelPullQueue, (job) =>
+        runModelPull(store, logger, job, deps.outbound.fetch),
+      );
     },
   });
 }

@@ -1,4 +1,4 @@
-import type { JobContext, Logger, QueueOptions } from '@docqa/plugin-api';
+import type { GuardedFetch, JobContext, Logger, QueueOptions } from '@docqa/plugin-api';
 import type { ModelPullJobData } from './contract.js';
 import type { ModelStore } from './store.js';
 
@@ -17,13 +17,20 @@ const kib = (bytes: number) => Math.floor(bytes / 1024);
  * (its ETA comes from it). A cancel aborts the download and keeps the `.part`, so the next pull of
  * the same model resumes.
  */
-export async function runModelPull(store: ModelStore, logger: Logger, job: JobContext<ModelPullJobData>) {
+export async function runModelPull(
+  store: ModelStore,
+  logger: Logger,
+  job: JobContext<ModelPullJobData>,
+  // The server's outbound policy: a catalogue URL on an internal address needs OUTBOUND_ALLOW.
+  fetch: GuardedFetch,
+) {
   const entry = store.entry(job.data.name);
   let reported = 0;
   // Progress is a database write: at most twice a second, and never one at a time behind another.
   let writing: Promise<void> | null = null;
   const { model, download } = await store.pull(entry.name, {
     signal: job.signal,
+    fetch,
     onProgress: ({ receivedBytes, totalBytes }) => {
       const now = Date.now();
       if (writing || now - reported < 500) return;

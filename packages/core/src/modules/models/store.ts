@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { DocqaError } from '@docqa/plugin-api';
 import { bundledCataloguePath, downloadUrl, loadCatalogue, type Catalogue, type CatalogueEntry } from './catalogue.js';
-import { download, sha256Of, type DownloadProgress, type DownloadResult } from './download.js';
+import { download, sha256Of, type DownloadOptions, type DownloadProgress, type DownloadResult } from './download.js';
 import { inspectGguf, type GgufSummary } from './gguf.js';
 
 /** An installed model: a verified .gguf file in MODELS_DIR, named after its catalogue entry when it has one. */
@@ -44,6 +44,7 @@ export interface PullOptions {
   signal?: AbortSignal;
   onProgress?: (progress: DownloadProgress) => void;
   retryDelayMs?: number;
+  fetch?: DownloadOptions['fetch'];
 }
 
 /**
@@ -123,6 +124,7 @@ export class ModelStore {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.retryDelayMs !== undefined ? { retryDelayMs: options.retryDelayMs } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
       verify: async (part) => {
         const summary = await inspectGguf(part);
         if (summary.purpose !== entry.purpose)
