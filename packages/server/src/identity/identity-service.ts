@@ -84,7 +84,7 @@ export class IdentityService {
   async login(username: string, password: string, client: string | null = null): Promise<LoginResult> {
     const attempt = { account: username.toLowerCase(), client: client ?? 'unknown' };
     // Before the hash: a client over its limit costs a map lookup, not 32 MiB and 100 ms of scrypt.
-    this.signIns.check(attempt);
+    this.signIns.begin(attempt);
     const user = await this.users.byUsername(username);
     // Unknown users cost the same hash as known ones, so timing does not tell which names exist.
     const ok = user?.password_hash

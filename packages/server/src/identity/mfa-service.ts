@@ -78,7 +78,7 @@ export class MfaService {
   async verifyLogin(mfaToken: string, code: string, client: string | null = null): Promise<TokenPair> {
     const claims = this.tokens.verify(mfaToken, 'mfa');
     const attempt = { account: `mfa:${claims.sub}`, client: client ?? 'unknown' };
-    this.signIns.check(attempt);
+    this.signIns.begin(attempt);
     const { rowCount } = await this.db.query(
       'update mfa_challenge set used_at = now() where jti = $1 and used_at is null and expires_at > now()',
       [claims.jti],

@@ -20,6 +20,24 @@ const waitOf = (throttle: SignInThrottle, attempt: { account: string | null; cli
 };
 
 describe('sign-in throttle', () => {
+  it('refuses guesses sent at once beyond the allowance before any is hashed, and lets them go once settled', () => {
+    const throttle = new SignInThrottle(limits);
+    const attempt = { account: 'admin', client: '203.0.113.7' };
+    // Five guesses under way together, none settled yet: a sixth would exceed the allowance if all fail.
+    for (let i = 0; i < 5; i++) throttle.begin(attempt, 0);
+    expect(waitOf(throttle, attempt, 0)).to.equal(1);
+    expect(() => throttle.begin(attempt, 0)).to.throw(DocqaError);
+    // Another account from another client is not held back.
+    expect(waitOf(throttle, { account: 'reader', client: '198.51.100.9' }, 0)).to.equal(0);
+    // The five succeed (the owner, five tabs): nothing is under way and nothing failed.
+    for (let i = 0; i < 5; i++) throttle.succeeded(attempt);
+    expect(waitOf(throttle, attempt, 0)).to.equal(0);
+    // An attempt never settled (its request failed on the way) stops counting after a while.
+    for (let i = 0; i < 5; i++) throttle.begin(attempt, 0);
+    expect(waitOf(throttle, attempt, 0)).to.equal(1);
+    expect(waitOf(throttle, attempt, 60_000)).to.equal(0);
+  });
+
   it('lets an account fail five times from a client, then doubles the wait, up to the cap', () => {
     const throttle = new SignInThrottle(limits);
     const attempt = { account: 'admin', client: '203.0.113.7' };

@@ -13,6 +13,9 @@ export interface SignInLimits {
   accountTotalMaxWaitSeconds: number;
 }
 
+/** An attempt checked but never settled (its request failed otherwise) counts as under way this long. */
+const underwayForgetMs = 10_000;
+
 interface Record {
   failures: number;
   blockedUntil: number;
@@ -38,22 +41,67 @@ export interface SignInAttempt {
  */
 export class SignInThrottle {
   readonly #records = new Map<string, Record>();
+  /**
+   * Attempts checked and not yet settled (failed or succeeded), by key: when they were checked.
+   * Without them, 60 guesses sent at once all passed the check before the first had failed, and
+   * each cost its hash. One never settled (an error on the way) stops counting after a while.
+   */
+  readonly #underway = new Map<string, number[]>();
 
   constructor(private readonly limits: SignInLimits) {}
 
-  /** Throws rate_limited (429, Retry-After) when any count of the attempt is waiting. */
+  /**
+   * Throws rate_limited (429, Retry-After) when any count of the attempt is waiting, or when the
+   * attempts already under way would use up its allowance should they fail: those settle first.
+   */
   check(attempt: SignInAttempt, now = Date.now()): void {
-    const waits = this.#keys(attempt).map(({ key }) => (this.#records.get(key)?.blockedUntil ?? 0) - now);
+    const keys = this.#keys(attempt);
+    const waits = keys.map(({ key }) => (this.#records.get(key)?.blockedUntil ?? 0) - now);
     const wait = Math.max(0, ...waits);
-    if (wait <= 0) return;
-    const seconds = Math.ceil(wait / 1000);
-    throw new DocqaError('rate_limited', `Too many failed sign-ins; try again in ${seconds} s.`, {
+    if (wait > 0) throw this.#wait(Math.ceil(wait / 1000));
+    const crowded = keys.some(({ key, allowance }) => {
+      const underway = this.#underwayAt(key, now).length;
+      return underway > 0 && this.#failuresAt(key, now) + underway >= allowance;
+    });
+    if (crowded) throw this.#wait(1);
+  }
+
+  /** `check`, then counts the attempt as under way until `failed` or `succeeded` settles it. */
+  begin(attempt: SignInAttempt, now = Date.now()): void {
+    this.check(attempt, now);
+    for (const { key } of this.#keys(attempt)) this.#underway.set(key, [...this.#underwayAt(key, now), now]);
+  }
+
+  #wait(seconds: number): DocqaError {
+    return new DocqaError('rate_limited', `Too many failed sign-ins; try again in ${seconds} s.`, {
       headers: { 'Retry-After': String(seconds) },
       extra: { retry_after: seconds },
     });
   }
 
+  #underwayAt(key: string, now: number): number[] {
+    const fresh = (this.#underway.get(key) ?? []).filter((at) => now - at < underwayForgetMs);
+    if (fresh.length === 0) this.#underway.delete(key);
+    return fresh;
+  }
+
+  #failuresAt(key: string, now: number): number {
+    const record = this.#records.get(key);
+    if (!record || now - record.lastFailure > 2 * this.limits.maxWaitSeconds * 1000) return 0;
+    return record.failures;
+  }
+
+  /** The attempt is no longer under way. */
+  #settle(attempt: SignInAttempt): void {
+    for (const { key } of this.#keys(attempt)) {
+      const underway = this.#underway.get(key);
+      underway?.shift();
+      if (underway?.length === 0) this.#underway.delete(key);
+    }
+  }
+
   failed(attempt: SignInAttempt, now = Date.now()): void {
+    this.#settle(attempt);
     if (this.#records.size > 100_000) this.#forgetIdle(now);
     for (const { key, allowance, maxWaitSeconds } of this.#keys(attempt)) {
       const record = this.#records.get(key) ?? { failures: 0, blockedUntil: 0, lastFailure: now };
@@ -68,6 +116,7 @@ export class SignInThrottle {
   }
 
   succeeded(attempt: SignInAttempt): void {
+    this.#settle(attempt);
     if (attempt.account !== null) this.#records.delete(`account-client:${attempt.account}:${attempt.client}`);
   }
 
