@@ -10,7 +10,7 @@ import { accessLog } from './access-log.js';
 import { errorHandler, refuseNulCharacters, sendError, validationError } from './errors.js';
 import { requestId } from './request-id.js';
 import { drainUnreadBody } from './unread-body.js';
-import { requestScope } from './request-context.js';
+import { cancelStatementsOnDisconnect, requestScope } from './request-context.js';
 import { httpMetricsMiddleware } from './metrics-middleware.js';
 import { expressPath, type AnyRoute } from './route.js';
 import { sendOpenAiError } from './openai-errors.js';
@@ -71,6 +71,7 @@ function mountRoute(
     expressPath(route.path),
     ...(route.middleware?.(kernel) ?? []),
     async (req: Request, res: Response, next: NextFunction) => {
+      if (route.cancelOnDisconnect) cancelStatementsOnDisconnect(res);
       try {
         const principal = await checkAccess(kernel, authenticator, req, res, route.access, route.plan, keyScope);
         res.locals.principal = principal;

@@ -62,6 +62,12 @@ export interface RouteDefinition<
   keyScope?: KeyScope | 'none';
   /** `openai`: failures answer in OpenAI's error shape (the OpenAI-compatible API). */
   errorFormat?: 'openai';
+  /**
+   * Cancel the database statement running when the client goes away, and start no other: for work
+   * whose result is useless once nobody reads it. GET and HEAD always; other methods only when they
+   * say so (search, chat), since a write that stops halfway may leave half of what it writes.
+   */
+  cancelOnDisconnect?: boolean;
   tag: string;
   summary: string;
   description?: string;

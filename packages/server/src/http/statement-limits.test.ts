@@ -14,13 +14,15 @@ const marker = 'docqa_statement_limits_test';
 const slowSql = `select pg_sleep(120) as ${marker}`;
 
 /** A route whose one statement outlasts every limit, through the plugins' Db or the raw pool (as MikroORM). */
-const slow = (via: 'db' | 'pool') =>
+const slow = (via: 'db' | 'pool', method: 'get' | 'post' = 'get') =>
   defineRoute({
-    method: 'get',
+    method,
     path: `/api/test/slow-${via}`,
+    // A POST is cancelled only when its route says so, as search and chat do.
+    cancelOnDisconnect: method === 'post',
     access: 'public',
     tag: 'Test',
-    operationId: `slow_${via}`,
+    operationId: `slow_${via}_${method}`,
     summary: 'runs a slow statement',
     responses: { 200: { description: 'never' } },
     handler: async ({ kernel }) => {
@@ -47,7 +49,11 @@ const showTimeout = defineRoute({
 const nobody: Authenticator = { authenticate: async () => null };
 
 async function serve(kernel: TestKernel): Promise<{ server: http.Server; base: string }> {
-  const app = createApp({ kernel, routes: [slow('db'), slow('pool'), showTimeout], authenticator: nobody });
+  const app = createApp({
+    kernel,
+    routes: [slow('db'), slow('pool'), slow('db', 'post'), showTimeout],
+    authenticator: nobody,
+  });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
@@ -118,7 +124,7 @@ describe('statement limits of requests (PostgreSQL server)', function () {
     expect(rows[0]?.statement_timeout).to.equal('0');
   });
 
-  it("cancels the running statement when the request's client goes away", async () => {
+  it('cancels the running statement when the client of a read (GET, or a POST like search) goes away', async () => {
     const off = await startTestKernel({
       env: { REQUEST_STATEMENT_TIMEOUT_SECONDS: '0' },
       migrations: applicationMigrations,
@@ -127,14 +133,22 @@ describe('statement limits of requests (PostgreSQL server)', function () {
     const started = await serve(off);
     try {
       const url = off.connection.url as string;
-      const controller = new AbortController();
-      const request = fetch(`${started.base}/api/test/slow-db`, { signal: controller.signal }).catch(
-        (error: Error) => error,
-      );
-      await eventually(async () => (await runningSlowStatements(url)) === 1, 'the slow statement started');
-      controller.abort();
-      expect(await request).to.be.instanceOf(Error);
-      await eventually(async () => (await runningSlowStatements(url)) === 0, 'the slow statement was cancelled');
+      for (const method of ['GET', 'POST']) {
+        const controller = new AbortController();
+        const request = fetch(`${started.base}/api/test/slow-db`, { method, signal: controller.signal }).catch(
+          (error: Error) => error,
+        );
+        await eventually(
+          async () => (await runningSlowStatements(url)) === 1,
+          `the slow statement started (${method})`,
+        );
+        controller.abort();
+        expect(await request).to.be.instanceOf(Error);
+        await eventually(
+          async () => (await runningSlowStatements(url)) === 0,
+          `the statement was cancelled (${method})`,
+        );
+      }
     } finally {
       await new Promise((resolve) => started.server.close(resolve));
       await off.dispose();

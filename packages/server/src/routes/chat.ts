@@ -101,6 +101,8 @@ export const chatRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/chat',
+    // Reads (chat saves nothing when its client leaves): cancelled when nobody waits for them.
+    cancelOnDisconnect: true,
     access: 'required',
     keyScope: 'read',
     tag: 'Chat',

@@ -54,6 +54,8 @@ export const searchRoutes = [
   defineRoute({
     method: 'post',
     path: '/api/search',
+    // A read: its statements are cancelled when nobody waits for the answer.
+    cancelOnDisconnect: true,
     access: 'required',
     keyScope: 'read',
     tag: 'Search',
