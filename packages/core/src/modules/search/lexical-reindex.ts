@@ -29,6 +29,14 @@ export async function storedAnalyzerVersion(db: Db): Promise<number> {
  */
 export async function queueLexicalReindexIfStale(db: Db, jobs: JobsService): Promise<string | null> {
   if ((await storedAnalyzerVersion(db)) === analyzerVersion) return null;
+  // No chunk yet (a new installation, whose migrations record the first analysis): nothing to
+  // re-analyse, and every posting written from now on is of this analysis. A job would only leave
+  // traces, which made a database on which DocQA merely started look used to `docqa import`.
+  const { rows } = await db.query<{ found: boolean }>('select exists (select 1 from chunk) as found');
+  if (!rows[0]?.found) {
+    await db.query('update lexical_analyzer set version = $1', [analyzerVersion]);
+    return null;
+  }
   const data: LexicalReindexData = { version: analyzerVersion };
   return jobs.send(lexicalReindexQueue, data, { singletonKey: `lexical_reindex_${analyzerVersion}` });
 }

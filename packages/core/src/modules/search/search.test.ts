@@ -4,7 +4,8 @@ import { defineModule, DocqaError, type SqlExecutor } from '@docqa/plugin-api';
 import { provide, startTestModules, type TestKernel } from '@docqa/kernel/testing';
 import { groupsTokens, type GroupsService } from '../groups/contract.js';
 import { modelsTokens, type CurrentModels } from '../models/contract.js';
-import { analyseChunks, searchTokens, writePostings, type SearchService } from './contract.js';
+import { analyzerVersion } from '../../index.js';
+import { analyseChunks, searchTokens, storedAnalyzerVersion, writePostings, type SearchService } from './contract.js';
 import { searchModule } from './index.js';
 
 // The documents' tables as search reads them; in the product the documents' migrations make them.
@@ -84,6 +85,15 @@ describe('search module (without the HTTP server)', function () {
     });
   });
   after(() => kernel?.dispose());
+
+  it('records the current analysis on a database without chunks, with no re-index job', async () => {
+    // The module's worker start ran before any document was inserted (before()).
+    expect(await storedAnalyzerVersion(kernel.db)).to.equal(analyzerVersion);
+    const { rows } = await kernel.db.query<{ n: string }>(
+      `select count(*) as n from pgboss.job where name = 'lexical_reindex'`,
+    );
+    expect(Number(rows[0]?.n)).to.equal(0);
+  });
 
   it('ranks by BM25 over indexed documents only, lexically when no embedder is in effect', async () => {
     const result = await search.search(ada, { query: 'cooling period', topK: 5 });
