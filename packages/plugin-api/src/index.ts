@@ -31,5 +31,5 @@ export {
   type ZipCheck,
   type ZipLimits,
 } from './archive/zip-limits.js';
-export { maxTextCharactersSchema, TextBudget } from './text/text-budget.js';
+export { defaultMaxTextCharacters, maxTextCharactersSchema, TextBudget } from './text/text-budget.js';
 export { startModuleWorker, workerLimits } from './workers/module-worker.js';

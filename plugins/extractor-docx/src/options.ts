@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { maxTextCharactersSchema, zipLimitsSchema } from '@docqa/plugin-api';
+import { defaultMaxTextCharacters, maxTextCharactersSchema, zipLimitsSchema } from '@docqa/plugin-api';
 
 /**
  * The extractor's limits (docs/security.md). A .docx is a zip archive that mammoth inflates into
@@ -12,7 +12,7 @@ import { maxTextCharactersSchema, zipLimitsSchema } from '@docqa/plugin-api';
 export const docxExtractorOptionsSchema = z.strictObject({
   ...zipLimitsSchema({ maxEntries: 10_000, maxUncompressedBytes: 64 * 1024 * 1024, maxCompressionRatio: 100 }),
   /** Most characters of text one document may yield. */
-  maxTextCharacters: maxTextCharactersSchema(20_000_000),
+  maxTextCharacters: maxTextCharactersSchema(defaultMaxTextCharacters),
 });
 
 export type DocxExtractorOptions = z.output<typeof docxExtractorOptionsSchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { maxTextCharactersSchema, zipLimitsSchema } from '@docqa/plugin-api';
+import { defaultMaxTextCharacters, maxTextCharactersSchema, zipLimitsSchema } from '@docqa/plugin-api';
 
 /**
  * The extractor's limits (docs/security.md). An .xlsx is a zip archive; exceljs streams its sheets
@@ -11,7 +11,7 @@ import { maxTextCharactersSchema, zipLimitsSchema } from '@docqa/plugin-api';
 export const xlsxExtractorOptionsSchema = z.strictObject({
   ...zipLimitsSchema({ maxEntries: 10_000, maxUncompressedBytes: 512 * 1024 * 1024, maxCompressionRatio: 100 }),
   /** Most characters of text one workbook may yield ("Header: value; …" rows included). */
-  maxTextCharacters: maxTextCharactersSchema(20_000_000),
+  maxTextCharacters: maxTextCharactersSchema(defaultMaxTextCharacters),
 });
 
 export type XlsxExtractorOptions = z.output<typeof xlsxExtractorOptionsSchema>;

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { DocqaError } from '../errors.js';
 
+/**
+ * The text one document may yield by default (the `maxTextCharacters` of the extractors that count
+ * it). DocQA keeps each document's extracted text for metadata refreshes up to this size too.
+ */
+export const defaultMaxTextCharacters = 20_000_000;
+
 /** The `maxTextCharacters` plugin option of an extractor, with that extractor's default. */
 export function maxTextCharactersSchema(defaultCharacters: number) {
   return z.number().int().min(10_000).max(2_000_000_000).default(defaultCharacters);
