@@ -108,6 +108,7 @@ export async function extractAndChunk(
         documentMetadata: { ...extracted.metadata, ...applied.document },
         title: extracted.title ?? null,
         outcomes: ruleOutcomes(rules, applied, documentChunks.length),
+        extraction: { text, metadata: extracted.metadata },
       };
       fs.writeSync(sink, `${JSON.stringify(document)}\n`);
     }

@@ -32,6 +32,11 @@ export interface ChunkedDocument {
   /** The extractor's title, if it found one; else the stored title stays. */
   title: string | null;
   outcomes: readonly RuleOutcome[];
+  /**
+   * `documentText` of the extraction and the extractor's own metadata, kept for metadata refreshes
+   * (document_text); null when the text is over `defaultMaxTextCharacters`, then none is kept.
+   */
+  extraction: { text: string; metadata: Record<string, unknown> } | null;
 }
 
 /**
@@ -73,9 +78,27 @@ export async function writeChunkedDocument(
     termCount += analysed.reduce((sum, chunk) => sum + chunk.length, 0);
   }
   await writeRuleOutcomes(tx, document.id, document.outcomes);
+  await writeDocumentText(tx, document.id, document.extraction);
   await tx.query(
     `update document set status = 'indexed', error = null, chunk_count = $2, term_count = $5, title = coalesce($3, title), metadata = $4::jsonb, indexed_at = now(), updated_at = now() where id = $1`,
     [document.id, document.chunks.length, document.title, JSON.stringify(document.documentMetadata), termCount],
+  );
+}
+
+/** The text a metadata refresh applies the rules to; a re-index replaces it, a text too large leaves none. */
+export async function writeDocumentText(
+  tx: SqlExecutor,
+  documentId: string,
+  extraction: ChunkedDocument['extraction'],
+): Promise<void> {
+  if (!extraction) {
+    await tx.query('delete from document_text where document_id = $1', [documentId]);
+    return;
+  }
+  await tx.query(
+    `insert into document_text (document_id, text, extracted_metadata) values ($1, $2, $3::jsonb)
+     on conflict (document_id) do update set text = excluded.text, extracted_metadata = excluded.extracted_metadata`,
+    [documentId, extraction.text, JSON.stringify(extraction.metadata)],
   );
 }
 

@@ -1,5 +1,12 @@
 import path from 'node:path';
-import { DocqaError, providerTokens, type ExtractedDocument, type JobContext, type Logger } from '@docqa/plugin-api';
+import {
+  defaultMaxTextCharacters,
+  DocqaError,
+  providerTokens,
+  type ExtractedDocument,
+  type JobContext,
+  type Logger,
+} from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import { applyRules, chunkDocument, documentText, ExtractionPool, type Chunk, type MetadataRule } from '@docqa/core';
 import type { RulesService } from '@docqa/core/rules';
@@ -76,6 +83,54 @@ export class IngestPipeline {
 
   async #index(document: DocumentRow, job: JobContext<IngestJobData>): Promise<number> {
     const v = this.kernel.config.values;
+    // The rules are read while the file is extracted: every wait before the embedding request is time the model may idle.
+    const [rules, extracted] = await Promise.all([
+      document.source_id ? this.rules.rulesOf(document.source_id) : [],
+      this.extract(document, job.signal),
+    ]);
+    const text = documentText(extracted);
+    const minChunkLength = Number(this.kernel.settings.get('RAG_MIN_CHUNK_LENGTH'));
+    const { chunks, chunkMetadata, documentMetadata, outcomes } = await this.#chunkWithRules(
+      document,
+      rules,
+      extracted,
+      text,
+      minChunkLength,
+    );
+    await this.#writeVectors(document.id, chunks, job);
+    if (text.length > defaultMaxTextCharacters)
+      this.#logger.warn(
+        { document_id: document.id, characters: text.length },
+        'the extracted text is too large to keep; a metadata refresh of this document uses its chunks',
+      );
+    const extraction = text.length > defaultMaxTextCharacters ? null : { text, metadata: extracted.metadata };
+    await this.kernel.db.transaction((tx) =>
+      writeChunkedDocument(
+        tx,
+        {
+          id: document.id,
+          chunks,
+          chunkMetadata,
+          documentMetadata,
+          title: extracted.title ?? null,
+          outcomes,
+          extraction,
+        },
+        chunksPerStatement(this.kernel.db.mode, v.INDEX_UPSERT_BATCH_SIZE),
+        languageDetector(v.INDEX_LANGUAGES),
+      ),
+    );
+    await job.progress(chunks.length, chunks.length);
+    this.#logger.info({ document_id: document.id, chunks: chunks.length }, 'document indexed');
+    return chunks.length;
+  }
+
+  /** Extracts a document from its stored bytes in a worker thread (a metadata refresh uses it too). */
+  async extract(
+    document: Pick<DocumentRow, 'filename' | 'media_type' | 'content_hash'>,
+    signal: AbortSignal,
+  ): Promise<ExtractedDocument> {
+    const v = this.kernel.config.values;
     const extension = path.extname(document.filename).toLowerCase();
     const extractors = this.kernel.resolveAll(providerTokens.extractor);
     // By extension, else by the media type stored with the document (a source's path may have none).
@@ -88,43 +143,20 @@ export class IngestPipeline {
         `No extractor reads ${extension} files any more; ${document.filename} cannot be indexed.`,
       );
     await extractor.prepareMainThread?.();
-    // The rules are read while the file is extracted: every wait before the embedding request is time the model may idle.
-    const [rules, extracted] = await Promise.all([
-      document.source_id ? this.rules.rulesOf(document.source_id) : [],
-      this.#pool.extract(
-        extractor.workerModule,
-        {
-          path: this.documents.blobs.pathOf(document.content_hash),
-          filename: document.filename,
-          mediaType: document.media_type,
-          options: {
-            ocr: v.INDEXING_OCR_ENABLED,
-            ocrLanguages: v.INDEXING_OCR_LANGUAGES,
-            tables: v.INDEXING_TABLES_ENABLED,
-          },
+    return this.#pool.extract(
+      extractor.workerModule,
+      {
+        path: this.documents.blobs.pathOf(document.content_hash),
+        filename: document.filename,
+        mediaType: document.media_type,
+        options: {
+          ocr: v.INDEXING_OCR_ENABLED,
+          ocrLanguages: v.INDEXING_OCR_LANGUAGES,
+          tables: v.INDEXING_TABLES_ENABLED,
         },
-        job.signal,
-      ),
-    ]);
-    const minChunkLength = Number(this.kernel.settings.get('RAG_MIN_CHUNK_LENGTH'));
-    const { chunks, chunkMetadata, documentMetadata, outcomes } = await this.#chunkWithRules(
-      document,
-      rules,
-      extracted,
-      minChunkLength,
+      },
+      signal,
     );
-    await this.#writeVectors(document.id, chunks, job);
-    await this.kernel.db.transaction((tx) =>
-      writeChunkedDocument(
-        tx,
-        { id: document.id, chunks, chunkMetadata, documentMetadata, title: extracted.title ?? null, outcomes },
-        chunksPerStatement(this.kernel.db.mode, v.INDEX_UPSERT_BATCH_SIZE),
-        languageDetector(v.INDEX_LANGUAGES),
-      ),
-    );
-    await job.progress(chunks.length, chunks.length);
-    this.#logger.info({ document_id: document.id, chunks: chunks.length }, 'document indexed');
-    return chunks.length;
   }
 
   /**
@@ -136,6 +168,7 @@ export class IngestPipeline {
     document: DocumentRow,
     rules: MetadataRule[],
     extracted: ExtractedDocument,
+    text: string,
     minChunkLength: number,
   ) {
     if (rules.length === 0) {
@@ -147,7 +180,6 @@ export class IngestPipeline {
         outcomes: [],
       };
     }
-    const text = documentText(extracted);
     const boundaryRules = rules.filter((rule) => rule.chunk_boundary);
     const { boundaries } = boundaryRules.length
       ? await applyRules(

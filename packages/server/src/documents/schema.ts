@@ -54,4 +54,19 @@ export const documentMigrations: SchemaMigration[] = [
     ],
     down: ['drop table chunk'],
   },
+  {
+    name: '0019_document_text',
+    up: [
+      // The whole extracted text of a document and its extractor's metadata, as the last indexing
+      // had them: a metadata refresh applies the rules to exactly this (rules/refresh.ts), since the
+      // chunks joined together are not the text (a split drops the space between its two sides).
+      // Empty for documents indexed before this migration; refresh re-extracts those (docs).
+      `create table document_text (
+        document_id uuid primary key references document (id) on delete cascade,
+        text text not null,
+        extracted_metadata jsonb not null default '{}'
+      )`,
+    ],
+    down: ['drop table document_text'],
+  },
 ];
