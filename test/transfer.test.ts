@@ -274,6 +274,7 @@ describe('moving an installation from the embedded database to another database:
       'document',
       'chunk',
       'chunk_term',
+      'document_text',
       'vector_embedding',
       'source',
       'metadata_rule',

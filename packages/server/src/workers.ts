@@ -52,7 +52,9 @@ export async function startWorkers(kernel: Kernel, services: AppServices): Promi
   await jobs.work<{ requestedBy: string }>(rebuildQueue, (job) => services.index.rebuild(job, ingest));
   // Two sources sync side by side; one source never twice at once (see SourceSync.run).
   await jobs.work<SyncJobData>(syncQueue, (job) => sync.run(job), { concurrency: 2, groupConcurrency: 1 });
-  await jobs.work<MetadataRefreshData>(metadataRefreshQueue, (job) => refreshMetadata(kernel, services.rules, job));
+  await jobs.work<MetadataRefreshData>(metadataRefreshQueue, (job) =>
+    refreshMetadata(kernel, services.rules, job, (document, signal) => ingest.extract(document, signal)),
+  );
   // Documents accepted just before a crash, never queued: queue them now that the workers run.
   await services.documents.requeueOrphans();
 
