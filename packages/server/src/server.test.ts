@@ -62,7 +62,10 @@ describe('server lifecycle', function () {
     const res = await fetch(`${running.url}/api/health`);
     expect(res.status).to.equal(200);
     const body = await readJson(res);
-    expect(body).to.deep.include({ status: 'ok', checks: { database: 'ok', jobs: 'ok', llm: 'not_configured' } });
+    expect(body).to.deep.include({
+      status: 'ok',
+      checks: { database: 'ok', jobs: 'ok', llm: 'not_configured', vectors: 'ok' },
+    });
     expect(body.version).to.match(/^\d+\.\d+\.\d+/);
     const version = await readJson(await fetch(`${running.url}/api/version`));
     expect(Object.keys(version)).to.deep.equal(['version', 'commit', 'build_date']);

@@ -141,6 +141,10 @@ export function createPgvectorStore(db: Db, options: PgvectorOptions, logger: Lo
       }));
     },
 
+    async ping() {
+      await db.query('select 1');
+    },
+
     async dropSpace(space) {
       assertValidSpace(space);
       const deleted = await db.transaction(async (tx) => {

@@ -36,4 +36,9 @@ export interface VectorStoreProvider {
   /** Spaces that hold vectors, with their counts: a switched model leaves the old one stale. */
   spaces(): Promise<Array<EmbeddingSpace & { count: number }>>;
   dropSpace(space: EmbeddingSpace): Promise<void>;
+  /**
+   * Resolves when the database holding the vectors answers, rejects otherwise: `/api/health`
+   * reports it as its `vectors` check. Optional; a store without it is reported `ok`.
+   */
+  ping?(): Promise<void>;
 }

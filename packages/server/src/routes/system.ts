@@ -14,18 +14,34 @@ const checkState = z.enum(['ok', 'error', 'timeout', 'stopped', 'not_configured'
 
 const healthSchema = versionSchema.extend({
   status: z.enum(['ok', 'degraded']),
-  checks: z.object({ database: checkState, jobs: checkState, llm: checkState }),
+  checks: z.object({
+    database: checkState,
+    jobs: checkState,
+    llm: checkState,
+    vectors: checkState.describe("The vector store's database (VECTORDB_URL's server when set)."),
+  }),
 });
 
 const databaseCheckTimeoutMs = 5000;
 
 async function checkDatabase(kernel: Kernel): Promise<z.infer<typeof checkState>> {
+  return answersInTime(kernel.db.query('select 1'));
+}
+
+/** The vector store's own database, which VECTORDB_URL may put on another server. */
+async function checkVectors(kernel: Kernel): Promise<z.infer<typeof checkState>> {
+  if (!kernel.container.has(providerTokens.vectorStore)) return 'not_configured';
+  const store = kernel.resolve(providerTokens.vectorStore);
+  return store.ping ? answersInTime(store.ping()) : 'ok';
+}
+
+async function answersInTime(work: Promise<unknown>): Promise<z.infer<typeof checkState>> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), databaseCheckTimeoutMs);
   });
   try {
-    return await Promise.race([kernel.db.query('select 1').then(() => 'ok' as const), timeout]);
+    return await Promise.race([work.then(() => 'ok' as const), timeout]);
   } catch {
     return 'error';
   } finally {
@@ -42,20 +58,22 @@ export const systemRoutes = [
     operationId: 'getHealth',
     summary: 'Health status with the running version',
     description:
-      'Answers 200 when the database answers (status ok, or degraded when jobs or the model are not), 503 when the database is down.',
+      'Answers 200 when the database answers (status ok, or degraded when jobs or the vector store are not), 503 when the database is down.',
     responses: {
       200: { description: 'Healthy or degraded.', schema: healthSchema },
       503: { description: 'The database is down.', schema: healthSchema },
     },
     async handler({ kernel }) {
-      const database = await checkDatabase(kernel);
+      const [database, vectors] = await Promise.all([checkDatabase(kernel), checkVectors(kernel)]);
       const jobs = kernel.jobs.isRunning() ? 'ok' : 'stopped';
       const llm = kernel.container.has(providerTokens.llm) ? 'ok' : 'not_configured';
       const healthy = database === 'ok';
-      const status = healthy && jobs === 'ok' ? 'ok' : 'degraded';
+      // Without its vectors search still answers lexically: degraded, not down.
+      const vectorsUsable = vectors === 'ok' || vectors === 'not_configured';
+      const status = healthy && jobs === 'ok' && vectorsUsable ? 'ok' : 'degraded';
       return {
         status: healthy ? 200 : 503,
-        body: { status, ...readBuildInfoCached(), checks: { database, jobs, llm } },
+        body: { status, ...readBuildInfoCached(), checks: { database, jobs, llm, vectors } },
         headers: { 'Cache-Control': 'no-store' },
       };
     },
