@@ -3,6 +3,7 @@ import type { JobsService, QueueOptions } from '@docqa/plugin-api';
 import type { AppServices } from './services.js';
 import { ingestQueue, type IngestJobData } from './documents/document-service.js';
 import { IngestPipeline } from './documents/ingest.js';
+import { startVectorDeletionSweep } from './documents/vector-deletions.js';
 import { rebuildQueue } from './documents/index-service.js';
 import { SourceSync } from './sources/sync.js';
 import { syncQueue, syncQueueOptions, type SyncJobData } from '@docqa/core/sync';
@@ -55,11 +56,14 @@ export async function startWorkers(kernel: Kernel, services: AppServices): Promi
   await jobs.work<MetadataRefreshData>(metadataRefreshQueue, (job) =>
     refreshMetadata(kernel, services.rules, job, (document, signal) => ingest.extract(document, signal)),
   );
+  // Vectors of documents deleted before a crash or while the vector store was down.
+  const vectorDeletions = startVectorDeletionSweep(kernel, kernel.logger.child({ component: 'vector-deletions' }));
   // Documents accepted just before a crash, never queued: queue them now that the workers run.
   await services.documents.requeueOrphans();
 
   return {
     async close() {
+      vectorDeletions.stop();
       await ingest.close();
     },
   };

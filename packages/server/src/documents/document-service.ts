@@ -1,4 +1,4 @@
-import { DocqaError, providerTokens, type JobsService, type Logger, type PlanLimits } from '@docqa/plugin-api';
+import { DocqaError, type JobsService, type Logger, type PlanLimits } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import type { Principal } from '@docqa/core/identity';
 import type { GroupsService } from '@docqa/core/groups';
@@ -8,6 +8,7 @@ import { ConnectorDocuments, type ConnectorUploadFile } from './connector-docume
 import { ConnectorTargets, isRelativeSourcePath, type ConnectorTarget } from './connector-targets.js';
 import { DocumentRepository, publicDocument, type DocumentRow } from './document-repository.js';
 import { formatBytes, UploadPolicy } from './upload-policy.js';
+import { flushVectorDeletions } from './vector-deletions.js';
 import { multipartParts, type MultipartPart, type UploadBody } from './multipart-parts.js';
 
 export const ingestQueue = 'ingest';
@@ -362,13 +363,17 @@ export class DocumentService {
    * and jobs get their turn between groups instead of timing out behind one long statement.
    */
   async delete(ids: string[], chunksPerGroup = chunksPerDeletion): Promise<{ deleted: string[]; not_found: string[] }> {
-    const store = this.kernel.container.has(providerTokens.vectorStore)
-      ? this.kernel.resolve(providerTokens.vectorStore)
-      : null;
     const deleted = new Set<string>();
     for (const group of await this.repository.deletionGroups(ids, chunksPerGroup)) {
       const removed = await this.repository.delete(group);
-      if (removed.length > 0) await store?.deleteDocuments(removed.map((row) => row.id));
+      // The vectors may live on another server: queued with the deletion, deleted now or by the sweep.
+      if (removed.length > 0)
+        await flushVectorDeletions(
+          this.kernel,
+          removed.map((row) => row.id),
+        ).catch((error: unknown) =>
+          this.kernel.logger.warn({ err: error }, 'vectors of deleted documents stay queued for the sweep'),
+        );
       for (const hash of new Set(removed.map((row) => row.content_hash))) {
         if (!(await this.repository.isContentReferenced(hash))) await this.blobs.remove(hash);
       }

@@ -13,6 +13,7 @@ import type { RulesService } from '@docqa/core/rules';
 import type { DocumentService, IngestJobData } from './document-service.js';
 import type { DocumentRow } from './document-repository.js';
 import { chunkId, chunksPerStatement, writeChunkedDocument } from './index-writer.js';
+import { flushVectorDeletions } from './vector-deletions.js';
 import { languageDetector } from '@docqa/core/search';
 import { ruleOutcomes } from '@docqa/core/analytics';
 import type { CurrentModels } from '@docqa/core/models';
@@ -70,6 +71,14 @@ export class IngestPipeline {
         chunks: 0,
         sourceBytes: 0,
       });
+      // Deleted while indexed: vectors this run wrote after the deletion swept are queued again.
+      if (!(await this.documents.repository.byId(document.id))) {
+        await this.kernel.db.query('insert into vector_deletion (document_id) values ($1) on conflict do nothing', [
+          document.id,
+        ]);
+        await flushVectorDeletions(this.kernel, [document.id]).catch(() => undefined);
+        return { skipped: 'the document was deleted' };
+      }
       const message = job.signal.aborted ? 'Indexing was cancelled.' : (error as Error).message;
       await this.#setStatus(document.id, 'failed', message);
       // A file that cannot be read stays failed; anything else (database, model server) is retried.

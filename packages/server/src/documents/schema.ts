@@ -69,4 +69,30 @@ export const documentMigrations: SchemaMigration[] = [
     ],
     down: ['drop table document_text'],
   },
+  {
+    name: '0020_vector_deletion',
+    up: [
+      // Documents whose vectors are still to be deleted. The vector store may live on another
+      // server (VECTORDB_URL), so a document's row and its vectors cannot go in one transaction:
+      // the deletion's own statement queues the id here (trigger), the vectors go after it, then the
+      // id; a crash or a store that is down in between leaves the id for the next sweep
+      // (documents/vector-deletions.ts), and deleting vectors twice is harmless.
+      `create table vector_deletion (
+        document_id uuid primary key,
+        deleted_at timestamptz not null default now()
+      )`,
+      `create function document_queue_vector_deletion() returns trigger language plpgsql as $$
+       begin
+         insert into vector_deletion (document_id) select id from removed_documents on conflict do nothing;
+         return null;
+       end $$`,
+      `create trigger document_queue_vector_deletion after delete on document referencing old table as removed_documents
+       for each statement execute function document_queue_vector_deletion()`,
+    ],
+    down: [
+      'drop trigger document_queue_vector_deletion on document',
+      'drop function document_queue_vector_deletion()',
+      'drop table vector_deletion',
+    ],
+  },
 ];
