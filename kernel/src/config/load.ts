@@ -174,7 +174,8 @@ function crossChecks(c: ConfigValues, production: boolean): string[] {
         'DEFAULT_ADMIN_PASSWORD is the documented placeholder; production needs your own (docqa init generates one).',
       );
     }
-    if (c.VECTORDB_URL && c.VECTORDB_API_KEY === 'change-me-vectordb-key') {
+    // A URL with its own password needs no key (pgvector takes the key as the password otherwise).
+    if (c.VECTORDB_URL && c.VECTORDB_API_KEY === 'change-me-vectordb-key' && !new URL(c.VECTORDB_URL).password) {
       problems.push('VECTORDB_API_KEY is the placeholder; production needs the real key of VECTORDB_URL.');
     }
   }

@@ -405,7 +405,8 @@ export const variables = {
   VECTORDB_URL: spec({
     parse: p.url(['postgres', 'postgresql', 'http', 'https']),
     group: 'database',
-    description: 'External vector database for a vector-store plugin that uses one; pgvector uses DATABASE_URL.',
+    description:
+      'Where the vector store keeps its vectors, apart from the main database. pgvector: a PostgreSQL server with pgvector (postgres://…) with a pool of its own (DB_POOL_SIZE + DB_MAX_OVERFLOW connections) and its own migrations, reported by /api/health as vectors; an http(s) URL stops its start-up. Unset: the vectors stay in the main database.',
   }),
   VECTORDB_API_KEY: spec({
     parse: p.nonEmpty(),
@@ -413,7 +414,8 @@ export const variables = {
     secret: 'vectordb_api_key',
     sensitive: true,
     group: 'database',
-    description: 'Key of that vector database; the placeholder is refused in production.',
+    description:
+      "Key of that vector database. pgvector: the password of VECTORDB_URL's user when the URL has none (the placeholder is never sent). Production refuses the placeholder when VECTORDB_URL has no password of its own.",
   }),
 
   // --- Jobs and retention ---
