@@ -172,6 +172,17 @@ describe('configuration', () => {
     );
   });
 
+  it("refuses VECTORDB_API_KEY's placeholder in production only when VECTORDB_URL has no password of its own", () => {
+    const production = { ...secrets, DOCQA_ENV: 'production', DEFAULT_ADMIN_PASSWORD: 'a-real-password-1' };
+    const placeholder = 'VECTORDB_API_KEY is the placeholder';
+    expect(failure({ ...production, VECTORDB_URL: 'postgres://docqa@vectors:5432/v' })).to.include(placeholder);
+    expect(failure({ ...production, VECTORDB_URL: 'https://vectors.example' })).to.include(placeholder);
+    const withPassword = { ...production, VECTORDB_URL: 'postgres://docqa:pw@vectors:5432/v' };
+    expect(loadConfig(withPassword, { cwd: '/tmp' }).values.VECTORDB_URL).to.equal(withPassword.VECTORDB_URL);
+    const keyed = { ...production, VECTORDB_URL: 'postgres://docqa@vectors:5432/v', VECTORDB_API_KEY: 'k' };
+    expect(loadConfig(keyed, { cwd: '/tmp' }).values.VECTORDB_API_KEY).to.equal('k');
+  });
+
   it('reads fallback OIDC providers and refuses a client secret as a plain variable', () => {
     const { oidcProviders } = loadConfig(
       {
