@@ -64,7 +64,7 @@ describe('server lifecycle', function () {
     const body = await readJson(res);
     expect(body).to.deep.include({
       status: 'ok',
-      checks: { database: 'ok', jobs: 'ok', llm: 'not_configured', vectors: 'ok' },
+      checks: { database: 'ok', jobs: 'ok', llm: 'not_configured', vectors: 'not_configured' },
     });
     expect(body.version).to.match(/^\d+\.\d+\.\d+/);
     const version = await readJson(await fetch(`${running.url}/api/version`));
