@@ -6,7 +6,7 @@ import { createPgvectorStore } from './store.js';
 import { openVectorDatabase, vectorDatabaseSettings } from './vector-database.js';
 
 export type { PgvectorOptions } from './config.js';
-export { vectorDatabaseSettings, vectorDatabaseUrl } from './vector-database.js';
+export { openVectorDatabase, vectorDatabaseSettings, vectorDatabaseUrl } from './vector-database.js';
 
 /**
  * The default vector store: embeddings in PostgreSQL with pgvector, searched by cosine distance

@@ -17,6 +17,7 @@ import {
 } from './archive-format.js';
 import { exactTextSettings, quoteIdent, readCatalog, readSequenceNames, type CatalogTable } from './catalog.js';
 import { writeDataFiles } from './data-files.js';
+import { connectVectorDatabase, vectorTable } from './vector-database.js';
 
 export interface ExportOptions {
   env: Record<string, string | undefined>;
@@ -62,7 +63,9 @@ export async function exportArchive(options: ExportOptions): Promise<ExportSumma
   });
   const partial = `${out}.partial-${process.pid}`;
   let writer: ArchiveWriter | null = null;
+  let vectors: pg.Client | null = null;
   try {
+    vectors = await connectVectorDatabase(database.config, false);
     // The archive would copy itself while it grows.
     const relative = path.relative(database.config.dataDir, out);
     if (!relative.startsWith('..') && !path.isAbsolute(relative))
@@ -83,12 +86,16 @@ export async function exportArchive(options: ExportOptions): Promise<ExportSumma
     const client = await database.connection.pool.connect();
     let tables: TableManifest[];
     try {
-      await client.query('begin isolation level repeatable read read only');
-      for (const statement of exactTextSettings) await client.query(statement);
+      // Vectors on VECTORDB_URL's server are a snapshot of their own there, taken now as well.
+      for (const session of vectors ? [client, vectors] : [client]) {
+        await session.query('begin isolation level repeatable read read only');
+        for (const statement of exactTextSettings) await session.query(statement);
+      }
       const catalog = await readCatalog(client);
+      const sourceOf = (table: CatalogTable) => (vectors && table.name === vectorTable ? vectors : client);
       tables = [];
       for (const table of catalog) {
-        const { rows } = await client.query<{ count: string }>(
+        const { rows } = await sourceOf(table).query<{ count: string }>(
           `select count(*) as count from ${quoteIdent(table.name)}`,
         );
         tables.push({ name: table.name, columns: table.columns, rows: Number(rows[0]?.count ?? 0) });
@@ -109,10 +116,12 @@ export async function exportArchive(options: ExportOptions): Promise<ExportSumma
       };
       await writer.line(header);
       for (const [index, table] of catalog.entries())
-        await writeTable(client, writer, table, tables[index] as TableManifest);
+        await writeTable(sourceOf(table), writer, table, tables[index] as TableManifest);
       await client.query('commit');
+      await vectors?.query('commit');
     } catch (error) {
       await client.query('rollback').catch(() => undefined);
+      await vectors?.query('rollback').catch(() => undefined);
       throw error;
     } finally {
       client.release();
@@ -140,13 +149,14 @@ export async function exportArchive(options: ExportOptions): Promise<ExportSumma
       await writer.abort();
       fs.rmSync(partial, { force: true });
     }
+    await vectors?.end();
     await database.close();
   }
 }
 
 /** Streams a table through a cursor: each value cast to text, so it is read back exactly. */
 async function writeTable(
-  client: pg.PoolClient,
+  client: pg.ClientBase,
   writer: ArchiveWriter,
   table: CatalogTable,
   manifest: TableManifest,

@@ -10,6 +10,7 @@ import { readArchive, type ArchiveHeader, type ArchiveRecord, type TableManifest
 import { exactTextSettings, quoteIdent, readCatalog, type CatalogTable } from './catalog.js';
 import { DataFileRestore } from './data-files.js';
 import { rowsBeyondBootstrap } from './empty-target.js';
+import { connectVectorDatabase, countVectors, vectorTable } from './vector-database.js';
 
 export interface ImportOptions {
   env: Record<string, string | undefined>;
@@ -63,11 +64,20 @@ export async function importArchive(options: ImportOptions): Promise<ImportSumma
     throw error;
   });
   const restore = new DataFileRestore(database.config.dataDir);
+  let vectors: pg.Client | null = null;
   try {
     const mode = database.connection.mode === 'embedded' ? 'embedded' : 'postgresql';
     const pending = await migrationsToApply(database, header);
     // Before changing anything: a database in use is refused as it is, not migrated first.
     await refuseUsedDatabase(database);
+    // VECTORDB_URL's server takes the archive's vectors; it must hold none yet either.
+    vectors = await connectVectorDatabase(database.config, true);
+    const vectorsThere = vectors ? await countVectors(vectors) : 0;
+    if (vectorsThere > 0)
+      throw new DocqaError(
+        'conflict',
+        `The vector database of VECTORDB_URL already holds ${vectorsThere} vectors. Import only into an empty one; nothing was changed.`,
+      );
     if (pending.length > 0) await database.migrate(pending);
     log(
       `Importing ${header.tables.reduce((sum, table) => sum + table.rows, 0)} rows of ${header.tables.length} tables (exported ${header.created_at} from DocQA ${header.docqa_version}, ${header.source.database}) into the ${mode === 'embedded' ? `embedded database in ${database.config.dataDir}` : 'PostgreSQL database of DATABASE_URL'}.`,
@@ -77,8 +87,10 @@ export async function importArchive(options: ImportOptions): Promise<ImportSumma
     const client = await database.connection.pool.connect();
     let requeuedDocuments = 0;
     try {
-      await client.query('begin');
-      for (const statement of exactTextSettings) await client.query(statement);
+      for (const session of vectors ? [client, vectors] : [client]) {
+        await session.query('begin');
+        for (const statement of exactTextSettings) await session.query(statement);
+      }
       const catalog = await readCatalog(client);
       const leftovers = await rowsBeyondBootstrap(
         client,
@@ -91,8 +103,9 @@ export async function importArchive(options: ImportOptions): Promise<ImportSumma
       // A first start's own rows (settings seeded from its environment, the built-in group, its
       // default admin) give way to the archive's.
       for (const table of [...catalog].reverse()) await client.query(`delete from ${quoteIdent(table.name)}`);
-      await loadRecords(records, header, catalog, client, restore);
-      await verifyCounts(client, header.tables);
+      const sessionOf = (table: string) => (vectors && table === vectorTable ? vectors : client);
+      await loadRecords(records, header, catalog, sessionOf, restore);
+      await verifyCounts(sessionOf, header.tables);
       await restoreSequences(client, header);
       requeuedDocuments = await requeueUnfinishedDocuments(client, catalog);
       for (const table of catalog) await client.query(`alter table ${quoteIdent(table.name)} enable trigger user`);
@@ -104,14 +117,19 @@ export async function importArchive(options: ImportOptions): Promise<ImportSumma
         );
       }
       await restore.place();
+      // The vectors first: should the main commit fail after theirs, their table, empty before, is
+      // emptied again (below), and the import is refused as a whole.
+      await vectors?.query('commit');
       try {
         await client.query('commit');
       } catch (error) {
         await restore.unplace();
+        await vectors?.query(`delete from ${vectorTable}`).catch(() => undefined);
         throw error;
       }
     } catch (error) {
       await client.query('rollback').catch(() => undefined);
+      await vectors?.query('rollback').catch(() => undefined);
       throw error;
     } finally {
       client.release();
@@ -127,6 +145,7 @@ export async function importArchive(options: ImportOptions): Promise<ImportSumma
       migratedAfter,
     };
   } finally {
+    await vectors?.end();
     await restore.cleanUp();
     await database.close();
     // A refused import stops reading half way: let go of the file.
@@ -188,7 +207,7 @@ async function loadRecords(
   records: AsyncGenerator<ArchiveRecord>,
   header: ArchiveHeader,
   catalog: CatalogTable[],
-  client: pg.PoolClient,
+  sessionOf: (table: string) => pg.ClientBase,
   restore: DataFileRestore,
 ): Promise<void> {
   const targetTables = new Map(catalog.map((table) => [table.name, table]));
@@ -219,7 +238,7 @@ async function loadRecords(
   let rowTotal = 0;
   const flush = async () => {
     if (!table || table.batch.length === 0) return;
-    await insertBatch(client, table.target, table.manifest, table.batch);
+    await insertBatch(sessionOf(table.target.name), table.target, table.manifest, table.batch);
     table.batch = [];
     table.bytes = 0;
   };
@@ -306,7 +325,7 @@ async function loadRecords(
  * column's type by its input function, the inverse of the export's cast to text.
  */
 async function insertBatch(
-  client: pg.PoolClient,
+  client: pg.ClientBase,
   target: CatalogTable,
   manifest: TableManifest,
   batch: Array<Array<string | null>>,
@@ -332,9 +351,11 @@ async function insertBatch(
   }
 }
 
-async function verifyCounts(client: pg.PoolClient, tables: TableManifest[]): Promise<void> {
+async function verifyCounts(sessionOf: (table: string) => pg.ClientBase, tables: TableManifest[]): Promise<void> {
   for (const table of tables) {
-    const { rows } = await client.query<{ count: string }>(`select count(*) as count from ${quoteIdent(table.name)}`);
+    const { rows } = await sessionOf(table.name).query<{ count: string }>(
+      `select count(*) as count from ${quoteIdent(table.name)}`,
+    );
     const count = Number(rows[0]?.count ?? 0);
     if (count !== table.rows)
       throw new DocqaError(
