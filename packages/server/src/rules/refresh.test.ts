@@ -10,7 +10,6 @@ import { startServer, type RunningServer } from '../server.js';
 import { standardPreset } from '../presets/standard.js';
 import { withoutLicenseGate } from '../testing/standard-with-license.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
 const license = licenseStandIn(() => ({
