@@ -12,7 +12,7 @@ export interface paths {
         };
         /**
          * Health status with the running version
-         * @description Answers 200 when the database answers (status ok, or degraded when jobs or the model are not), 503 when the database is down.
+         * @description Answers 200 when the database answers (status ok, or degraded when jobs or the vector store are not), 503 when the database is down.
          */
         get: operations["getHealth"];
         put?: never;
@@ -2102,6 +2102,11 @@ export interface operations {
                             jobs: "ok" | "error" | "timeout" | "stopped" | "not_configured";
                             /** @enum {string} */
                             llm: "ok" | "error" | "timeout" | "stopped" | "not_configured";
+                            /**
+                             * @description The vector store's database (VECTORDB_URL's server when set).
+                             * @enum {string}
+                             */
+                            vectors: "ok" | "error" | "timeout" | "stopped" | "not_configured";
                         };
                     };
                 };
@@ -2130,6 +2135,11 @@ export interface operations {
                             jobs: "ok" | "error" | "timeout" | "stopped" | "not_configured";
                             /** @enum {string} */
                             llm: "ok" | "error" | "timeout" | "stopped" | "not_configured";
+                            /**
+                             * @description The vector store's database (VECTORDB_URL's server when set).
+                             * @enum {string}
+                             */
+                            vectors: "ok" | "error" | "timeout" | "stopped" | "not_configured";
                         };
                     };
                 };
