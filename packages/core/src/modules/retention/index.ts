@@ -4,15 +4,15 @@ import { chatTokens } from '../chat/contract.js';
 import { retentionTokens } from './contract.js';
 import { RetentionSweep, retentionQueue } from './retention-sweep.js';
 
+/** Once a day, at a quiet hour (UTC); any replica may fire it, pg-boss runs each tick once. */
+const dailyCron = '17 3 * * *';
+const dailySchedule = 'daily';
+
 /**
  * Retention (docs/operations.md): the daily sweep of old conversations, job history and audit
  * entries. Processes that run jobs work its queue and keep its cron entry in step with
  * RETENTION_SWEEPS_ENABLED.
  */
-/** Once a day, at a quiet hour (UTC); any replica may fire it, pg-boss runs each tick once. */
-const dailyCron = '17 3 * * *';
-const dailySchedule = 'daily';
-
 export const retentionModule = defineModule({
   id: 'retention',
   deps: {
