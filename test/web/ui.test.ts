@@ -100,6 +100,9 @@ describe('web UI in a real browser (end to end)', function () {
       DEFAULT_ADMIN_PASSWORD: adminPassword,
       RAG_MIN_CHUNK_LENGTH: '1',
       SHUTDOWN_TIMEOUT_SECONDS: '5',
+      // The OpenID provider the admin screen stores runs on loopback, which the outbound policy
+      // refuses unless allowed (docs/security.md).
+      OUTBOUND_ALLOW: '127.0.0.1',
     };
     server = await serveCli({ cwd: dir, env: baseEnv({ ...env, ...planEnv, ...database.env }), timeoutMs: 180_000 });
     browser = await launchChromium(executable!);
@@ -573,6 +576,8 @@ describe('web UI in a real browser (end to end)', function () {
     await page.getByRole('link', { name: 'alice', exact: true }).click();
     await heading('Your account');
     const keys = page.getByRole('region', { name: 'API keys' });
+    // The scopes show once the screen knows the caller's role: wait for them before counting.
+    await keys.getByRole('checkbox').first().waitFor();
     expect(await keys.getByRole('checkbox').count(), 'a viewer may give a key read only').to.equal(1);
     await keys.getByLabel('Key name').fill('my script');
     await keys.getByLabel('Expires after (days)').fill('30');
