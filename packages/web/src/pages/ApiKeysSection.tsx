@@ -2,8 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { api } from '../api/client';
 import { describeError } from '../api/http';
 import type { KeyScope, Role } from '../api/types';
-import { Alert, ConfirmButton, Field, Loading } from '../components/ui';
-import { formatDate } from '../lib/format';
+import { ApiKeyTable } from '../components/ApiKeyTable';
+import { Alert, Field, Loading } from '../components/ui';
 import { useAsync } from '../lib/use-async';
 
 /** The scopes a role may give its keys, as the server allows them. */
@@ -118,43 +118,12 @@ export function ApiKeysSection({ role }: { role: Role }) {
       ) : keys.data.items.length === 0 ? (
         <p>No keys yet.</p>
       ) : (
-        <div className="table-wrap">
-          <table>
-            <caption>Your keys</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">Created</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.items.map((key) => (
-                <tr key={key.id} data-key-name={key.name}>
-                  <th scope="row">{key.name}</th>
-                  <td>
-                    <code>{key.prefix}…</code>
-                  </td>
-                  <td>{key.scopes.join(', ')}</td>
-                  <td>{formatDate(key.created_at)}</td>
-                  <td>{key.expires_at ? formatDate(key.expires_at) : 'never'}</td>
-                  <td>{key.last_used_at ? formatDate(key.last_used_at) : 'never'}</td>
-                  <td className="actions">
-                    <ConfirmButton label={`Revoke ${key.name}`} onConfirm={() => revoke(key.id, key.name)}>
-                      Revoke
-                    </ConfirmButton>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ApiKeyTable
+          keys={keys.data.items}
+          caption="Your keys"
+          revokeLabel={(key) => `Revoke ${key.name}`}
+          onRevoke={(key) => void revoke(key.id, key.name)}
+        />
       )}
     </section>
   );

@@ -2,8 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { api } from '../../api/client';
 import { describeError } from '../../api/http';
 import type { User } from '../../api/types';
-import { Alert, ConfirmButton, Loading } from '../../components/ui';
-import { formatDate } from '../../lib/format';
+import { ApiKeyTable } from '../../components/ApiKeyTable';
+import { Alert, Loading } from '../../components/ui';
 import { useAsync } from '../../lib/use-async';
 
 /**
@@ -46,46 +46,12 @@ export function UserApiKeys({ user, onClose }: { user: User; onClose(): void }) 
       ) : keys.data.items.length === 0 ? (
         <p className="hint">{user.username} has no API keys.</p>
       ) : (
-        <div className="table-wrap">
-          <table>
-            <caption>{keys.data.items.length === 1 ? '1 key' : `${keys.data.items.length} keys`}, not revoked</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">Created</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.items.map((key) => (
-                <tr key={key.id} data-key-name={key.name}>
-                  <th scope="row">{key.name}</th>
-                  <td>
-                    <code>{key.prefix}…</code>
-                  </td>
-                  <td>{key.scopes.join(', ')}</td>
-                  <td>{formatDate(key.created_at)}</td>
-                  <td>{key.expires_at ? formatDate(key.expires_at) : 'never'}</td>
-                  <td>{key.last_used_at ? formatDate(key.last_used_at) : 'never'}</td>
-                  <td className="actions">
-                    <ConfirmButton
-                      label={`Revoke ${key.name} of ${user.username}`}
-                      onConfirm={() => void revoke(key.id, key.name)}
-                    >
-                      Revoke
-                    </ConfirmButton>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ApiKeyTable
+          keys={keys.data.items}
+          caption={`${keys.data.items.length === 1 ? '1 key' : `${keys.data.items.length} keys`}, not revoked`}
+          revokeLabel={(key) => `Revoke ${key.name} of ${user.username}`}
+          onRevoke={(key) => void revoke(key.id, key.name)}
+        />
       )}
     </section>
   );
