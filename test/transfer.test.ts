@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import sharp from 'sharp';
 import { writeTinyBertEmbeddingModel } from '@docqa/plugin-testkit';
 import { generateLicenseKeyPair, signLicense } from '@docqa/plugin-license-ed25519';
-import { totpCode } from '../packages/server/src/identity/crypto/index.js';
+import { totpCode } from '@docqa/core/crypto';
 import { syncQueue } from '@docqa/core/sync';
 import { ApiClient, until, type Json } from './support/api.js';
 import { baseEnv, runCli, serveCli, type ServingCli } from './support/cli.js';

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { DocqaError, providerTokens, tokens as coreTokens, type AuditService, type Logger } from '@docqa/plugin-api';
 import { propagationSeconds, type Kernel } from '@docqa/kernel';
 import type { Principal } from '@docqa/core/identity';
-import { dummyVerify, hashPassword, passwordProblems, verifyPassword } from './crypto/index.js';
+import { dummyVerify, hashPassword, passwordProblems, verifyPassword } from '@docqa/core/crypto';
 import { TokenService, type TokenPair } from './tokens.js';
 import { UserRepository, type Role, type UserRow } from './users.js';
 import { SignInThrottle } from './sign-in-throttle.js';

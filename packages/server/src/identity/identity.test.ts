@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { definePlugin, definePreset, type EmailMessage } from '@docqa/plugin-api';
 import { createTemporaryDatabase, testSecrets } from '@docqa/kernel/testing';
 import { startServer, type RunningServer } from '../server.js';
-import { totpCode } from './crypto/index.js';
+import { totpCode } from '@docqa/core/crypto';
 import { routes } from '../routes/index.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -10,7 +10,7 @@ import {
   verifyPassword,
   verifyTotp,
   type SecretBox,
-} from './crypto/index.js';
+} from '@docqa/core/crypto';
 import type { SignInThrottle } from './sign-in-throttle.js';
 import type { TokenPair, TokenService } from './tokens.js';
 import type { UserRepository, UserRow } from './users.js';

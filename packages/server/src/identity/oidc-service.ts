@@ -2,7 +2,7 @@ import * as client from 'openid-client';
 import { DocqaError, tokens as coreTokens, type Logger } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import type { Principal } from '@docqa/core/identity';
-import { createSecretBox } from './crypto/index.js';
+import { createSecretBox } from '@docqa/core/crypto';
 import type { IdentityService } from './identity-service.js';
 import { OidcAccounts, type OidcIdentity } from './oidc-accounts.js';
 import { identityOf, needsUserInfo } from './oidc-claims.js';

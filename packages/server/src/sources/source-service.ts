@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { DocqaError, pageTotal, providerTokens, type ConnectorProvider, type Db } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
-import { createSecretBox, type SecretBox } from '../identity/crypto/index.js';
+import { createSecretBox, type SecretBox } from '@docqa/core/crypto';
 
 export type SourceKind = 'connector' | 'integration';
 

@@ -1,4 +1,5 @@
-// TOTP MFA and secrets at rest: pure functions over node:crypto, wired into routes and tables elsewhere.
+// TOTP MFA, password hashing and secrets at rest: pure functions over node:crypto, shared by the identity and
+// sources code that stores them.
 export { createSecretBox, minimumSecretBoxKeyLength, type SecretBox } from './secret-box.js';
 export { base32Decode, base32Encode } from './base32.js';
 export {
