@@ -121,7 +121,7 @@ export class Kernel {
     const connection = await openDatabase(config, options.inMemoryDatabase ?? false, logger);
     const cleanup: Array<() => Promise<void>> = [() => connection.close()];
     try {
-      const appMigrations = [...(options.migrations ?? []), ...moduleMigrationsOf(modulePlan)];
+      const appMigrations = applicationMigrationsOf(options.migrations ?? [], modulePlan);
       const orm = await createOrm({
         pool: connection.pool,
         logger,
@@ -252,9 +252,24 @@ export function pluginMigrationsOf(
   );
 }
 
-/** The plan's module migrations, in module order: each module's own after those it depends on. */
-export function moduleMigrationsOf(plan: readonly AnyModule[]): SchemaMigration[] {
-  return plan.flatMap((module) => module.migrations ?? []);
+/**
+ * The application's schema: its own migrations and every planned module's, in the order of their
+ * names. The numbers are the schema's one history, in the order it was written and in which every
+ * existing database applied it, whichever module a migration belongs to today. Module order cannot
+ * stand in for it: the sources' migration 0007 alters the documents' table while the documents
+ * module uses the sources module's service. A module's migration may reference only tables made by
+ * migrations whose names sort before its own; a new one takes the next free number.
+ */
+export function applicationMigrationsOf(
+  own: readonly SchemaMigration[],
+  plan: readonly AnyModule[],
+): SchemaMigration[] {
+  const all = [...own, ...plan.flatMap((module) => module.migrations ?? [])];
+  const names = all.map((migration) => migration.name);
+  const repeated = [...new Set(names.filter((name, index) => names.indexOf(name) !== index))];
+  if (repeated.length > 0)
+    throw new DocqaError('module_invalid', `Migration names must be unique; repeated: ${repeated.join(', ')}`);
+  return all.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /**

@@ -4,7 +4,7 @@ import pino from 'pino';
 import { DocqaError, type AnyModule, type Preset } from '@docqa/plugin-api';
 import { loadConfig, readEnvironment, type LoadedConfig } from '../config/load.js';
 import { createLogger } from '../logging/logger.js';
-import { moduleMigrationsOf, planFromConfiguration, pluginMigrationsOf } from '../kernel.js';
+import { applicationMigrationsOf, planFromConfiguration, pluginMigrationsOf } from '../kernel.js';
 import { createOrm, migrate, type SchemaMigration } from './orm.js';
 import { withMigrationLock } from './migration-lock.js';
 import { openEmbeddedDatabase, openServerDatabase, type DatabaseConnection } from './pool.js';
@@ -79,7 +79,7 @@ export async function openMaintenanceDatabase(options: MaintenanceOptions): Prom
     connection = await openEmbeddedDatabase(config.dataDir, values.DB_POOL_TIMEOUT);
   }
   try {
-    const appMigrations = [...options.migrations, ...moduleMigrationsOf(modules)];
+    const appMigrations = applicationMigrationsOf(options.migrations, modules);
     const orm = await createOrm({
       pool: connection.pool,
       logger,

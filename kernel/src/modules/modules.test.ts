@@ -12,6 +12,7 @@ import {
   type EmailProvider,
 } from '@docqa/plugin-api';
 import { planModules } from './plan.js';
+import { applicationMigrationsOf } from '../kernel.js';
 import { provide, startTestKernel, startTestModules } from '../testing/test-kernel.js';
 
 interface Greeter {
@@ -63,6 +64,26 @@ const counterModule = defineModule({
 });
 
 const plan = (modules: AnyModule[]) => planModules(modules, []);
+
+describe('modules: the schema', () => {
+  const tableModule = (id: string, name: string, deps = {}) =>
+    defineModule({ id, deps, provides: {}, migrations: [{ name, up: [] }], init: () => ({}) });
+
+  it('applies migrations in the order of their names, whichever module holds them', () => {
+    // `documents` depends on `sources`, yet its table (0004) must exist before the sources' 0007 alters it.
+    const sources = tableModule('sources', '0007_sources');
+    const documents = tableModule('documents', '0004_documents', { greeter: greeterToken });
+    const own = [{ name: '0001_identity', up: [] }];
+    const order = applicationMigrationsOf(own, [sources, documents]).map((migration) => migration.name);
+    expect(order).to.deep.equal(['0001_identity', '0004_documents', '0007_sources']);
+  });
+
+  it('refuses two migrations of one name before anything starts', () => {
+    const first = tableModule('first', '0030_same');
+    const second = tableModule('second', '0030_same');
+    expect(() => applicationMigrationsOf([], [first, second])).to.throw(/repeated: 0030_same/);
+  });
+});
 
 describe('modules: the plan', () => {
   it('orders modules after those they depend on', () => {

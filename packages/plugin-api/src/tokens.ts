@@ -20,6 +20,11 @@ export type TokenValue<K> = K extends Token<infer T> ? T : never;
 
 const tokenId = /^[a-z][a-zA-Z0-9]*\.[a-z][a-zA-Z0-9.]*$/;
 
+/** A multi token's type says so, so that a dependency on it is typed as the list it resolves to. */
+export type MultiToken<T> = Token<T> & { readonly multi: true };
+
+export function createToken<T>(id: string, options: { multi: true }): MultiToken<T>;
+export function createToken<T>(id: string, options?: { multi?: false }): Token<T>;
 export function createToken<T>(id: string, options: { multi?: boolean } = {}): Token<T> {
   if (!tokenId.test(id)) {
     throw new TypeError(`Token id '${id}' must be namespaced as '<area>.<name>'`);

@@ -15,7 +15,7 @@ const usersStandIn = defineModule({
   id: 'test-users',
   deps: {},
   provides: {},
-  migrations: [{ name: '9104_test_app_user', up: ['create table app_user (id uuid primary key)'] }],
+  migrations: [{ name: '0001_test_app_user', up: ['create table app_user (id uuid primary key)'] }],
   init: () => ({}),
 });
 const ada = { userId: '5e0c4a4e-0000-4000-8000-000000000001', username: 'ada', role: 'viewer' as const };

@@ -11,7 +11,7 @@ const usersStandIn = defineModule({
   deps: {},
   provides: {},
   migrations: [
-    { name: '9101_test_app_user', up: ['create table app_user (id uuid primary key, username text not null)'] },
+    { name: '0001_test_app_user', up: ['create table app_user (id uuid primary key, username text not null)'] },
   ],
   init: () => ({}),
 });

@@ -13,7 +13,7 @@ const chunksStandIn = defineModule({
   id: 'test-chunks',
   deps: {},
   provides: {},
-  migrations: [{ name: '9102_test_chunk', up: ['create table chunk (id uuid primary key)'] }],
+  migrations: [{ name: '0005_test_chunk', up: ['create table chunk (id uuid primary key)'] }],
   init: () => ({}),
 });
 

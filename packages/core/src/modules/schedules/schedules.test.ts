@@ -9,7 +9,7 @@ const sourcesStandIn = defineModule({
   id: 'test-sources',
   deps: {},
   provides: {},
-  migrations: [{ name: '9100_test_source', up: ['create table source (id uuid primary key, kind text not null)'] }],
+  migrations: [{ name: '0007_test_source', up: ['create table source (id uuid primary key, kind text not null)'] }],
   init: () => ({}),
 });
 const connectorId = '0b5a7a60-0000-4000-8000-000000000001';

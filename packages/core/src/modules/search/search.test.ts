@@ -15,7 +15,7 @@ const documentsStandIn = defineModule({
   provides: {},
   migrations: [
     {
-      name: '9103_test_documents',
+      name: '0005_test_documents',
       up: [
         `create table document (id uuid primary key, path text not null, filename text not null,
           status text not null, title text null, metadata jsonb not null default '{}',
