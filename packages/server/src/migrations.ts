@@ -1,9 +1,8 @@
 import { identityMigrations } from './identity/schema.js';
 import { documentMigrations } from './documents/schema.js';
-import { sourceMigrations } from './sources/schema.js';
 
 /**
  * The schema of the areas that are not modules yet, in the order they were written; the modules
- * (packages/core/src/modules) bring their own, applied after these. Shrinks as areas move.
+ * (packages/core/src/modules) bring their own; all run in the order of their names. Shrinks as areas move.
  */
-export const applicationMigrations = [...identityMigrations, ...documentMigrations, ...sourceMigrations];
+export const applicationMigrations = [...identityMigrations, ...documentMigrations];

@@ -5,7 +5,7 @@ import { OidcService } from './identity/oidc-service.js';
 import { groupsTokens, type GroupsService } from '@docqa/core/groups';
 import { DocumentService } from './documents/document-service.js';
 import { IndexService } from './documents/index-service.js';
-import { SourceService } from './sources/source-service.js';
+import { sourcesTokens, type SourceService } from '@docqa/core/sources';
 import { SyncService } from './sources/sync-service.js';
 import { rulesTokens, type RulesService } from '@docqa/core/rules';
 import { metricsTokens, type Metrics } from '@docqa/core/metrics';
@@ -42,7 +42,7 @@ export function createServices(kernel: Kernel): AppServices {
     identity.signIns,
   );
   const groups = kernel.resolve(groupsTokens.service);
-  const sources = new SourceService(kernel);
+  const sources = kernel.resolve(sourcesTokens.service);
   const documents = new DocumentService(kernel, groups, sources);
   const models = kernel.resolve(modelsTokens.current);
   const index = new IndexService(kernel, models);

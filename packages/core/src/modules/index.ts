@@ -11,6 +11,7 @@ import { retentionModule } from './retention/index.js';
 import { rulesModule } from './rules/index.js';
 import { schedulesModule } from './schedules/index.js';
 import { searchModule } from './search/index.js';
+import { sourcesModule } from './sources/index.js';
 
 /** The standard domain modules, in no particular order: the kernel orders them by their dependencies. */
 export const standardModules: readonly AnyModule[] = [
@@ -26,6 +27,7 @@ export const standardModules: readonly AnyModule[] = [
   rulesModule,
   schedulesModule,
   searchModule,
+  sourcesModule,
 ];
 
 export { databaseAuditRecorder } from './audit/index.js';

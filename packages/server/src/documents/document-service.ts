@@ -2,7 +2,7 @@ import { DocqaError, type JobsService, type Logger, type PlanLimits } from '@doc
 import type { Kernel } from '@docqa/kernel';
 import type { Principal } from '@docqa/core/identity';
 import type { GroupsService } from '@docqa/core/groups';
-import type { SourceService } from '../sources/source-service.js';
+import type { SourceService } from '@docqa/core/sources';
 import { BlobStore, type StagedBlob } from './blob-store.js';
 import { ConnectorDocuments, type ConnectorUploadFile } from './connector-documents.js';
 import { ConnectorTargets, isRelativeSourcePath, type ConnectorTarget } from './connector-targets.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { nameSchema } from '../http/openapi.js';
 import { defineRoute, type AnyRoute } from '../http/route.js';
-import type { SourceKind } from '../sources/source-service.js';
+import type { SourceKind } from '@docqa/core/sources';
 import { idParams, pageQuery } from './identity-schemas.js';
 
 const sourceSchema = z.object({

@@ -6,7 +6,7 @@ import type { Kernel } from '@docqa/kernel';
 import { ingestQueue, type DocumentService, type IngestJobData } from '../documents/document-service.js';
 import { UploadPolicy } from '../documents/upload-policy.js';
 import { syncQueue, type SyncJobData } from '@docqa/core/sync';
-import type { SourceRow, SourceService } from './source-service.js';
+import type { SourceRow, SourceService } from '@docqa/core/sources';
 
 /**
  * Cancels the indexing a sync queued and has not finished: listed first, then cancelled. Their

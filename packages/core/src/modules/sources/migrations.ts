@@ -1,7 +1,9 @@
-import type { SchemaMigration } from '@docqa/kernel';
+import type { ModuleMigration } from '@docqa/plugin-api';
 
 /** Connectors and integrations (sources), and documents that belong to them. */
-export const sourceMigrations: SchemaMigration[] = [
+// 0007 also gave the documents' table (0004) the columns a source's documents are told apart by; it
+// stays one migration, as written, and its number puts it after the table it alters.
+export const sourceMigrations: ModuleMigration[] = [
   {
     name: '0007_sources',
     up: [

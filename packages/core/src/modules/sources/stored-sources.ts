@@ -1,32 +1,7 @@
 import crypto from 'node:crypto';
-import { DocqaError, pageTotal, providerTokens, type ConnectorProvider, type Db } from '@docqa/plugin-api';
-import type { Kernel } from '@docqa/kernel';
-import { createSecretBox, type SecretBox } from '@docqa/core/crypto';
-
-export type SourceKind = 'connector' | 'integration';
-
-export interface SourceRow {
-  id: string;
-  kind: SourceKind;
-  type: string;
-  name: string;
-  config: Record<string, unknown>;
-  secrets: string | null;
-  enabled: boolean;
-  cursor: string | null;
-  last_sync_at: string | null;
-  last_sync_status: string | null;
-  last_error: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface SourceInput {
-  name: string;
-  type: string;
-  config: Record<string, unknown>;
-  enabled: boolean;
-}
+import { DocqaError, pageTotal, type ConnectorProvider, type Db } from '@docqa/plugin-api';
+import { createSecretBox, type SecretBox } from '../../crypto/index.js';
+import type { SourceInput, SourceKind, SourceRow, SourceService, SourceView } from './contract.js';
 
 const sealedFor = (id: string) => `source:${id}`;
 const iso = (value: string | null) => (value === null ? null : new Date(value).toISOString());
@@ -35,19 +10,19 @@ const iso = (value: string | null) => (value === null ? null : new Date(value).t
  * Connectors and integrations as records: a plugin type, its validated config, secrets sealed with
  * MFA_ENCRYPTION_KEY and shown as "***", a sync cursor and the outcome of the last sync.
  */
-export class SourceService {
+export class StoredSources implements SourceService {
   readonly #box: SecretBox;
-  readonly #db: Db;
 
-  constructor(private readonly kernel: Kernel) {
-    this.#box = createSecretBox(kernel.config.values.MFA_ENCRYPTION_KEY);
-    this.#db = kernel.db;
+  constructor(
+    private readonly db: Db,
+    private readonly connectors: readonly ConnectorProvider[],
+    secretKey: string,
+  ) {
+    this.#box = createSecretBox(secretKey);
   }
 
   provider(kind: SourceKind, type: string): ConnectorProvider {
-    const providers = this.kernel
-      .resolveAll(providerTokens.connector)
-      .filter((candidate) => candidate.sourceKind === kind);
+    const providers = this.connectors.filter((candidate) => candidate.sourceKind === kind);
     const provider = providers.find((candidate) => candidate.type === type);
     if (!provider) {
       throw new DocqaError(
@@ -98,7 +73,7 @@ export class SourceService {
     const { config, secrets } = this.#validate(kind, input, {});
     await this.#checkOpens(kind, input.type, { ...config, ...secrets }, id);
     try {
-      const { rows } = await this.#db.query<SourceRow>(
+      const { rows } = await this.db.query<SourceRow>(
         'insert into source (id, kind, type, name, config, secrets, enabled) values ($1, $2, $3, $4, $5, $6, $7) returning *',
         [
           id,
@@ -127,7 +102,7 @@ export class SourceService {
     const { config, secrets } = this.#validate(kind, input, this.secretsOf(existing));
     await this.#checkOpens(kind, input.type, { ...config, ...secrets }, id);
     try {
-      const { rows } = await this.#db.query<SourceRow>(
+      const { rows } = await this.db.query<SourceRow>(
         // A changed config starts the next sync from scratch.
         `update source set name = $3, config = $4, secrets = $5, enabled = $6, cursor = case when config = $4::jsonb then cursor else null end, updated_at = now() where id = $1 and kind = $2 returning *`,
         [
@@ -165,7 +140,7 @@ export class SourceService {
   }
 
   async get(kind: SourceKind, id: string): Promise<SourceRow> {
-    const { rows } = await this.#db.query<SourceRow>('select * from source where id = $1 and kind = $2', [id, kind]);
+    const { rows } = await this.db.query<SourceRow>('select * from source where id = $1 and kind = $2', [id, kind]);
     if (!rows[0])
       throw new DocqaError('not_found', `${kind === 'connector' ? 'Connector' : 'Integration'} ${id} was not found.`);
     return rows[0];
@@ -173,26 +148,26 @@ export class SourceService {
 
   /** A connector or an integration by id, or null. */
   async byId(id: string): Promise<SourceRow | null> {
-    const { rows } = await this.#db.query<SourceRow>('select * from source where id = $1', [id]);
+    const { rows } = await this.db.query<SourceRow>('select * from source where id = $1', [id]);
     return rows[0] ?? null;
   }
 
   async list(kind: SourceKind, limit: number, offset: number): Promise<{ items: SourceRow[]; total: number }> {
     const sql =
       'select *, count(*) over () as total from source where kind = $1 order by lower(name) limit $2 offset $3';
-    const { rows } = await this.#db.query<SourceRow & { total: string }>(sql, [kind, limit, offset]);
-    const firstRow = async () => (await this.#db.query<SourceRow & { total: string }>(sql, [kind, 1, 0])).rows;
+    const { rows } = await this.db.query<SourceRow & { total: string }>(sql, [kind, limit, offset]);
+    const firstRow = async () => (await this.db.query<SourceRow & { total: string }>(sql, [kind, 1, 0])).rows;
     return { items: rows, total: await pageTotal(rows, offset, (row) => row.total, firstRow) };
   }
 
   async enabled(): Promise<SourceRow[]> {
-    const { rows } = await this.#db.query<SourceRow>('select * from source where enabled order by kind, lower(name)');
+    const { rows } = await this.db.query<SourceRow>('select * from source where enabled order by kind, lower(name)');
     return rows;
   }
 
   async delete(kind: SourceKind, id: string): Promise<SourceRow> {
     const source = await this.get(kind, id);
-    await this.#db.query('delete from source where id = $1', [id]);
+    await this.db.query('delete from source where id = $1', [id]);
     return source;
   }
 
@@ -206,17 +181,17 @@ export class SourceService {
   }
 
   async documentCount(id: string): Promise<number> {
-    const { rows } = await this.#db.query<{ n: string }>('select count(*) as n from document where source_id = $1', [
+    const { rows } = await this.db.query<{ n: string }>('select count(*) as n from document where source_id = $1', [
       id,
     ]);
     return Number(rows[0]?.n ?? 0);
   }
 
   /** The record the API answers: secrets as "***". */
-  async present(row: SourceRow) {
-    const provider = this.kernel
-      .resolveAll(providerTokens.connector)
-      .find((candidate) => candidate.type === row.type && candidate.sourceKind === row.kind);
+  async present(row: SourceRow): Promise<SourceView> {
+    const provider = this.connectors.find(
+      (candidate) => candidate.type === row.type && candidate.sourceKind === row.kind,
+    );
     const secrets = Object.fromEntries(
       (provider?.secretFields ?? []).filter((field) => field in this.secretsOf(row)).map((field) => [field, '***']),
     );
