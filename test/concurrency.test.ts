@@ -6,7 +6,7 @@ import { baseEnv, serveCli, type ServingCli } from './support/cli.js';
 import { databaseEnv } from './support/database.js';
 import { usePlanFile } from './support/plan-stand-in.js';
 import { ApiClient, until, type Json } from './support/api.js';
-import { multipartBody, rawUpload } from '../packages/server/src/documents/raw-upload.test-support.js';
+import { multipartBody, rawUpload } from '../packages/server/src/testing/raw-upload.test-support.js';
 
 /** What one request came to: an HTTP status with a JSON body, or the connection error the client saw. */
 interface Outcome {

@@ -3,6 +3,7 @@ import { analyticsModule } from './analytics/index.js';
 import { auditModule } from './audit/index.js';
 import { brandingModule } from './branding/index.js';
 import { chatModule } from './chat/index.js';
+import { documentsModule } from './documents/index.js';
 import { groupsModule } from './groups/index.js';
 import { licenseModule } from './license/index.js';
 import { metricsModule } from './metrics/index.js';
@@ -19,6 +20,7 @@ export const standardModules: readonly AnyModule[] = [
   auditModule,
   brandingModule,
   chatModule,
+  documentsModule,
   groupsModule,
   licenseModule,
   metricsModule,

@@ -9,7 +9,7 @@
 import crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Db, EmbeddingSpace, VectorStoreProvider } from '@docqa/plugin-api';
-import { chunkId } from '../../src/documents/index-writer.js';
+import { chunkId } from '@docqa/core/documents';
 import { analyseChunk, writePostings } from '@docqa/core/search';
 import {
   chunkText,

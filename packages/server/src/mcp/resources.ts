@@ -2,7 +2,7 @@ import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/serv
 import { ErrorCode, ListResourcesRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { DocqaError } from '@docqa/plugin-api';
-import { readChunkText } from '../documents/document-text.js';
+import { readChunkText } from '@docqa/core/documents';
 import { documentUri, documentUriTemplate, type McpCapability, type McpContext } from './context.js';
 import { failureMessage } from './tool-errors.js';
 

@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { DocqaError } from '@docqa/plugin-api';
-import { readTextPage } from '../documents/document-text.js';
+import { readTextPage } from '@docqa/core/documents';
 import { documentUri, type McpCapability, type McpContext } from './context.js';
 import { toolError } from './tool-errors.js';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { nameSchema } from '../http/openapi.js';
 import { defineRoute } from '../http/route.js';
-import { isRelativeSourcePath } from '../documents/connector-targets.js';
+import { isRelativeSourcePath } from '@docqa/core/documents';
 import { idParams, pageQuery } from './identity-schemas.js';
 
 const documentSchema = z.object({

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { expect } from 'chai';
 import type { Db, SqlExecutor } from '@docqa/plugin-api';
-import { chunkId } from '../documents/index-writer.js';
+import { chunkId } from '@docqa/core/documents';
 import {
   analyseChunks,
   bm25,

@@ -1,9 +1,14 @@
-import { applyRules, documentText, type MetadataRule } from '@docqa/core';
-import { defaultMaxTextCharacters, type ExtractedDocument, type JobContext, type Logger } from '@docqa/plugin-api';
-import type { Kernel } from '@docqa/kernel';
-import type { MetadataRefreshData, RulesService } from '@docqa/core/rules';
-import { ruleOutcomes, writeRuleOutcomes } from '@docqa/core/analytics';
-import { writeDocumentText } from '../documents/index-writer.js';
+import { applyRules, documentText, type MetadataRule } from '../../index.js';
+import {
+  defaultMaxTextCharacters,
+  type Db,
+  type ExtractedDocument,
+  type JobContext,
+  type Logger,
+} from '@docqa/plugin-api';
+import type { MetadataRefreshData, RulesService } from '../rules/contract.js';
+import { ruleOutcomes, writeRuleOutcomes } from '../analytics/contract.js';
+import { writeDocumentText } from './index-writer.js';
 
 interface StoredChunk {
   id: string;
@@ -43,14 +48,14 @@ export interface RefreshOutcome {
  * New chunk_boundary rules change chunking only at the next indexing (a rebuild).
  */
 export async function refreshMetadata(
-  kernel: Kernel,
+  { db, logger: parentLogger }: { db: Db; logger: Logger },
   rules: RulesService,
   job: JobContext<MetadataRefreshData>,
   extract: ExtractDocument,
 ): Promise<RefreshOutcome> {
-  const logger = kernel.logger.child({ component: 'metadata-refresh' });
+  const logger = parentLogger.child({ component: 'metadata-refresh' });
   const ruleList = await rules.rulesOf(job.data.sourceId);
-  const { rows: documents } = await kernel.db.query<RefreshedDocument>(
+  const { rows: documents } = await db.query<RefreshedDocument>(
     `select id, filename, media_type, content_hash, metadata from document
      where source_id = $1 and status = 'indexed' order by created_at`,
     [job.data.sourceId],
@@ -59,11 +64,11 @@ export async function refreshMetadata(
   await job.progress(0, documents.length);
   for (const [i, document] of documents.entries()) {
     job.signal.throwIfAborted();
-    const { rows: chunks } = await kernel.db.query<StoredChunk>(
+    const { rows: chunks } = await db.query<StoredChunk>(
       'select id, text, char_start, char_end from chunk where document_id = $1 order by position',
       [document.id],
     );
-    let extraction = await storedExtraction(kernel, document.id);
+    let extraction = await storedExtraction(db, document.id);
     let keep = false;
     if (!extraction) {
       extraction = await extractAgain(document, chunks, extract, job.signal, logger);
@@ -71,14 +76,14 @@ export async function refreshMetadata(
       if (keep) outcome.re_extracted++;
       else outcome.from_chunks++;
     }
-    await refreshDocument(kernel, ruleList, rules, document, chunks, extraction, keep);
+    await refreshDocument(db, ruleList, rules, document, chunks, extraction, keep);
     await job.progress(i + 1, documents.length);
   }
   return outcome;
 }
 
-async function storedExtraction(kernel: Kernel, documentId: string): Promise<Extraction | null> {
-  const { rows } = await kernel.db.query<{ text: string; extracted_metadata: Record<string, unknown> }>(
+async function storedExtraction(db: Db, documentId: string): Promise<Extraction | null> {
+  const { rows } = await db.query<{ text: string; extracted_metadata: Record<string, unknown> }>(
     'select text, extracted_metadata from document_text where document_id = $1',
     [documentId],
   );
@@ -117,7 +122,7 @@ async function extractAgain(
 }
 
 async function refreshDocument(
-  kernel: Kernel,
+  db: Db,
   ruleList: MetadataRule[],
   rules: RulesService,
   document: RefreshedDocument,
@@ -138,7 +143,7 @@ async function refreshDocument(
   const base = extraction
     ? extraction.metadata
     : Object.fromEntries(Object.entries(document.metadata).filter(([key]) => !ruleFields.has(key)));
-  await kernel.db.transaction(async (tx) => {
+  await db.transaction(async (tx) => {
     for (const [i, chunk] of chunks.entries()) {
       await tx.query('update chunk set metadata = $2::jsonb where id = $1', [
         chunk.id,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DocqaError, type Db, type Logger } from '@docqa/plugin-api';
-import type { Principal } from '@docqa/core/identity';
+import type { Principal } from '../identity/contract.js';
 import type { BlobStore, StagedBlob } from './blob-store.js';
 import { inRequestTerms, type ConnectorTarget } from './connector-targets.js';
 import { publicDocument, type DocumentRepository, type DocumentRow } from './document-repository.js';

@@ -8,7 +8,7 @@ import { definePlugin, definePreset, type ExtractorProvider, type Plan, type Pla
 import { createTemporaryDatabase, testSecrets } from '@docqa/kernel/testing';
 import { licenseStandIn } from '../testing/license-stand-in.js';
 import { startServer, type RunningServer } from '../server.js';
-import { multipartBody, rawUpload } from './raw-upload.test-support.js';
+import { multipartBody, rawUpload } from '../testing/raw-upload.test-support.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;

@@ -1,8 +1,9 @@
 import { DocqaError, type JobsService, type Logger, type PlanLimits } from '@docqa/plugin-api';
-import type { Kernel } from '@docqa/kernel';
-import type { Principal } from '@docqa/core/identity';
-import type { GroupsService } from '@docqa/core/groups';
-import type { SourceService } from '@docqa/core/sources';
+import type { DocumentsEnvironment } from './environment.js';
+import { ingestQueue, type IngestJobData } from './queues.js';
+import type { Principal } from '../identity/contract.js';
+import type { GroupsService } from '../groups/contract.js';
+import type { SourceService } from '../sources/contract.js';
 import { BlobStore, type StagedBlob } from './blob-store.js';
 import { ConnectorDocuments, type ConnectorUploadFile } from './connector-documents.js';
 import { ConnectorTargets, isRelativeSourcePath, type ConnectorTarget } from './connector-targets.js';
@@ -11,20 +12,12 @@ import { formatBytes, UploadPolicy } from './upload-policy.js';
 import { flushVectorDeletions } from './vector-deletions.js';
 import { multipartParts, type MultipartPart, type UploadBody } from './multipart-parts.js';
 
-export const ingestQueue = 'ingest';
-
 /**
  * Chunks deleted per group of documents (see DocumentService.delete). On the embedded database a
  * deleted chunk costs about a millisecond with its postings and vector; one statement for a
  * 364-document source of 20,831 chunks kept the connection for over 30 s, the pool's wait limit.
  */
 const chunksPerDeletion = 2_000;
-
-export interface IngestJobData {
-  documentId: string;
-  /** The job (a sync) that queued this one: cancelling it cancels this one too. */
-  startedBy?: string;
-}
 
 interface StagedFile {
   filename: string;
@@ -64,25 +57,26 @@ const maxFilesPerUpload = 20;
 export class DocumentService {
   readonly repository: DocumentRepository;
   readonly blobs: BlobStore;
-  readonly #policy: UploadPolicy;
+  /** What decides whether a file may be stored: a sync checks its files with it too. */
+  readonly policy: UploadPolicy;
   readonly #jobs: JobsService;
   readonly #logger: Logger;
   readonly #targets: ConnectorTargets;
   readonly #connectorDocuments: ConnectorDocuments;
 
   constructor(
-    private readonly kernel: Kernel,
+    private readonly env: DocumentsEnvironment,
     private readonly groups: GroupsService,
     sources: SourceService,
   ) {
     this.#targets = new ConnectorTargets(sources);
-    this.repository = new DocumentRepository(kernel.db);
-    this.blobs = new BlobStore(kernel.config.dataDir);
-    this.#policy = new UploadPolicy(kernel);
-    this.#jobs = kernel.jobs;
-    this.#logger = kernel.logger.child({ component: 'documents' });
+    this.repository = new DocumentRepository(env.db);
+    this.blobs = new BlobStore(env.dataDir);
+    this.policy = new UploadPolicy(env.license, env.extractors);
+    this.#jobs = env.jobs;
+    this.#logger = env.logger.child({ component: 'documents' });
     this.#connectorDocuments = new ConnectorDocuments({
-      db: kernel.db,
+      db: env.db,
       repository: this.repository,
       blobs: this.blobs,
       logger: this.#logger,
@@ -132,7 +126,7 @@ export class DocumentService {
    * is checked before the first byte of the body is read, so a full plan refuses at once.
    */
   async #stageParts(body: UploadBody, target: UploadTarget, staged: StagedFile[]): Promise<void> {
-    const limits = this.#policy.limits();
+    const limits = this.policy.limits();
     const totals = await this.repository.totals();
     if (limits.documents !== null && totals.documents >= limits.documents) {
       throw new DocqaError(
@@ -168,7 +162,7 @@ export class DocumentService {
   ): Promise<StagedFile> {
     // Until its checks pass, the part's bytes stay unread.
     const filename = safeFilename(part.filename);
-    const extractor = this.#policy.extractorFor(filename);
+    const extractor = this.policy.extractorFor(filename);
     if (limits.documents !== null && totals.documents + staged.length + 1 > limits.documents) {
       throw new DocqaError('plan_limit', `This plan holds at most ${limits.documents} documents.`, {
         extra: { limit: limits.documents, current: totals.documents + staged.length },
@@ -178,8 +172,7 @@ export class DocumentService {
     const stagedBytes = staged.reduce((sum, file) => sum + file.blob.sizeBytes, 0);
     const blob = await this.blobs
       .stage(part.stream, (bytes) => {
-        if (limits.fileSizeBytes !== null && bytes > limits.fileSizeBytes)
-          this.#policy.refuseTooLarge(filename, limits);
+        if (limits.fileSizeBytes !== null && bytes > limits.fileSizeBytes) this.policy.refuseTooLarge(filename, limits);
         if (limits.storageBytes !== null && totals.bytes + stagedBytes + bytes > limits.storageBytes) {
           throw new DocqaError(
             'plan_limit',
@@ -221,7 +214,7 @@ export class DocumentService {
     }
     // Blobs first: a crash after this leaves unreferenced content (swept), never a row without bytes.
     for (const file of fresh) await this.blobs.commit(file.blob);
-    const inserted = await this.kernel.db.transaction(async (tx) => {
+    const inserted = await this.env.db.transaction(async (tx) => {
       const rows: DocumentRow[] = [];
       for (const file of fresh) {
         rows.push(
@@ -323,12 +316,12 @@ export class DocumentService {
       { documentId },
       { singletonKey: documentId, group: sourceId ?? 'uploads' },
     );
-    return this.repository.setJob(this.kernel.db, documentId, jobId);
+    return this.repository.setJob(this.env.db, documentId, jobId);
   }
 
   /** Documents accepted but never queued (a crash between commit and queueing) get their job now. */
   async requeueOrphans(): Promise<number> {
-    const { rows } = await this.kernel.db.query<{ id: string; source_id: string | null }>(
+    const { rows } = await this.env.db.query<{ id: string; source_id: string | null }>(
       `select id, source_id from document where status = 'pending' and job_id is null`,
     );
     for (const row of rows) await this.#queueIngest(row.id, row.source_id);
@@ -369,10 +362,10 @@ export class DocumentService {
       // The vectors may live on another server: queued with the deletion, deleted now or by the sweep.
       if (removed.length > 0)
         await flushVectorDeletions(
-          this.kernel,
+          this.env,
           removed.map((row) => row.id),
         ).catch((error: unknown) =>
-          this.kernel.logger.warn({ err: error }, 'vectors of deleted documents stay queued for the sweep'),
+          this.#logger.warn({ err: error }, 'vectors of deleted documents stay queued for the sweep'),
         );
       for (const hash of new Set(removed.map((row) => row.content_hash))) {
         if (!(await this.repository.isContentReferenced(hash))) await this.blobs.remove(hash);

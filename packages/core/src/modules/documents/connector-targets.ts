@@ -1,5 +1,5 @@
 import { DocqaError, type ConnectorStorage, type FieldError } from '@docqa/plugin-api';
-import type { SourceRow, SourceService } from '@docqa/core/sources';
+import type { SourceRow, SourceService } from '../sources/contract.js';
 
 /** A path inside a source as the API takes it: relative, normalised, no way out (the plugin checks again). */
 export function isRelativeSourcePath(value: string): boolean {

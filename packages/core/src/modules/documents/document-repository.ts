@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { pageTotal, type Db, type SqlExecutor } from '@docqa/plugin-api';
-import { documentAccessPredicate } from '@docqa/core/groups';
+import { documentAccessPredicate } from '../groups/contract.js';
 
 export type DocumentStatus = 'pending' | 'indexing' | 'indexed' | 'failed';
 

@@ -1,5 +1,10 @@
-import { providerTokens, type Logger } from '@docqa/plugin-api';
-import type { Kernel } from '@docqa/kernel';
+import type { Db, Logger, VectorStoreProvider } from '@docqa/plugin-api';
+
+/** Where deleted documents' ids wait (the main database) and the store their vectors are in. */
+export interface VectorDeletionTarget {
+  db: Db;
+  vectorStore: VectorStoreProvider | undefined;
+}
 
 /** Ids per round: one deleteDocuments call and one statement each. */
 const idsPerRound = 500;
@@ -12,35 +17,41 @@ const idsPerRound = 500;
  * fails leaves its ids queued for the next sweep: a vector of a deleted document is never answered
  * meanwhile, since search checks every hit against the document's chunk on the main database.
  */
-export async function flushVectorDeletions(kernel: Kernel, ids?: readonly string[]): Promise<number> {
-  const store = kernel.container.has(providerTokens.vectorStore) ? kernel.resolve(providerTokens.vectorStore) : null;
+export async function flushVectorDeletions(
+  { db, vectorStore: store }: VectorDeletionTarget,
+  ids?: readonly string[],
+): Promise<number> {
   let deleted = 0;
   for (;;) {
     const { rows } = ids
-      ? await kernel.db.query<{ document_id: string }>(
+      ? await db.query<{ document_id: string }>(
           'select document_id from vector_deletion where document_id = any($1::uuid[])',
           [ids],
         )
-      : await kernel.db.query<{ document_id: string }>(
+      : await db.query<{ document_id: string }>(
           'select document_id from vector_deletion order by deleted_at limit $1',
           [idsPerRound],
         );
     if (rows.length === 0) return deleted;
     const queued = rows.map((row) => row.document_id);
     await store?.deleteDocuments(queued);
-    await kernel.db.query('delete from vector_deletion where document_id = any($1::uuid[])', [queued]);
+    await db.query('delete from vector_deletion where document_id = any($1::uuid[])', [queued]);
     deleted += queued.length;
     if (ids || rows.length < idsPerRound) return deleted;
   }
 }
 
 /** Runs the sweep now and then every `intervalMs` (worker processes): repairs what a crash or an outage left. */
-export function startVectorDeletionSweep(kernel: Kernel, logger: Logger, intervalMs = 60_000): { stop(): void } {
+export function startVectorDeletionSweep(
+  target: VectorDeletionTarget,
+  logger: Logger,
+  intervalMs = 60_000,
+): { stop(): void } {
   let running = false;
   const sweep = () => {
     if (running) return;
     running = true;
-    flushVectorDeletions(kernel)
+    flushVectorDeletions(target)
       .then((n) => n > 0 && logger.info({ documents: n }, 'deleted the vectors of deleted documents'))
       .catch((error: unknown) =>
         logger.warn({ err: error }, 'deleting the vectors of deleted documents failed; retried'),

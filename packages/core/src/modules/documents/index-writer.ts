@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import type { SqlExecutor } from '@docqa/plugin-api';
-import type { Chunk, LanguageDetector } from '@docqa/core';
-import { analyseChunk, languageDetector, writePostings } from '@docqa/core/search';
-import { writeRuleOutcomes, type RuleOutcome } from '@docqa/core/analytics';
+import type { Chunk, LanguageDetector } from '../../index.js';
+import { analyseChunk, languageDetector, writePostings } from '../search/contract.js';
+import { writeRuleOutcomes, type RuleOutcome } from '../analytics/contract.js';
 
 /** A chunk's id derives from its document and position, so indexing again overwrites, never duplicates. */
 export function chunkId(documentId: string, position: number): string {

@@ -1,7 +1,7 @@
-import type { SchemaMigration } from '@docqa/kernel';
+import type { ModuleMigration } from '@docqa/plugin-api';
 
 /** Documents as stored: one row per document, its bytes in the content-addressed blob store. */
-export const documentMigrations: SchemaMigration[] = [
+export const documentMigrations: ModuleMigration[] = [
   {
     name: '0004_documents',
     up: [

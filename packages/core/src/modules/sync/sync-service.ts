@@ -1,7 +1,7 @@
 import { DocqaError, tokens, type AuditService } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import type { Principal } from '@docqa/core/identity';
-import type { DocumentService } from '../documents/document-service.js';
+import type { DocumentService } from '@docqa/core/documents';
 import type { SourceKind, SourceRow, SourceService } from '@docqa/core/sources';
 import { syncQueue, type SyncJobData } from '@docqa/core/sync';
 import { deleteSourceDocuments } from './sync.js';

@@ -3,8 +3,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { DocqaError, type ConnectorDocument, type JobContext, type Logger } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
-import { ingestQueue, type DocumentService, type IngestJobData } from '../documents/document-service.js';
-import { UploadPolicy } from '../documents/upload-policy.js';
+import { ingestQueue, type DocumentService, type IngestJobData } from '@docqa/core/documents';
 import { syncQueue, type SyncJobData } from '@docqa/core/sync';
 import type { SourceRow, SourceService } from '@docqa/core/sources';
 
@@ -56,7 +55,6 @@ const skippedFilesShown = 20;
  */
 export class SourceSync {
   readonly #logger: Logger;
-  readonly #policy: UploadPolicy;
 
   constructor(
     private readonly kernel: Kernel,
@@ -64,7 +62,6 @@ export class SourceSync {
     private readonly documents: DocumentService,
   ) {
     this.#logger = kernel.logger.child({ component: 'sync' });
-    this.#policy = new UploadPolicy(kernel);
   }
 
   async run(job: JobContext<SyncJobData>): Promise<SyncOutcome | { skipped: string }> {
@@ -176,8 +173,8 @@ export class SourceSync {
     );
     const existing = rows[0];
     const filename = path.posix.basename(document.path) || document.externalId;
-    const extractor = this.#policy.extractorFor(filename, document.mediaType);
-    const limits = this.#policy.limits();
+    const extractor = this.documents.policy.extractorFor(filename, document.mediaType);
+    const limits = this.documents.policy.limits();
     const totals = await this.documents.repository.totals();
     if (!existing && limits.documents !== null && totals.documents >= limits.documents) {
       throw new DocqaError(
@@ -187,7 +184,8 @@ export class SourceSync {
       );
     }
     const staged = await this.documents.blobs.stage(Readable.from(await document.open(signal)), (bytes) => {
-      if (limits.fileSizeBytes !== null && bytes > limits.fileSizeBytes) this.#policy.refuseTooLarge(filename, limits);
+      if (limits.fileSizeBytes !== null && bytes > limits.fileSizeBytes)
+        this.documents.policy.refuseTooLarge(filename, limits);
       if (limits.storageBytes !== null && totals.bytes + bytes > limits.storageBytes) {
         throw new DocqaError('plan_limit', `${filename} was skipped: storing it would pass this plan's storage.`, {
           extra: { limit: limits.storageBytes, current: totals.bytes },

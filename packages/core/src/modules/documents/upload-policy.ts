@@ -1,14 +1,16 @@
 import path from 'node:path';
-import { DocqaError, planAtLeast, providerTokens, type ExtractorProvider, type PlanLimits } from '@docqa/plugin-api';
-import type { Kernel } from '@docqa/kernel';
-import { licenseTokens } from '@docqa/core/license';
+import { DocqaError, planAtLeast, type ExtractorProvider, type PlanLimits } from '@docqa/plugin-api';
+import type { LicenseService } from '../license/contract.js';
 
 /** The plan, its limits, and the extractors: what decides whether a file may be stored at all. */
 export class UploadPolicy {
-  constructor(private readonly kernel: Kernel) {}
+  constructor(
+    private readonly license: LicenseService,
+    private readonly extractors: readonly ExtractorProvider[],
+  ) {}
 
   limits(): PlanLimits {
-    return this.kernel.resolve(licenseTokens.service).limits();
+    return this.license.limits();
   }
 
   /**
@@ -17,21 +19,19 @@ export class UploadPolicy {
    */
   extractorFor(filename: string, mediaType?: string): ExtractorProvider {
     const extension = path.extname(filename).toLowerCase();
-    const extractors = this.kernel.resolveAll(providerTokens.extractor);
+    const extractors = this.extractors;
     const baseType = mediaType?.split(';')[0]?.trim().toLowerCase();
     const extractor =
       extractors.find((candidate) => candidate.extensions.includes(extension)) ??
       (baseType ? extractors.find((candidate) => candidate.mediaTypes.includes(baseType)) : undefined);
     if (!extractor) {
-      const known = [
-        ...new Set(this.kernel.resolveAll(providerTokens.extractor).flatMap((candidate) => candidate.extensions)),
-      ].sort();
+      const known = [...new Set(this.extractors.flatMap((candidate) => candidate.extensions))].sort();
       throw new DocqaError(
         'unsupported_media_type',
         `${filename}: files of type "${extension || '(none)'}" cannot be indexed${known.length ? `; supported: ${known.join(', ')}` : '; no extractor is configured'}.`,
       );
     }
-    const plan = this.kernel.resolve(licenseTokens.service).plan();
+    const plan = this.license.plan();
     if (extractor.requiredPlan && !planAtLeast(plan, extractor.requiredPlan)) {
       throw new DocqaError(
         'plan_required',

@@ -1,9 +1,9 @@
-import { providerTokens, type JobContext } from '@docqa/plugin-api';
-import type { Kernel } from '@docqa/kernel';
+import type { JobContext } from '@docqa/plugin-api';
+import type { DocumentsEnvironment } from './environment.js';
 import type { IngestPipeline } from './ingest.js';
-import type { CurrentModels } from '@docqa/core/models';
+import type { CurrentModels } from '../models/contract.js';
 
-export const rebuildQueue = 'rebuild';
+import { rebuildQueue } from './queues.js';
 
 export interface IndexStats {
   documents: { total: number; pending: number; indexing: number; indexed: number; failed: number };
@@ -17,12 +17,12 @@ export interface IndexStats {
 /** What is in the index, and rebuilding it document by document while it keeps serving. */
 export class IndexService {
   constructor(
-    private readonly kernel: Kernel,
+    private readonly env: Pick<DocumentsEnvironment, 'db' | 'jobs' | 'vectorStore'>,
     private readonly models: CurrentModels,
   ) {}
 
   async stats(): Promise<IndexStats> {
-    const db = this.kernel.db;
+    const db = this.env.db;
     const { rows: statusRows } = await db.query<{ status: string; n: string }>(
       'select status, count(*) as n from document group by status',
     );
@@ -35,9 +35,7 @@ export class IndexService {
       `select sum(pg_total_relation_size(c.oid)) as bytes from pg_class c join pg_namespace n on n.oid = c.relnamespace
        where n.nspname = current_schema() and c.relkind = 'r' and c.relname in ('document', 'chunk', 'chunk_term', 'term_stats', 'vector_embedding')`,
     );
-    const store = this.kernel.container.has(providerTokens.vectorStore)
-      ? this.kernel.resolve(providerTokens.vectorStore)
-      : null;
+    const store = this.env.vectorStore;
     const spaces = store ? await store.spaces() : [];
     const current = this.models.embedder()?.space ?? null;
     const embedded = current
@@ -64,7 +62,7 @@ export class IndexService {
   }
 
   async startRebuild(requestedBy: string): Promise<string> {
-    return this.kernel.jobs.send(rebuildQueue, { requestedBy }, { singletonKey: 'rebuild' });
+    return this.env.jobs.send(rebuildQueue, { requestedBy }, { singletonKey: 'rebuild' });
   }
 
   /**
@@ -76,7 +74,7 @@ export class IndexService {
     job: JobContext<{ requestedBy: string }>,
     pipeline: IngestPipeline,
   ): Promise<{ reindexed: number; failed: number }> {
-    const { rows } = await this.kernel.db.query<{ id: string }>(
+    const { rows } = await this.env.db.query<{ id: string }>(
       `select id from document where status in ('indexed', 'failed') order by created_at`,
     );
     let reindexed = 0;

@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { createTemporaryDatabase } from '@docqa/kernel/testing';
 import { startSearchServer, type Json, type SearchTestServer } from '../testing/search-server.test-support.js';
-import { flushVectorDeletions } from './vector-deletions.js';
+import { providerTokens } from '@docqa/plugin-api';
+// The sweep's step itself, run here at once rather than waiting for its minute.
+import { flushVectorDeletions } from '../../../core/src/modules/documents/vector-deletions.js';
 
 /**
  * Vectors on a server of their own (VECTORDB_URL; #29 item 8): a second database on the test
@@ -10,6 +12,10 @@ import { flushVectorDeletions } from './vector-deletions.js';
  */
 describe('vectors apart from the main database (VECTORDB_URL): search, access, deletion, health', function () {
   let t: SearchTestServer;
+  const sweepTarget = () => ({
+    db: t.server.kernel.db,
+    vectorStore: t.server.kernel.resolve(providerTokens.vectorStore),
+  });
   let vectors: { url: string; drop(): Promise<void> };
   let ids: Record<string, string>;
   let bob: string;
@@ -92,10 +98,10 @@ describe('vectors apart from the main database (VECTORDB_URL): search, access, d
     expect(await queued()).to.equal(1);
     expect(await vectorCount(ids['merger.txt']!)).to.be.greaterThan(0);
     // The sweep's work, run now rather than at its next minute (which would do the same).
-    await flushVectorDeletions(t.server.kernel);
+    await flushVectorDeletions(sweepTarget());
     expect(await vectorCount(ids['merger.txt']!)).to.equal(0);
     expect(await queued()).to.equal(0);
     // Again: idempotent, nothing left to do.
-    expect(await flushVectorDeletions(t.server.kernel)).to.equal(0);
+    expect(await flushVectorDeletions(sweepTarget())).to.equal(0);
   });
 });

@@ -2,22 +2,22 @@ import path from 'node:path';
 import {
   defaultMaxTextCharacters,
   DocqaError,
-  providerTokens,
   type ExtractedDocument,
   type JobContext,
   type Logger,
 } from '@docqa/plugin-api';
-import type { Kernel } from '@docqa/kernel';
-import { applyRules, chunkDocument, documentText, ExtractionPool, type Chunk, type MetadataRule } from '@docqa/core';
-import type { RulesService } from '@docqa/core/rules';
-import type { DocumentService, IngestJobData } from './document-service.js';
+import type { DocumentsEnvironment } from './environment.js';
+import { applyRules, chunkDocument, documentText, ExtractionPool, type Chunk, type MetadataRule } from '../../index.js';
+import type { RulesService } from '../rules/contract.js';
+import type { DocumentService } from './document-service.js';
+import type { IngestJobData } from './queues.js';
 import type { DocumentRow } from './document-repository.js';
 import { chunkId, chunksPerStatement, writeChunkedDocument } from './index-writer.js';
 import { flushVectorDeletions } from './vector-deletions.js';
-import { languageDetector } from '@docqa/core/search';
-import { ruleOutcomes } from '@docqa/core/analytics';
-import type { CurrentModels } from '@docqa/core/models';
-import { noIngestObserver, type IngestObserver } from '@docqa/core/metrics';
+import { languageDetector } from '../search/contract.js';
+import { ruleOutcomes } from '../analytics/contract.js';
+import type { CurrentModels } from '../models/contract.js';
+import { noIngestObserver, type IngestObserver } from '../metrics/contract.js';
 
 /** Tokens a chunk aims for; about a paragraph or two, what small embedding models handle well. */
 const targetTokens = 256;
@@ -33,17 +33,17 @@ export class IngestPipeline {
   readonly #logger: Logger;
 
   constructor(
-    private readonly kernel: Kernel,
+    private readonly env: DocumentsEnvironment,
     private readonly documents: DocumentService,
     private readonly rules: RulesService,
     private readonly models: CurrentModels,
     private readonly observer: IngestObserver = noIngestObserver,
   ) {
-    const values = kernel.config.values;
+    const values = env.config;
     this.#pool = new ExtractionPool(values.INDEX_EXTRACTION_WORKERS, {
       heapLimitMb: values.INDEX_EXTRACTION_WORKER_HEAP_MB,
     });
-    this.#logger = kernel.logger.child({ component: 'ingest' });
+    this.#logger = env.logger.child({ component: 'ingest' });
   }
 
   close(): Promise<void> {
@@ -73,10 +73,10 @@ export class IngestPipeline {
       });
       // Deleted while indexed: vectors this run wrote after the deletion swept are queued again.
       if (!(await this.documents.repository.byId(document.id))) {
-        await this.kernel.db.query('insert into vector_deletion (document_id) values ($1) on conflict do nothing', [
+        await this.env.db.query('insert into vector_deletion (document_id) values ($1) on conflict do nothing', [
           document.id,
         ]);
-        await flushVectorDeletions(this.kernel, [document.id]).catch(() => undefined);
+        await flushVectorDeletions(this.env, [document.id]).catch(() => undefined);
         return { skipped: 'the document was deleted' };
       }
       const message = job.signal.aborted ? 'Indexing was cancelled.' : (error as Error).message;
@@ -91,14 +91,14 @@ export class IngestPipeline {
   }
 
   async #index(document: DocumentRow, job: JobContext<IngestJobData>): Promise<number> {
-    const v = this.kernel.config.values;
+    const v = this.env.config;
     // The rules are read while the file is extracted: every wait before the embedding request is time the model may idle.
     const [rules, extracted] = await Promise.all([
       document.source_id ? this.rules.rulesOf(document.source_id) : [],
       this.extract(document, job.signal),
     ]);
     const text = documentText(extracted);
-    const minChunkLength = Number(this.kernel.settings.get('RAG_MIN_CHUNK_LENGTH'));
+    const minChunkLength = Number(this.env.settings.get('RAG_MIN_CHUNK_LENGTH'));
     const { chunks, chunkMetadata, documentMetadata, outcomes } = await this.#chunkWithRules(
       document,
       rules,
@@ -113,7 +113,7 @@ export class IngestPipeline {
         'the extracted text is too large to keep; a metadata refresh of this document uses its chunks',
       );
     const extraction = text.length > defaultMaxTextCharacters ? null : { text, metadata: extracted.metadata };
-    await this.kernel.db.transaction((tx) =>
+    await this.env.db.transaction((tx) =>
       writeChunkedDocument(
         tx,
         {
@@ -125,7 +125,7 @@ export class IngestPipeline {
           outcomes,
           extraction,
         },
-        chunksPerStatement(this.kernel.db.mode, v.INDEX_UPSERT_BATCH_SIZE),
+        chunksPerStatement(this.env.db.mode, v.INDEX_UPSERT_BATCH_SIZE),
         languageDetector(v.INDEX_LANGUAGES),
       ),
     );
@@ -139,9 +139,9 @@ export class IngestPipeline {
     document: Pick<DocumentRow, 'filename' | 'media_type' | 'content_hash'>,
     signal: AbortSignal,
   ): Promise<ExtractedDocument> {
-    const v = this.kernel.config.values;
+    const v = this.env.config;
     const extension = path.extname(document.filename).toLowerCase();
-    const extractors = this.kernel.resolveAll(providerTokens.extractor);
+    const extractors = this.env.extractors;
     // By extension, else by the media type stored with the document (a source's path may have none).
     const extractor =
       extractors.find((candidate) => candidate.extensions.includes(extension)) ??
@@ -223,15 +223,14 @@ export class IngestPipeline {
    * side by side, and the model gets its texts before anything waits for the database.
    */
   async #writeVectors(documentId: string, chunks: Chunk[], job: JobContext<IngestJobData>): Promise<void> {
-    const container = this.kernel.container;
-    const store = container.has(providerTokens.vectorStore) ? this.kernel.resolve(providerTokens.vectorStore) : null;
+    const store = this.env.vectorStore ?? null;
     // The embedder chosen with `docqa models use`, else the configured one; its space tags every vector.
     const embedder = store ? this.models.embedder() : null;
     if (!store || !embedder) {
       await Promise.all([job.progress(0, chunks.length), store?.deleteDocuments([documentId])]);
       return;
     }
-    const batch = this.kernel.config.values.INDEX_UPSERT_BATCH_SIZE;
+    const batch = this.env.config.INDEX_UPSERT_BATCH_SIZE;
     const embedFrom = (start: number) =>
       embedder.embed(
         chunks.slice(start, start + batch).map((chunk) => chunk.text),
@@ -264,7 +263,7 @@ export class IngestPipeline {
   }
 
   async #setStatus(id: string, status: DocumentRow['status'], error: string | null): Promise<void> {
-    await this.kernel.db.query('update document set status = $2, error = $3, updated_at = now() where id = $1', [
+    await this.env.db.query('update document set status = $2, error = $3, updated_at = now() where id = $1', [
       id,
       status,
       error,
