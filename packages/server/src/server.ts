@@ -11,7 +11,6 @@ import { presets } from './presets/standard.js';
 import { readBuildInfo } from './build-info.js';
 import { applicationMigrations } from './migrations.js';
 import { createServices, type AppServices } from './services.js';
-import { declareQueues, startWorkers } from './workers.js';
 import { systemRoutes } from './routes/system.js';
 import { databaseAuditRecorder, standardModules } from '@docqa/core/modules';
 import { licenseTokens } from '@docqa/core/license';
@@ -97,9 +96,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await services.identity.ensureDefaultAdmin().catch((error: unknown) => {
       if (!DocqaError.is(error) || error.code !== 'conflict') throw error;
     });
-    await declareQueues(kernel.jobs);
-    // DOCQA_ROLE: api sends jobs and runs none; worker and all run them, and the schedules.
-    const workers = role === 'api' ? null : await startWorkers(kernel, services);
     let document: Record<string, unknown> | null = null;
     // A worker answers only health and version, for container health checks and probes.
     const app = createApp({
@@ -133,7 +129,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     let stopping: Promise<void> | null = null;
     const stop = () =>
       (stopping ??= drainAndStop(server, kernel, values.SHUTDOWN_TIMEOUT_SECONDS * 1000).then(async () => {
-        await workers?.close();
         await metricsListener?.close();
       }));
     return { kernel, services, server, url, metricsUrl: metricsListener?.url ?? null, stop };

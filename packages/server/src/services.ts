@@ -5,7 +5,7 @@ import { OidcService } from './identity/oidc-service.js';
 import { groupsTokens, type GroupsService } from '@docqa/core/groups';
 import { documentsTokens, type DocumentService, type IndexService } from '@docqa/core/documents';
 import { sourcesTokens, type SourceService } from '@docqa/core/sources';
-import { SyncService } from './sources/sync-service.js';
+import { syncTokens, type SyncService } from '@docqa/core/sync';
 import { rulesTokens, type RulesService } from '@docqa/core/rules';
 import { metricsTokens, type Metrics } from '@docqa/core/metrics';
 import { modelsTokens, type CurrentModels } from '@docqa/core/models';
@@ -45,7 +45,7 @@ export function createServices(kernel: Kernel): AppServices {
   const documents = kernel.resolve(documentsTokens.service);
   const models = kernel.resolve(modelsTokens.current);
   const index = kernel.resolve(documentsTokens.index);
-  const syncs = new SyncService(kernel, sources, documents);
+  const syncs = kernel.resolve(syncTokens.service);
   const rules = kernel.resolve(rulesTokens.service);
   const search = kernel.resolve(searchTokens.service);
   const metrics = kernel.resolve(metricsTokens.service);

@@ -13,6 +13,7 @@ import { rulesModule } from './rules/index.js';
 import { schedulesModule } from './schedules/index.js';
 import { searchModule } from './search/index.js';
 import { sourcesModule } from './sources/index.js';
+import { syncModule } from './sync/index.js';
 
 /** The standard domain modules, in no particular order: the kernel orders them by their dependencies. */
 export const standardModules: readonly AnyModule[] = [
@@ -30,6 +31,7 @@ export const standardModules: readonly AnyModule[] = [
   schedulesModule,
   searchModule,
   sourcesModule,
+  syncModule,
 ];
 
 export { databaseAuditRecorder } from './audit/index.js';

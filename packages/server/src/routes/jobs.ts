@@ -4,7 +4,6 @@ import { DocqaError, type JobInfo, type JobState } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import { defineRoute } from '../http/route.js';
 import { syncQueue } from '@docqa/core/sync';
-import { cancelIndexingStartedBy } from '../sources/sync.js';
 import { idParams, pageQuery } from './identity-schemas.js';
 
 /** The decisions file's job kinds, and the queue each lives in. */
@@ -164,15 +163,17 @@ export const jobRoutes = [
       "The job ends `cancelled`; running work is stopped through its abort signal on whichever replica runs it, and the jobs it started (a sync's indexing of the documents it found) are cancelled too. A finished job answers 409.",
     request: { params: idParams },
     responses: { 202: { description: 'Cancelled.', schema: jobSchema } },
-    async handler({ kernel, params }) {
+    async handler({ kernel, services, params }) {
       const job = await findJob(kernel, params.id);
       await kernel.jobs.cancel(job.queue, job.id);
       // Started at once but not waited for (a big sync queued thousands, cancelled one at a time);
       // the sync does it again once its loop has stopped, catching one queued as the cancel came in.
       if (job.queue === syncQueue) {
-        cancelIndexingStartedBy(kernel, job.id).catch((error: unknown) =>
-          kernel.logger.warn({ err: error, job_id: job.id }, 'cancelling the indexing a sync queued failed'),
-        );
+        services.syncs
+          .cancelIndexingStartedBy(job.id)
+          .catch((error: unknown) =>
+            kernel.logger.warn({ err: error, job_id: job.id }, 'cancelling the indexing a sync queued failed'),
+          );
       }
       return { status: 202, body: present(await findJob(kernel, params.id)) };
     },

@@ -1,21 +1,37 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { DocqaError, type ConnectorDocument, type JobContext, type Logger } from '@docqa/plugin-api';
-import type { Kernel } from '@docqa/kernel';
-import { ingestQueue, type DocumentService, type IngestJobData } from '@docqa/core/documents';
-import { syncQueue, type SyncJobData } from '@docqa/core/sync';
-import type { SourceRow, SourceService } from '@docqa/core/sources';
+import {
+  DocqaError,
+  type ConnectorDocument,
+  type Db,
+  type JobContext,
+  type JobsService,
+  type Logger,
+} from '@docqa/plugin-api';
+import { ingestQueue, type DocumentService, type IngestJobData } from '../documents/contract.js';
+import type { SourceRow, SourceService } from '../sources/contract.js';
+import { syncQueue, type SyncJobData, type SyncOutcome } from './contract.js';
+
+/** What a sync works with besides the sources and the documents. */
+export interface SyncEnvironment {
+  db: Db;
+  jobs: JobsService;
+  logger: Logger;
+}
 
 /**
  * Cancels the indexing a sync queued and has not finished: listed first, then cancelled. Their
  * documents are marked failed, saying why, so the next sync indexes them again (a pending document
  * whose job is gone would wait for ever, and a sync finds its bytes unchanged).
  */
-export async function cancelIndexingStartedBy(kernel: Kernel, syncJobId: string): Promise<number> {
+export async function cancelIndexingStartedBy(
+  { db, jobs }: Pick<SyncEnvironment, 'db' | 'jobs'>,
+  syncJobId: string,
+): Promise<number> {
   const children: Array<{ id: string; data: IngestJobData }> = [];
   for (let offset = 0; ; offset += 500) {
-    const { items } = await kernel.jobs.list<IngestJobData>({
+    const { items } = await jobs.list<IngestJobData>({
       queues: [ingestQueue],
       states: ['queued', 'running'],
       data: { startedBy: syncJobId },
@@ -26,24 +42,13 @@ export async function cancelIndexingStartedBy(kernel: Kernel, syncJobId: string)
     if (items.length < 500) break;
   }
   for (const child of children) {
-    await kernel.jobs.cancel(ingestQueue, child.id);
-    await kernel.db.query(
+    await jobs.cancel(ingestQueue, child.id);
+    await db.query(
       `update document set status = 'failed', error = $2, updated_at = now() where id = $1 and status in ('pending', 'indexing')`,
       [child.data.documentId, 'Its sync was cancelled before it was indexed; the next sync indexes it.'],
     );
   }
   return children.length;
-}
-
-export interface SyncOutcome {
-  upserted: number;
-  unchanged: number;
-  moved: number;
-  deleted: number;
-  /** Files DocQA cannot index (type, plan gate, size, plan limits): left out, the sync goes on. */
-  skipped: number;
-  /** The first skipped files with the reason, so the job says why documents did not arrive. */
-  skipped_files: Array<{ path: string; code: string; detail: string }>;
 }
 
 const skippedFilesShown = 20;
@@ -57,16 +62,16 @@ export class SourceSync {
   readonly #logger: Logger;
 
   constructor(
-    private readonly kernel: Kernel,
+    private readonly env: SyncEnvironment,
     private readonly sources: SourceService,
     private readonly documents: DocumentService,
   ) {
-    this.#logger = kernel.logger.child({ component: 'sync' });
+    this.#logger = env.logger.child({ component: 'sync' });
   }
 
   async run(job: JobContext<SyncJobData>): Promise<SyncOutcome | { skipped: string }> {
     if (await this.#earlierSyncRunning(job)) return { skipped: 'Another sync of this source was already running.' };
-    const { rows } = await this.kernel.db.query<SourceRow>('select * from source where id = $1', [job.data.sourceId]);
+    const { rows } = await this.env.db.query<SourceRow>('select * from source where id = $1', [job.data.sourceId]);
     const row = rows[0];
     if (!row) throw new DocqaError('not_found', `Source ${job.data.sourceId} no longer exists.`);
     const outcome: SyncOutcome = { upserted: 0, unchanged: 0, moved: 0, deleted: 0, skipped: 0, skipped_files: [] };
@@ -80,7 +85,7 @@ export class SourceSync {
           if (event.type === 'upsert') await this.#upsertOrSkip(row, event.document, outcome, job);
           else if (event.type === 'delete') outcome.deleted += await this.#delete(row, event.externalId);
           else if (event.type === 'checkpoint')
-            await this.kernel.db.query('update source set cursor = $2 where id = $1', [row.id, event.cursor]);
+            await this.env.db.query('update source set cursor = $2 where id = $1', [row.id, event.cursor]);
           else await job.progress(event.done, event.total);
         }
       } finally {
@@ -98,7 +103,7 @@ export class SourceSync {
         job.signal.aborted ? 'The sync was cancelled.' : (error as Error).message,
       );
       // After the source says so: a big sync queued thousands, cancelled one at a time.
-      if (job.signal.aborted) await cancelIndexingStartedBy(this.kernel, job.id);
+      if (job.signal.aborted) await cancelIndexingStartedBy(this.env, job.id);
       throw error;
     }
   }
@@ -109,7 +114,7 @@ export class SourceSync {
    * while a manual sync runs; then the later of the two gives way, which both can tell apart.
    */
   async #earlierSyncRunning(job: JobContext<SyncJobData>): Promise<boolean> {
-    const { items } = await this.kernel.jobs.list({
+    const { items } = await this.env.jobs.list({
       queues: [syncQueue],
       states: ['running'],
       data: { sourceId: job.data.sourceId },
@@ -153,7 +158,7 @@ export class SourceSync {
     job: JobContext<SyncJobData>,
   ): Promise<void> {
     const signal = job.signal;
-    const db = this.kernel.db;
+    const db = this.env.db;
     if (document.movedFrom) {
       // Not when a document is already at the new place (DocQA wrote or moved the file there itself
       // with connector_id, see documents/connector-documents.ts): it stays, and the delete that follows removes the old one.
@@ -227,7 +232,7 @@ export class SourceSync {
     const documentId = (saved[0] as { id: string }).id;
     // Grouped by source: a big sync cannot take every ingest slot (see workers.ts).
     // startedBy: cancelling this sync cancels the indexing it queued (routes/jobs.ts).
-    const jobId = await this.kernel.jobs.send<IngestJobData>(
+    const jobId = await this.env.jobs.send<IngestJobData>(
       ingestQueue,
       { documentId, startedBy: job.id },
       { group: row.id },
@@ -237,7 +242,7 @@ export class SourceSync {
   }
 
   async #delete(row: SourceRow, externalId: string): Promise<number> {
-    const { rows } = await this.kernel.db.query<{ id: string }>(
+    const { rows } = await this.env.db.query<{ id: string }>(
       'select id from document where source_type = $1 and source_id = $2 and external_id = $3',
       [row.kind, row.id, externalId],
     );
@@ -247,7 +252,7 @@ export class SourceSync {
   }
 
   async #finish(id: string, status: string, error: string | null): Promise<void> {
-    await this.kernel.db.query(
+    await this.env.db.query(
       'update source set last_sync_at = now(), last_sync_status = $2, last_error = $3, updated_at = now() where id = $1',
       [id, status, error],
     );
@@ -255,12 +260,8 @@ export class SourceSync {
 }
 
 /** Removes a source's documents (and their vectors and unshared bytes) when the source is deleted. */
-export async function deleteSourceDocuments(
-  kernel: Kernel,
-  documents: DocumentService,
-  sourceId: string,
-): Promise<number> {
-  const { rows } = await kernel.db.query<{ id: string }>('select id from document where source_id = $1', [sourceId]);
+export async function deleteSourceDocuments(db: Db, documents: DocumentService, sourceId: string): Promise<number> {
+  const { rows } = await db.query<{ id: string }>('select id from document where source_id = $1', [sourceId]);
   if (rows.length === 0) return 0;
   return (await documents.delete(rows.map((r) => r.id))).deleted.length;
 }

@@ -1,24 +1,20 @@
-import { DocqaError, tokens, type AuditService } from '@docqa/plugin-api';
-import type { Kernel } from '@docqa/kernel';
-import type { Principal } from '@docqa/core/identity';
-import type { DocumentService } from '@docqa/core/documents';
-import type { SourceKind, SourceRow, SourceService } from '@docqa/core/sources';
-import { syncQueue, type SyncJobData } from '@docqa/core/sync';
-import { deleteSourceDocuments } from './sync.js';
+import { DocqaError, type AuditService, type Db, type JobsService } from '@docqa/plugin-api';
+import type { Principal } from '../identity/contract.js';
+import type { DocumentService } from '../documents/contract.js';
+import type { SourceKind, SourceRow, SourceService } from '../sources/contract.js';
+import { syncQueue, type SyncJobData, type SyncService } from './contract.js';
+import { cancelIndexingStartedBy, deleteSourceDocuments } from './source-sync.js';
 
 /** Starting syncs (one queued per source at a time) and removing sources with their documents. */
-export class SyncService {
-  readonly #audit: AuditService;
+export class SourceSyncs implements SyncService {
   /** The start under way per source: starts of one source wait for each other (see start()). */
   readonly #starting = new Map<string, Promise<string>>();
 
   constructor(
-    private readonly kernel: Kernel,
+    private readonly env: { db: Db; jobs: JobsService; audit: AuditService },
     private readonly sources: SourceService,
     private readonly documents: DocumentService,
-  ) {
-    this.#audit = kernel.resolve(tokens.audit);
-  }
+  ) {}
 
   /**
    * The source's job: the one queued or running, or a new one. Two scans asked at once used to both
@@ -43,7 +39,7 @@ export class SyncService {
     const existing = await this.#unfinishedJob(source.id);
     if (existing) return existing;
     try {
-      return await this.kernel.jobs.send<SyncJobData>(
+      return await this.env.jobs.send<SyncJobData>(
         syncQueue,
         { sourceId: source.id, sourceType: source.kind, kind },
         { singletonKey: source.id, group: source.id },
@@ -56,7 +52,7 @@ export class SyncService {
   }
 
   async #unfinishedJob(sourceId: string): Promise<string | null> {
-    const running = await this.kernel.jobs.list({
+    const running = await this.env.jobs.list({
       queues: [syncQueue],
       states: ['queued', 'running'],
       data: { sourceId },
@@ -70,7 +66,7 @@ export class SyncService {
     const ids: string[] = [];
     for (const source of await this.sources.enabled())
       ids.push(await this.start(source, source.kind === 'connector' ? 'scan' : 'sync'));
-    await this.#audit.record({
+    await this.env.audit.record({
       type: 'sync.all',
       actor: { id: principal.userId, username: principal.username },
       ip: ip ?? null,
@@ -83,15 +79,19 @@ export class SyncService {
 
   async deleteSource(kind: SourceKind, id: string): Promise<void> {
     const source = await this.sources.get(kind, id);
-    const pending = await this.kernel.jobs.list({
+    const pending = await this.env.jobs.list({
       queues: [syncQueue],
       states: ['queued', 'running'],
       data: { sourceId: id },
       limit: 100,
       offset: 0,
     });
-    for (const job of pending.items) await this.kernel.jobs.cancel(job.queue, job.id).catch(() => undefined);
-    await deleteSourceDocuments(this.kernel, this.documents, source.id);
+    for (const job of pending.items) await this.env.jobs.cancel(job.queue, job.id).catch(() => undefined);
+    await deleteSourceDocuments(this.env.db, this.documents, source.id);
     await this.sources.delete(kind, id);
+  }
+
+  cancelIndexingStartedBy(syncJobId: string): Promise<number> {
+    return cancelIndexingStartedBy(this.env, syncJobId);
   }
 }
