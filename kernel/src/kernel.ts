@@ -361,6 +361,7 @@ function configService(config: LoadedConfig): ConfigService {
     get: (name: string) => (config.values as Record<string, unknown>)[name],
     dataDir: config.dataDir,
     production: config.production,
+    oidcProviders: config.oidcProviders,
   };
 }
 

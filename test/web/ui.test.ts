@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { TestIdp } from '../../packages/server/src/identity/oidc-idp.test-support.js';
+import { TestIdp } from '../../packages/server/src/testing/oidc-idp.test-support.js';
 import { baseEnv, serveCli, type ServingCli } from '../support/cli.js';
 import { chromiumPath, ensureWebBuilt, launchChromium, screenshot } from './support/browser.js';
 import { enterprisePlan, serverDatabase } from './support/server.js';

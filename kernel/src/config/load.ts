@@ -1,19 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
-import { DocqaError } from '@docqa/plugin-api';
+import { DocqaError, type OidcFallbackProvider } from '@docqa/plugin-api';
 import { InvalidValue, list, nonEmpty, url } from './parsers.js';
 import { variables, type ConfigValues, type VariableName, type VariableSpec } from './variables.js';
 
-export interface OidcFallbackProvider {
-  name: string;
-  clientId: string;
-  clientSecret: string | undefined;
-  discoveryUrl: string;
-  redirectUri: string;
-  scopes: string[];
-  adminGroups: string[];
-}
+export type { OidcFallbackProvider };
 
 export interface LoadedConfig {
   values: ConfigValues;

@@ -14,7 +14,7 @@ export interface MaintenanceOptions {
   cwd: string;
   presets: Record<string, Preset>;
   /** The application's schema migrations, as the server passes them to Kernel.start. */
-  migrations: readonly SchemaMigration[];
+  migrations?: readonly SchemaMigration[];
   /** The modules the server starts: their migrations follow the application's. */
   modules?: readonly AnyModule[];
   /**
@@ -79,7 +79,7 @@ export async function openMaintenanceDatabase(options: MaintenanceOptions): Prom
     connection = await openEmbeddedDatabase(config.dataDir, values.DB_POOL_TIMEOUT);
   }
   try {
-    const appMigrations = applicationMigrationsOf(options.migrations, modules);
+    const appMigrations = applicationMigrationsOf(options.migrations ?? [], modules);
     const orm = await createOrm({
       pool: connection.pool,
       logger,

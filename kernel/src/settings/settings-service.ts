@@ -30,6 +30,7 @@ export class DbSettingsService implements SettingsService {
   readonly #values = new Map<string, unknown>();
   readonly #listeners = new Set<(changed: Record<string, unknown>) => void>();
   #timer: NodeJS.Timeout | null = null;
+  readonly propagationSeconds = propagationSeconds;
 
   constructor(pool: pg.Pool, logger: Logger) {
     this.#pool = pool;

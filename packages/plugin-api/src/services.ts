@@ -11,9 +11,22 @@ export interface Logger {
   child(bindings: Record<string, unknown>): Logger;
 }
 
+/** An OpenID provider the operator configured (OIDC_PROVIDERS), used while none is stored. */
+export interface OidcFallbackProvider {
+  name: string;
+  clientId: string;
+  clientSecret: string | undefined;
+  discoveryUrl: string;
+  redirectUri: string;
+  scopes: string[];
+  adminGroups: string[];
+}
+
 /** Validated start-up configuration (environment). Immutable for the life of the process. */
 export interface ConfigService {
   get<K extends string>(name: K): unknown;
+  /** OIDC_PROVIDERS with each provider's OIDC_<NAME>_* variables, checked at start. */
+  readonly oidcProviders: readonly OidcFallbackProvider[];
   /** The directory DocQA keeps its files in (embedded database, uploads, models). */
   readonly dataDir: string;
   readonly production: boolean;
@@ -34,6 +47,11 @@ export interface ContextWindow {
  * start, authoritative afterwards, changeable without restart.
  */
 export interface SettingsService {
+  /**
+   * How long another replica may take to see a change (it polls): what a cache of anything other
+   * replicas change may keep a value for without making the delay worse.
+   */
+  readonly propagationSeconds: number;
   get(key: string): unknown;
   all(): Record<string, unknown>;
   set(changes: Record<string, unknown>, actor?: string): Promise<Record<string, unknown>>;

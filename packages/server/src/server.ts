@@ -9,14 +9,13 @@ import { routes } from './routes/index.js';
 import type { AnyRoute } from './http/route.js';
 import { presets } from './presets/standard.js';
 import { readBuildInfo } from './build-info.js';
-import { applicationMigrations } from './migrations.js';
 import { createServices, type AppServices } from './services.js';
 import { systemRoutes } from './routes/system.js';
 import { databaseAuditRecorder, standardModules } from '@docqa/core/modules';
 import { licenseTokens } from '@docqa/core/license';
 import { startMetricsListener, type MetricsListener } from './metrics/metrics-listener.js';
 import { shareMetricsWithPrimary } from './metrics/cluster-metrics.js';
-import { DocqaError, type AnyModule, type AuditService, type Db, type Logger, type Plan } from '@docqa/plugin-api';
+import { type AnyModule, type AuditService, type Db, type Logger, type Plan } from '@docqa/plugin-api';
 
 export interface RunningServer {
   kernel: Kernel;
@@ -75,7 +74,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const kernel = await Kernel.start({
     presets,
     ...kernelOptions,
-    migrations: [...applicationMigrations, ...(kernelOptions.migrations ?? [])],
     modules: withStandardModules(kernelOptions.modules ?? []),
     audit: kernelOptions.audit ?? databaseAuditLog,
   });
@@ -92,10 +90,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         host: values.METRICS_HOST,
         logger: kernel.logger,
       });
-    // Replicas started together race to create the default admin; the ones that lose find it made.
-    await services.identity.ensureDefaultAdmin().catch((error: unknown) => {
-      if (!DocqaError.is(error) || error.code !== 'conflict') throw error;
-    });
     let document: Record<string, unknown> | null = null;
     // A worker answers only health and version, for container health checks and probes.
     const app = createApp({

@@ -1,7 +1,5 @@
 import type { Kernel } from '@docqa/kernel';
-import { IdentityService } from './identity/identity-service.js';
-import { MfaService } from './identity/mfa-service.js';
-import { OidcService } from './identity/oidc-service.js';
+import { identityTokens, type IdentityService, type MfaService, type OidcService } from '@docqa/core/identity';
 import { groupsTokens, type GroupsService } from '@docqa/core/groups';
 import { documentsTokens, type DocumentService, type IndexService } from '@docqa/core/documents';
 import { sourcesTokens, type SourceService } from '@docqa/core/sources';
@@ -31,38 +29,21 @@ export interface AppServices {
   models: CurrentModels;
 }
 
+/** The modules' services by their tokens: nothing is built here any more. */
 export function createServices(kernel: Kernel): AppServices {
-  const identity = new IdentityService(kernel);
-  const mfa = new MfaService(
-    kernel.db,
-    identity.users,
-    identity.tokens,
-    kernel.config.values.MFA_ENCRYPTION_KEY,
-    identity.signIns,
-  );
-  const groups = kernel.resolve(groupsTokens.service);
-  const sources = kernel.resolve(sourcesTokens.service);
-  const documents = kernel.resolve(documentsTokens.service);
-  const models = kernel.resolve(modelsTokens.current);
-  const index = kernel.resolve(documentsTokens.index);
-  const syncs = kernel.resolve(syncTokens.service);
-  const rules = kernel.resolve(rulesTokens.service);
-  const search = kernel.resolve(searchTokens.service);
-  const metrics = kernel.resolve(metricsTokens.service);
-  const chat = kernel.resolve(chatTokens.service);
   return {
-    identity,
-    mfa,
-    groups,
-    documents,
-    index,
-    sources,
-    syncs,
-    rules,
-    search,
-    chat,
-    metrics,
-    models,
-    oidc: new OidcService(kernel, identity),
+    identity: kernel.resolve(identityTokens.service),
+    mfa: kernel.resolve(identityTokens.mfa),
+    oidc: kernel.resolve(identityTokens.oidc),
+    groups: kernel.resolve(groupsTokens.service),
+    documents: kernel.resolve(documentsTokens.service),
+    index: kernel.resolve(documentsTokens.index),
+    sources: kernel.resolve(sourcesTokens.service),
+    syncs: kernel.resolve(syncTokens.service),
+    rules: kernel.resolve(rulesTokens.service),
+    search: kernel.resolve(searchTokens.service),
+    chat: kernel.resolve(chatTokens.service),
+    metrics: kernel.resolve(metricsTokens.service),
+    models: kernel.resolve(modelsTokens.current),
   };
 }

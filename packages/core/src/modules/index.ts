@@ -5,6 +5,7 @@ import { brandingModule } from './branding/index.js';
 import { chatModule } from './chat/index.js';
 import { documentsModule } from './documents/index.js';
 import { groupsModule } from './groups/index.js';
+import { identityModule } from './identity/index.js';
 import { licenseModule } from './license/index.js';
 import { metricsModule } from './metrics/index.js';
 import { createModelsModule, modelsModule } from './models/index.js';
@@ -23,6 +24,7 @@ export const standardModules: readonly AnyModule[] = [
   chatModule,
   documentsModule,
   groupsModule,
+  identityModule,
   licenseModule,
   metricsModule,
   modelsModule,

@@ -4,7 +4,6 @@ import { expect } from 'chai';
 import { startTestKernel, type TestKernel } from '@docqa/kernel/testing';
 import { standardModules } from '@docqa/core/modules';
 import { createApp } from './app.js';
-import { applicationMigrations } from '../migrations.js';
 import { defineRoute } from './route.js';
 import type { Authenticator } from './access.js';
 
@@ -35,7 +34,6 @@ describe('access log', function () {
     kernel = await startTestKernel({
       env: { LOG_LEVEL: 'DEBUG' },
       logs,
-      migrations: applicationMigrations,
       modules: standardModules,
     });
     server = createApp({ kernel, routes: [leftBehind], authenticator: nobody }).listen(0, '127.0.0.1');

@@ -8,7 +8,6 @@ import type { Authenticator } from './access.js';
 import { routes as productRoutes } from '../routes/index.js';
 import { buildOpenApi } from './openapi.js';
 import { standardModules } from '@docqa/core/modules';
-import { applicationMigrations } from '../migrations.js';
 import { injectedBase, injectingFetch } from '../testing/inject.test-support.js';
 
 // Response bodies are checked field by field, so a loose JSON type is enough here.
@@ -78,7 +77,6 @@ describe('HTTP skeleton', function () {
   before(async () => {
     kernel = await startTestKernel({
       env: { MAX_JSON_BODY: '1kb' },
-      migrations: applicationMigrations,
       modules: standardModules,
     });
     const app = createApp({

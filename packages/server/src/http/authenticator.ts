@@ -5,11 +5,9 @@ import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import { DocqaError } from '@docqa/plugin-api';
 import type { Authenticator } from './access.js';
 import type { Principal } from '@docqa/core/identity';
-import type { TokenClaims, TokenService } from '../identity/tokens.js';
-import type { UserRepository } from '../identity/users.js';
-import type { ApiKeyService } from '../identity/api-keys.js';
+import type { ApiKeyService, TokenClaims, TokenService, UserRepository } from '@docqa/core/identity';
 import type { Principal as RoutePrincipal } from './route.js';
-import { apiKeyPrefix } from '../identity/api-keys.js';
+import { apiKeyPrefix } from '@docqa/core/identity';
 
 /**
  * Bearer tokens through passport-jwt, on a passport instance of our own (not the module's global

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { DepsMap, Plan, ResolvedDeps } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import type { Principal as Caller } from '@docqa/core/identity';
-import type { ApiKeyGrant, KeyScope } from '../identity/api-keys.js';
+import type { ApiKeyGrant, KeyScope } from '@docqa/core/identity';
 import type { AppServices } from '../services.js';
 
 /** The spec's access levels, lowest first. `public` needs no token. */

@@ -7,7 +7,6 @@ import { createApp } from './app.js';
 import { defineRoute } from './route.js';
 import type { Authenticator } from './access.js';
 import { standardModules } from '@docqa/core/modules';
-import { applicationMigrations } from '../migrations.js';
 
 // A statement the test can tell apart in pg_stat_activity; the sleep outlasts any test.
 const marker = 'docqa_statement_limits_test';
@@ -94,7 +93,6 @@ describe('statement limits of requests (PostgreSQL server)', function () {
     if (!process.env.TEST_DATABASE_URL) this.skip();
     kernel = await startTestKernel({
       env: { REQUEST_STATEMENT_TIMEOUT_SECONDS: '1' },
-      migrations: applicationMigrations,
       modules: standardModules,
     });
     ({ server, base } = await serve(kernel));
@@ -127,7 +125,6 @@ describe('statement limits of requests (PostgreSQL server)', function () {
   it('cancels the running statement when the client of a read (GET, or a POST like search) goes away', async () => {
     const off = await startTestKernel({
       env: { REQUEST_STATEMENT_TIMEOUT_SECONDS: '0' },
-      migrations: applicationMigrations,
       modules: standardModules,
     });
     const started = await serve(off);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DocqaError } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import { defineRoute } from '../http/route.js';
-import { publicUser } from '../identity/users.js';
+import { publicUser } from '@docqa/core/identity';
 import { resetRateLimit } from '../http/reset-rate-limit.js';
 import { emailField, messageSchema, passwordField, tokenPairSchema, userSchema } from './identity-schemas.js';
 

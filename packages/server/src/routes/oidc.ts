@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Kernel } from '@docqa/kernel';
 import { defineRoute } from '../http/route.js';
 import { clientRateLimit } from '../http/reset-rate-limit.js';
-import { isSafeReturnPath } from '../identity/oidc-service.js';
+import { isSafeReturnPath } from '@docqa/core/identity';
 import { idParams, pageQuery, tokenPairSchema } from './identity-schemas.js';
 import { oidcProviderCreateBody, oidcProviderSchema, oidcProviderUpdateBody } from './oidc-schemas.js';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DocqaError } from '@docqa/plugin-api';
 import { defineRoute } from '../http/route.js';
-import { publicUser } from '../identity/users.js';
+import { publicUser } from '@docqa/core/identity';
 import {
   emailField,
   idParams,

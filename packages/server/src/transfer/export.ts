@@ -5,7 +5,6 @@ import { openMaintenanceDatabase } from '@docqa/kernel';
 import { DocqaError } from '@docqa/plugin-api';
 import { presets } from '../presets/standard.js';
 import { maintenanceModules } from '@docqa/core/modules';
-import { applicationMigrations } from '../migrations.js';
 import { readBuildInfo } from '../build-info.js';
 import {
   ArchiveWriter,
@@ -57,7 +56,6 @@ export async function exportArchive(options: ExportOptions): Promise<ExportSumma
     env: options.env,
     cwd: options.cwd,
     presets,
-    migrations: applicationMigrations,
     modules: maintenanceModules,
     existingOnly: true,
   });

@@ -5,7 +5,6 @@ import { openMaintenanceDatabase, type MaintenanceDatabase } from '@docqa/kernel
 import { DocqaError } from '@docqa/plugin-api';
 import { presets } from '../presets/standard.js';
 import { maintenanceModules } from '@docqa/core/modules';
-import { applicationMigrations } from '../migrations.js';
 import { readArchive, type ArchiveHeader, type ArchiveRecord, type TableManifest } from './archive-format.js';
 import { exactTextSettings, quoteIdent, readCatalog, type CatalogTable } from './catalog.js';
 import { DataFileRestore } from './data-files.js';
@@ -57,7 +56,6 @@ export async function importArchive(options: ImportOptions): Promise<ImportSumma
     env: options.env,
     cwd: options.cwd,
     presets,
-    migrations: applicationMigrations,
     modules: maintenanceModules,
   }).catch(async (error: unknown) => {
     await records.return(undefined);

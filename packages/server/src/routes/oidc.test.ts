@@ -5,10 +5,10 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { createTemporaryDatabase, testSecrets } from '@docqa/kernel/testing';
 import { startServer, type RunningServer } from '../server.js';
-import { groupsOf } from './oidc-claims.js';
-import { issuerOf } from './oidc-discovery.js';
-import { followToCallback, TestIdp } from './oidc-idp.test-support.js';
-import { isSafeReturnPath } from './oidc-service.js';
+import { groupsOf } from '../../../core/src/modules/identity/oidc-claims.js';
+import { issuerOf } from '../../../core/src/modules/identity/oidc-discovery.js';
+import { followToCallback, TestIdp } from '../testing/oidc-idp.test-support.js';
+import { isSafeReturnPath } from '@docqa/core/identity';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;

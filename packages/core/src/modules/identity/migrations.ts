@@ -1,8 +1,8 @@
-import type { SchemaMigration } from '@docqa/kernel';
+import type { ModuleMigration } from '@docqa/plugin-api';
 import { apiKeyMigrations } from './api-keys-schema.js';
 
 /** Users, their sessions and one-time tokens, and their API keys. */
-export const identityMigrations: SchemaMigration[] = [
+export const identityMigrations: ModuleMigration[] = [
   {
     name: '0001_identity',
     up: [

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
-import { DocqaError, providerTokens, tokens as coreTokens, type AuditService, type Logger } from '@docqa/plugin-api';
-import { propagationSeconds, type Kernel } from '@docqa/kernel';
-import type { Principal } from '@docqa/core/identity';
-import { dummyVerify, hashPassword, passwordProblems, verifyPassword } from '@docqa/core/crypto';
+import { DocqaError, type AuditService, type Logger } from '@docqa/plugin-api';
+import type { IdentityEnvironment } from './environment.js';
+import type { Principal } from './principal.js';
+import { dummyVerify, hashPassword, passwordProblems, verifyPassword } from '../../crypto/index.js';
 import { TokenService, type TokenPair } from './tokens.js';
 import { UserRepository, type Role, type UserRow } from './users.js';
 import { SignInThrottle } from './sign-in-throttle.js';
@@ -33,23 +33,18 @@ export class IdentityService {
   /** Failed sign-ins (password and second step), shared with the MFA service. */
   readonly signIns: SignInThrottle;
   readonly apiKeys: ApiKeyService;
-  readonly #kernel: Kernel;
+  readonly #env: IdentityEnvironment;
   readonly #audit: AuditService;
   readonly #logger: Logger;
 
-  constructor(kernel: Kernel) {
-    this.#kernel = kernel;
-    this.users = new UserRepository(kernel.db, propagationSeconds);
-    this.tokens = new TokenService(
-      kernel.db,
-      kernel.settings,
-      kernel.config.values.JWT_SECRET_KEY,
-      kernel.config.values.JWT_ALGORITHM,
-    );
-    this.#audit = kernel.resolve(coreTokens.audit);
-    this.#logger = kernel.logger.child({ component: 'identity' });
-    const v = kernel.config.values;
-    this.apiKeys = new ApiKeyService(kernel.db, this.#audit);
+  constructor(env: IdentityEnvironment) {
+    this.#env = env;
+    this.users = new UserRepository(env.db, env.settings.propagationSeconds);
+    this.tokens = new TokenService(env.db, env.settings, env.config.JWT_SECRET_KEY, env.config.JWT_ALGORITHM);
+    this.#audit = env.audit;
+    this.#logger = env.logger.child({ component: 'identity' });
+    const v = env.config;
+    this.apiKeys = new ApiKeyService(env.db, this.#audit);
     this.signIns = new SignInThrottle({
       accountFailures: v.SIGN_IN_ACCOUNT_FAILURES,
       accountTotalFailures: v.SIGN_IN_ACCOUNT_TOTAL_FAILURES,
@@ -62,7 +57,7 @@ export class IdentityService {
   /** First start: the admin from DEFAULT_ADMIN_USER / _PASSWORD / _EMAIL, when no user exists at all. */
   async ensureDefaultAdmin(): Promise<void> {
     if ((await this.users.count()) > 0) return;
-    const v = this.#kernel.config.values;
+    const v = this.#env.config;
     const admin = await this.users.create({
       username: v.DEFAULT_ADMIN_USER,
       email: v.DEFAULT_ADMIN_EMAIL ?? null,
@@ -114,7 +109,7 @@ export class IdentityService {
    */
   async refresh(refreshToken: string): Promise<TokenPair> {
     const claims = this.tokens.verify(refreshToken, 'refresh');
-    const outcome = await this.#kernel.db.transaction(async (tx) => {
+    const outcome = await this.#env.db.transaction(async (tx) => {
       const { rows } = await tx.query<{ family_id: string; used_at: string | null; revoked_at: string | null }>(
         'select family_id, used_at, revoked_at from refresh_token where jti = $1 for update',
         [claims.jti],
@@ -181,7 +176,7 @@ export class IdentityService {
   }
 
   async setOwnEmail(principal: Principal, email: string | null): Promise<UserRow> {
-    if (!email && this.#kernel.config.values.AUTH_REQUIRE_EMAIL) {
+    if (!email && this.#env.config.AUTH_REQUIRE_EMAIL) {
       throw new DocqaError('validation_failed', 'An email address is required (AUTH_REQUIRE_EMAIL).', {
         errors: [{ field: 'body.email', message: 'is required' }],
       });
@@ -205,16 +200,18 @@ export class IdentityService {
     const user = await this.users.byEmail(email);
     if (!user) return;
     const token = crypto.randomBytes(32).toString('base64url');
-    await this.#kernel.db.query(
-      'insert into password_reset_token (token_hash, user_id, expires_at) values ($1, $2, $3)',
-      [sha256(token), user.id, new Date(Date.now() + resetTokenSeconds * 1000).toISOString()],
-    );
-    if (!this.#kernel.container.has(providerTokens.email)) {
+    await this.#env.db.query('insert into password_reset_token (token_hash, user_id, expires_at) values ($1, $2, $3)', [
+      sha256(token),
+      user.id,
+      new Date(Date.now() + resetTokenSeconds * 1000).toISOString(),
+    ]);
+    const mailer = this.#env.email;
+    if (!mailer) {
       this.#logger.warn('a password reset was requested but no email provider is configured (EMAIL_PROVIDER)');
       return;
     }
-    const link = new URL(`/reset-password?token=${token}`, this.#kernel.config.values.PUBLIC_URL).toString();
-    await this.#kernel.resolve(providerTokens.email).send({
+    const link = new URL(`/reset-password?token=${token}`, this.#env.config.PUBLIC_URL).toString();
+    await mailer.send({
       to: user.email as string,
       subject: 'Reset your DocQA password',
       text: `Someone asked to reset the password of the DocQA account "${user.username}".\n\nTo choose a new password, open this link within 30 minutes:\n${link}\n\nThe link works once. If you did not ask for this, ignore this message; your password stays as it is.\n\nReset token: ${token}\n`,
@@ -224,7 +221,7 @@ export class IdentityService {
   async resetPassword(token: string, password: string): Promise<void> {
     assertPassword(password, 'body.new_password');
     const passwordHash = await hashPassword(password);
-    const userId = await this.#kernel.db.transaction(async (tx) => {
+    const userId = await this.#env.db.transaction(async (tx) => {
       // Consuming and checking in one statement: two concurrent uses cannot both succeed.
       const { rows } = await tx.query<{ user_id: string }>(
         'update password_reset_token set used_at = now() where token_hash = $1 and used_at is null and expires_at > now() returning user_id',
@@ -281,7 +278,7 @@ export class IdentityService {
     if (changes.password !== undefined) assertPassword(changes.password, 'body.password');
     if (changes.email !== undefined) this.#requireEmailIfConfigured(changes.email);
     const passwordHash = changes.password === undefined ? undefined : await hashPassword(changes.password);
-    const updated = await this.#kernel.db.transaction(async (tx) => {
+    const updated = await this.#env.db.transaction(async (tx) => {
       const user = await this.users.byId(id, tx);
       if (!user) throw new DocqaError('not_found', `User ${id} was not found.`);
       if (
@@ -322,7 +319,7 @@ export class IdentityService {
   }
 
   async deleteUser(actor: Principal, ip: string | undefined, id: string): Promise<void> {
-    await this.#kernel.db.transaction(async (tx) => {
+    await this.#env.db.transaction(async (tx) => {
       const user = await this.users.byId(id, tx);
       if (!user) throw new DocqaError('not_found', `User ${id} was not found.`);
       if (user.role === 'admin' && (await this.users.otherAdmins(id, tx)) === 0) {
@@ -363,7 +360,7 @@ export class IdentityService {
   }
 
   #requireEmailIfConfigured(email: string | null): void {
-    if (!email && this.#kernel.config.values.AUTH_REQUIRE_EMAIL) {
+    if (!email && this.#env.config.AUTH_REQUIRE_EMAIL) {
       throw new DocqaError('validation_failed', 'An email address is required (AUTH_REQUIRE_EMAIL).', {
         errors: [{ field: 'body.email', message: 'is required' }],
       });

@@ -1,5 +1,5 @@
 import { DocqaError, type Db } from '@docqa/plugin-api';
-import type { Principal } from '@docqa/core/identity';
+import type { Principal } from './principal.js';
 import {
   createSecretBox,
   generateRecoveryCodes,
@@ -10,7 +10,7 @@ import {
   verifyPassword,
   verifyTotp,
   type SecretBox,
-} from '@docqa/core/crypto';
+} from '../../crypto/index.js';
 import type { SignInThrottle } from './sign-in-throttle.js';
 import type { TokenPair, TokenService } from './tokens.js';
 import type { UserRepository, UserRow } from './users.js';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Db } from '@docqa/plugin-api';
-import type { SecretBox } from '@docqa/core/crypto';
+import type { SecretBox } from '../../crypto/index.js';
 
 export interface StartedLogin {
   providerName: string;

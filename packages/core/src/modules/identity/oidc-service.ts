@@ -1,8 +1,8 @@
 import * as client from 'openid-client';
-import { DocqaError, tokens as coreTokens, type Logger } from '@docqa/plugin-api';
-import type { Kernel } from '@docqa/kernel';
-import type { Principal } from '@docqa/core/identity';
-import { createSecretBox } from '@docqa/core/crypto';
+import { DocqaError, type ConfigService, type Logger } from '@docqa/plugin-api';
+import type { IdentityEnvironment } from './environment.js';
+import type { Principal } from './principal.js';
+import { createSecretBox } from '../../crypto/index.js';
 import type { IdentityService } from './identity-service.js';
 import { OidcAccounts, type OidcIdentity } from './oidc-accounts.js';
 import { identityOf, needsUserInfo } from './oidc-claims.js';
@@ -35,34 +35,32 @@ export function isSafeReturnPath(path: string): boolean {
  */
 export class OidcService {
   readonly providers: OidcProviderStore;
-  readonly #kernel: Kernel;
+  readonly #startup: ConfigService;
   readonly #identity: IdentityService;
   readonly #states: OidcLoginStates;
   readonly #accounts: OidcAccounts;
   readonly #discovery: OidcDiscovery;
   readonly #logger: Logger;
 
-  constructor(kernel: Kernel, identity: IdentityService) {
-    this.#kernel = kernel;
+  constructor(env: IdentityEnvironment, identity: IdentityService) {
+    this.#startup = env.startup;
     this.#identity = identity;
-    const box = createSecretBox(kernel.config.values.MFA_ENCRYPTION_KEY);
-    this.providers = new OidcProviderStore(kernel.db, box);
-    this.#states = new OidcLoginStates(kernel.db, box);
-    this.#logger = kernel.logger.child({ component: 'oidc' });
-    this.#accounts = new OidcAccounts(kernel.db, identity.users, kernel.resolve(coreTokens.audit), this.#logger);
+    const box = createSecretBox(env.config.MFA_ENCRYPTION_KEY);
+    this.providers = new OidcProviderStore(env.db, box);
+    this.#states = new OidcLoginStates(env.db, box);
+    this.#logger = env.logger.child({ component: 'oidc' });
+    this.#accounts = new OidcAccounts(env.db, identity.users, env.audit, this.#logger);
     // Providers of OIDC_<NAME>_DISCOVERY_URL variables are the operator's: their hosts are allowed.
     // Those stored through the admin API must be public or in OUTBOUND_ALLOW.
-    const operatorUrls = kernel.config.oidcProviders.map((provider) => provider.discoveryUrl);
-    const outbound = kernel.resolve(coreTokens.outbound).configured(operatorUrls);
-    this.#discovery = new OidcDiscovery(!kernel.config.production, outbound.fetch);
+    const operatorUrls = env.startup.oidcProviders.map((provider) => provider.discoveryUrl);
+    const outbound = env.outbound.configured(operatorUrls);
+    this.#discovery = new OidcDiscovery(!env.startup.production, outbound.fetch);
   }
 
   /** Enabled providers for the sign-in page. */
   async enabledProviders(): Promise<Array<{ name: string; display_name: string }>> {
     const stored = (await this.providers.count()) > 0;
-    const providers = stored
-      ? await this.providers.enabledNames()
-      : this.#kernel.config.oidcProviders.map(fromFallback);
+    const providers = stored ? await this.providers.enabledNames() : this.#startup.oidcProviders.map(fromFallback);
     return providers.map((provider) => ({ name: provider.name, display_name: provider.displayName }));
   }
 
@@ -153,7 +151,7 @@ export class OidcService {
     const stored = (await this.providers.count()) > 0;
     const provider = stored
       ? await this.providers.byName(name)
-      : (this.#kernel.config.oidcProviders.map(fromFallback).find((candidate) => candidate.name === name) ?? null);
+      : (this.#startup.oidcProviders.map(fromFallback).find((candidate) => candidate.name === name) ?? null);
     if (!provider || !provider.enabled)
       throw new DocqaError('not_found', `There is no enabled single sign-on provider named "${name}".`);
     return provider;

@@ -1,7 +1,7 @@
-import type { SchemaMigration } from '@docqa/kernel';
+import type { ModuleMigration } from '@docqa/plugin-api';
 
 /** Personal API keys (docs/api-access.md). */
-export const apiKeyMigrations: SchemaMigration[] = [
+export const apiKeyMigrations: ModuleMigration[] = [
   {
     name: '0017_api_keys',
     up: [

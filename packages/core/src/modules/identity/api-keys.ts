@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { DocqaError, type AuditService, type Db } from '@docqa/plugin-api';
-import type { Principal } from '@docqa/core/identity';
+import type { Principal } from './principal.js';
 import type { Role } from './users.js';
 
 /** What a personal API key may be used for (docs/api-access.md); each narrows the user's role further. */

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { DocqaError, type Db } from '@docqa/plugin-api';
-import type { OidcFallbackProvider } from '@docqa/kernel';
-import type { SecretBox } from '@docqa/core/crypto';
+import type { OidcFallbackProvider } from '@docqa/plugin-api';
+import type { SecretBox } from '../../crypto/index.js';
 
 /** A provider as sign-in uses it: the secret is open, wherever the provider came from. */
 export interface OidcProvider {

@@ -2,7 +2,9 @@ import crypto from 'node:crypto';
 import { DocqaError, type Db, type SqlExecutor } from '@docqa/plugin-api';
 import { VerifiedUsers, type VerifiedUser } from './verified-users.js';
 
-export type Role = 'admin' | 'editor' | 'viewer';
+import type { Role } from './principal.js';
+
+export type { Role };
 export const roles: readonly Role[] = ['admin', 'editor', 'viewer'];
 
 export interface UserRow {

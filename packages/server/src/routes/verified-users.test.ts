@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { createTemporaryDatabase, testSecrets } from '@docqa/kernel/testing';
 import { startServer, type RunningServer } from '../server.js';
-import { VerifiedUsers, type VerifiedUser } from './verified-users.js';
+import { VerifiedUsers, type VerifiedUser } from '../../../core/src/modules/identity/verified-users.js';
 
 const ada: VerifiedUser = { id: 'u1', username: 'ada', role: 'editor', token_version: 0, family_revoked: false };
 
