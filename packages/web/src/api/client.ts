@@ -2,6 +2,7 @@ import { request } from './http';
 import type {
   ApiKey,
   AuditEntry,
+  BulkDeleteResult,
   Branding,
   Conversation,
   ConversationSummary,
@@ -12,9 +13,14 @@ import type {
   KeyScope,
   License,
   MfaChallenge,
+  ModelPurpose,
+  ModelUse,
+  Models,
   OidcProvider,
   OidcProviderInput,
   Page,
+  ResourceAccess,
+  ResourceType,
   Role,
   Rule,
   RuleInput,
@@ -31,6 +37,9 @@ import type {
 // One function per endpoint the UI uses; every path is in the OpenAPI document at /docs/openapi.json.
 const id = encodeURIComponent;
 type Paging = { limit?: number; offset?: number };
+
+/** The size of a page in every list the UI pages through (the Pager component). */
+export const pageSize = 25;
 
 export const api = {
   auth: {
@@ -70,7 +79,7 @@ export const api = {
       ),
   },
   users: {
-    list: (page: Paging = {}) => request<Page<User>>('/api/auth/users', { query: { limit: 500, ...page } }),
+    list: (page: Paging = {}) => request<Page<User>>('/api/auth/users', { query: { limit: pageSize, ...page } }),
     create: (body: { username: string; password: string; role: Role; email: string | null }) =>
       request<User>('/api/auth/users', { method: 'POST', body }),
     update: (userId: string, body: { password?: string; role?: Role; email?: string | null }) =>
@@ -81,7 +90,7 @@ export const api = {
       request<void>(`/api/auth/users/${id(userId)}/api-keys/${id(keyId)}`, { method: 'DELETE' }),
   },
   groups: {
-    list: () => request<Page<Group>>('/api/groups', { query: { limit: 500 } }),
+    list: (page: Paging = {}) => request<Page<Group>>('/api/groups', { query: { limit: pageSize, ...page } }),
     get: (groupId: string) => request<Group>(`/api/groups/${id(groupId)}`),
     create: (body: { name: string; description: string }) => request<Group>('/api/groups', { method: 'POST', body }),
     remove: (groupId: string) => request<void>(`/api/groups/${id(groupId)}`, { method: 'DELETE' }),
@@ -100,6 +109,12 @@ export const api = {
   docs: {
     list: (query: { q?: string; status?: string } & Paging) => request<Page<DocumentRecord>>('/api/docs', { query }),
     remove: (documentId: string) => request<void>(`/api/docs/${id(documentId)}`, { method: 'DELETE' }),
+    removeMany: (ids: string[]) => request<BulkDeleteResult>('/api/docs/bulk', { method: 'DELETE', body: { ids } }),
+    move: (documentId: string, targetPath: string) =>
+      request<DocumentRecord>('/api/docs/move', {
+        method: 'POST',
+        body: { document_id: documentId, target_path: targetPath },
+      }),
     stats: () => request<IndexStats>('/api/index/stats'),
     rebuild: () => request<{ job_id: string }>('/api/index/rebuild', { method: 'POST' }),
   },
@@ -117,7 +132,8 @@ export const api = {
   },
   jobs: {
     list: (query: { status?: string; kind?: string; source_id?: string } & Paging = {}) =>
-      request<Page<Job>>('/api/jobs', { query: { limit: 25, ...query } }),
+      request<Page<Job>>('/api/jobs', { query: { limit: pageSize, ...query } }),
+    get: (jobId: string) => request<Job>(`/api/jobs/${id(jobId)}`),
     cancel: (jobId: string) => request<Job>(`/api/jobs/${id(jobId)}/cancel`, { method: 'POST' }),
   },
   rules: {
@@ -139,8 +155,23 @@ export const api = {
     refresh: (sourceId: string) =>
       request<{ job_id: string }>(`/api/metadata/${id(sourceId)}/refresh`, { method: 'POST' }),
   },
+  access: {
+    get: (type: ResourceType, resourceId: string) => request<ResourceAccess>(`/api/access/${type}/${id(resourceId)}`),
+    set: (type: ResourceType, resourceId: string, groupIds: string[]) =>
+      request<ResourceAccess>(`/api/access/${type}/${id(resourceId)}`, {
+        method: 'PUT',
+        body: { group_ids: groupIds },
+      }),
+  },
+  models: {
+    list: () => request<Models>('/api/models'),
+    pull: (name: string) =>
+      request<{ job_id: string; name: string }>('/api/models/pull', { method: 'POST', body: { name } }),
+    use: (body: { name: string | null; purpose?: ModelPurpose; reembed?: boolean }) =>
+      request<ModelUse>('/api/models/use', { method: 'POST', body }),
+  },
   schedules: {
-    list: () => request<Page<Schedule>>('/api/schedules', { query: { limit: 500 } }),
+    list: (page: Paging = {}) => request<Page<Schedule>>('/api/schedules', { query: { limit: pageSize, ...page } }),
     create: (body: { source_type: 'connector' | 'integration'; source_id: string; cron: string; enabled: boolean }) =>
       request<Schedule>('/api/schedules', { method: 'POST', body }),
     update: (scheduleId: string, body: { cron?: string; enabled?: boolean }) =>
@@ -149,7 +180,7 @@ export const api = {
   },
   conversations: {
     list: (page: Paging = {}) =>
-      request<Page<ConversationSummary>>('/api/conversations', { query: { limit: 100, ...page } }),
+      request<Page<ConversationSummary>>('/api/conversations', { query: { limit: pageSize, ...page } }),
     get: (conversationId: string) => request<Conversation>(`/api/conversations/${id(conversationId)}`),
     remove: (conversationId: string) => request<void>(`/api/conversations/${id(conversationId)}`, { method: 'DELETE' }),
   },

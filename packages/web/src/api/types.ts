@@ -1,7 +1,7 @@
 // Shapes of the public HTTP API. The named schemas of the OpenAPI document come from @docqa/client's
 // generated types (aliases below), so a change of the API shows here as a type error; the rest are
 // shapes the document leaves inline (pages, inputs) or describes more loosely than the UI reads them.
-import type { components, paths } from '@docqa/client/openapi';
+import type { components, operations, paths } from '@docqa/client/openapi';
 
 type Schemas = components['schemas'];
 
@@ -106,3 +106,20 @@ export type License = Schemas['License'];
 export type RuntimeSettings = Schemas['RuntimeSettings'];
 
 export type IndexStats = Schemas['IndexStats'];
+
+type Json<T extends keyof operations, S extends number> =
+  operations[T]['responses'] extends Record<S, { content: { 'application/json': infer B } }> ? B : never;
+
+/** GET /api/models: the catalogue, the installed files, the models in use and the index's state. */
+export type Models = Json<'listModels', 200>;
+
+export type ModelUse = Json<'useModel', 200>;
+
+export type ModelPurpose = Models['installed'][number]['purpose'];
+
+/** The kinds of resource access grants (ENTERPRISE) apply to. */
+export type ResourceType = 'connector' | 'integration' | 'document';
+
+export type ResourceAccess = Json<'getResourceAccess', 200>;
+
+export type BulkDeleteResult = Json<'deleteDocuments', 200>;

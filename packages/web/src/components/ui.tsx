@@ -139,20 +139,30 @@ export function StatusBadge({ status }: { status: string }) {
   return <span className={`badge badge-${status}`}>{status.replace(/_/g, ' ')}</span>;
 }
 
+/**
+ * Previous/next through a list the API pages with limit, offset and total: the one pager of every
+ * list that can grow. `label` names it when a screen has more than one list.
+ */
 export function Pager({
   total,
   limit,
   offset,
   onOffset,
+  label = 'Pages',
 }: {
   total: number;
   limit: number;
   offset: number;
   onOffset(offset: number): void;
+  label?: string;
 }) {
-  if (total <= limit) return null;
+  // An offset past the end (the last item of the last page was deleted) steps back a page.
+  useEffect(() => {
+    if (offset > 0 && offset >= total) onOffset(Math.max(0, offset - limit));
+  }, [offset, total, limit, onOffset]);
+  if (total <= limit && offset === 0) return null;
   return (
-    <nav className="pager" aria-label="Pages">
+    <nav className="pager" aria-label={label}>
       <button
         type="button"
         className="subtle"

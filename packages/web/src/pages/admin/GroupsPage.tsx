@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { api } from '../../api/client';
+import { api, pageSize } from '../../api/client';
 import { describeError } from '../../api/http';
 import type { Group, User } from '../../api/types';
-import { Alert, ConfirmButton, Field, PageHeader } from '../../components/ui';
+import { Alert, ConfirmButton, Field, PageHeader, Pager } from '../../components/ui';
 import { useAsync } from '../../lib/use-async';
 
 function Members({ group, users, onError }: { group: Group; users: User[]; onError(text: string | null): void }) {
@@ -65,8 +65,10 @@ function Members({ group, users, onError }: { group: Group; users: User[]; onErr
 }
 
 export function GroupsPage() {
-  const groups = useAsync(() => api.groups.list(), []);
-  const users = useAsync(() => api.users.list(), []);
+  const [offset, setOffset] = useState(0);
+  const groups = useAsync(() => api.groups.list({ offset }), [offset]);
+  // The member picker offers every user, not one page of them.
+  const users = useAsync(() => api.users.list({ limit: 500 }), []);
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -127,6 +129,15 @@ export function GroupsPage() {
           </li>
         ))}
       </ul>
+      {groups.data ? (
+        <Pager
+          total={groups.data.total}
+          limit={pageSize}
+          offset={offset}
+          onOffset={setOffset}
+          label="Pages of groups"
+        />
+      ) : null}
     </>
   );
 }

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { api } from '../../api/client';
+import { api, pageSize } from '../../api/client';
 import { describeError } from '../../api/http';
 import type { Schedule } from '../../api/types';
-import { Alert, ConfirmButton, Field, PageHeader } from '../../components/ui';
+import { Alert, ConfirmButton, Field, PageHeader, Pager } from '../../components/ui';
 import { SourcePicker, useSources } from '../../components/SourcePicker';
 import { explainCron } from '../../lib/cron';
 import { formatDate } from '../../lib/format';
@@ -88,7 +88,8 @@ function ScheduleRow({
 }
 
 export function SchedulesPage() {
-  const schedules = useAsync(() => api.schedules.list(), []);
+  const [offset, setOffset] = useState(0);
+  const schedules = useAsync(() => api.schedules.list({ offset }), [offset]);
   const sources = useSources(false);
   const [sourceId, setSourceId] = useState('');
   const [cron, setCron] = useState('0 2 * * *');
@@ -148,6 +149,15 @@ export function SchedulesPage() {
           />
         ))}
       </ul>
+      {schedules.data ? (
+        <Pager
+          total={schedules.data.total}
+          limit={pageSize}
+          offset={offset}
+          onOffset={setOffset}
+          label="Pages of schedules"
+        />
+      ) : null}
     </>
   );
 }

@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { api } from '../../api/client';
+import { api, pageSize } from '../../api/client';
 import { describeError } from '../../api/http';
 import type { Role, User } from '../../api/types';
 import { useApp } from '../../app-context';
-import { Alert, ConfirmButton, Field, Loading, PageHeader } from '../../components/ui';
+import { Alert, ConfirmButton, Field, Loading, PageHeader, Pager } from '../../components/ui';
 import { formatDate } from '../../lib/format';
 import { useAsync } from '../../lib/use-async';
 import { UserApiKeys } from './UserApiKeys';
@@ -77,7 +77,8 @@ function NewUserForm({ onCreated }: { onCreated(user: User): void }) {
 
 export function UsersPage() {
   const { user: me } = useApp();
-  const users = useAsync(() => api.users.list(), []);
+  const [offset, setOffset] = useState(0);
+  const users = useAsync(() => api.users.list({ offset }), [offset]);
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [keysOf, setKeysOf] = useState<User | null>(null);
@@ -186,6 +187,9 @@ export function UsersPage() {
             </tbody>
           </table>
         </div>
+      ) : null}
+      {users.data ? (
+        <Pager total={users.data.total} limit={pageSize} offset={offset} onOffset={setOffset} label="Pages of users" />
       ) : null}
       {keysOf ? <UserApiKeys key={keysOf.id} user={keysOf} onClose={() => setKeysOf(null)} /> : null}
     </>

@@ -21,7 +21,8 @@ const fromStored = (conversation: Conversation): DisplayTurn[] =>
 
 export function ChatPage({ conversationId }: { conversationId: string | null }) {
   const { branding } = useApp();
-  const conversations = useAsync(() => api.conversations.list(), []);
+  const [offset, setOffset] = useState(0);
+  const conversations = useAsync(() => api.conversations.list({ offset }), [offset]);
   const reloadConversations = conversations.reload;
   const [turns, setTurns] = useState<DisplayTurn[]>([]);
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -134,7 +135,8 @@ export function ChatPage({ conversationId }: { conversationId: string | null }) 
   return (
     <div className="chat-layout">
       <ConversationList
-        conversations={conversations.data?.items}
+        page={conversations.data}
+        onOffset={setOffset}
         currentId={conversationId}
         error={conversations.error}
         onDelete={(id) => void remove(id)}

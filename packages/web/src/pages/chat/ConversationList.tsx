@@ -1,16 +1,19 @@
-import type { ConversationSummary } from '../../api/types';
-import { ConfirmButton } from '../../components/ui';
+import { pageSize } from '../../api/client';
+import type { ConversationSummary, Page } from '../../api/types';
+import { ConfirmButton, Pager } from '../../components/ui';
 import { formatDate } from '../../lib/format';
 import { Link } from '../../lib/router';
 
 interface Props {
-  conversations: ConversationSummary[] | undefined;
+  page: Page<ConversationSummary> | undefined;
   currentId: string | null;
   error: string | null;
   onDelete(id: string): void;
+  onOffset(offset: number): void;
 }
 
-export function ConversationList({ conversations, currentId, error, onDelete }: Props) {
+export function ConversationList({ page, currentId, error, onDelete, onOffset }: Props) {
+  const conversations = page?.items;
   return (
     <nav className="conversations" aria-labelledby="conversations-heading">
       <div className="conversations-head">
@@ -39,6 +42,15 @@ export function ConversationList({ conversations, currentId, error, onDelete }: 
           </li>
         ))}
       </ul>
+      {page ? (
+        <Pager
+          total={page.total}
+          limit={pageSize}
+          offset={page.offset}
+          onOffset={onOffset}
+          label="Pages of conversations"
+        />
+      ) : null}
     </nav>
   );
 }

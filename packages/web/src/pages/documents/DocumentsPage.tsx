@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'react';
-import { api } from '../../api/client';
+import { api, pageSize } from '../../api/client';
 import { describeError } from '../../api/http';
 import { hasRole, useApp } from '../../app-context';
+import { AccessPanel } from '../../components/AccessPanel';
 import { Alert, ConfirmButton, Loading, PageHeader, Pager, StatusBadge } from '../../components/ui';
 import { formatBytes, formatDate, plural } from '../../lib/format';
 import { useAsync } from '../../lib/use-async';
+import { MoveForm } from './DocumentActions';
 import { UploadZone } from './UploadZone';
-
-const pageSize = 50;
 
 function IndexSummary({ refreshKey }: { refreshKey: unknown }) {
   const stats = useAsync(() => api.docs.stats(), [refreshKey]);
@@ -25,11 +25,16 @@ function IndexSummary({ refreshKey }: { refreshKey: unknown }) {
 export function DocumentsPage() {
   const { user } = useApp();
   const editor = hasRole(user, 'editor');
+  const admin = hasRole(user, 'admin');
   const [query, setQuery] = useState('');
   const [debounced, setDebounced] = useState('');
   const [status, setStatus] = useState('');
   const [offset, setOffset] = useState(0);
   const [actionError, setActionError] = useState<string | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  // The row whose move form or access panel is open.
+  const [open, setOpen] = useState<{ id: string; what: 'move' | 'access' } | null>(null);
   useEffect(() => {
     const timer = setTimeout(() => {
       setDebounced(query.trim());
@@ -57,6 +62,33 @@ export function DocumentsPage() {
       setActionError(describeError(reason));
     }
     docs.reload();
+  };
+
+  const removeSelected = async () => {
+    setActionError(null);
+    setMessage(null);
+    try {
+      const result = await api.docs.removeMany([...selected]);
+      setMessage(
+        `Deleted ${plural(result.deleted.length, 'document')}` +
+          (result.not_found.length ? `; ${result.not_found.length} were already gone.` : '.'),
+      );
+      setSelected(new Set());
+    } catch (reason) {
+      setActionError(describeError(reason));
+    }
+    docs.reload();
+  };
+
+  const items = docs.data?.items ?? [];
+  const allSelected = items.length > 0 && items.every((d) => selected.has(d.id));
+  const toggle = (ids: string[], on: boolean) => {
+    const next = new Set(selected);
+    for (const id of ids) {
+      if (on) next.add(id);
+      else next.delete(id);
+    }
+    setSelected(next);
   };
 
   return (
@@ -107,7 +139,22 @@ export function DocumentsPage() {
             </select>
           </label>
         </div>
+        {editor && selected.size > 0 ? (
+          <div className="toolbar" role="group" aria-label="Selected documents">
+            <span>{plural(selected.size, 'document')} selected</span>
+            <ConfirmButton
+              label={`Delete ${plural(selected.size, 'selected document')}`}
+              onConfirm={() => void removeSelected()}
+            >
+              Delete selected
+            </ConfirmButton>
+            <button type="button" className="subtle small" onClick={() => setSelected(new Set())}>
+              Clear selection
+            </button>
+          </div>
+        ) : null}
         <Alert>{docs.error ?? actionError}</Alert>
+        <Alert kind="success">{message}</Alert>
         {!docs.data && docs.loading ? <Loading /> : null}
         {docs.data && docs.data.items.length === 0 ? (
           <p className="hint">No documents{debounced || status ? ' match' : ' yet'}.</p>
@@ -118,6 +165,21 @@ export function DocumentsPage() {
               <caption className="visually-hidden">Documents</caption>
               <thead>
                 <tr>
+                  {editor ? (
+                    <th scope="col">
+                      <input
+                        type="checkbox"
+                        aria-label="Select every document on this page"
+                        checked={allSelected}
+                        onChange={(e) =>
+                          toggle(
+                            items.map((d) => d.id),
+                            e.target.checked,
+                          )
+                        }
+                      />
+                    </th>
+                  ) : null}
                   <th scope="col">Name</th>
                   <th scope="col">Status</th>
                   <th scope="col">Chunks</th>
@@ -139,11 +201,35 @@ export function DocumentsPage() {
               </thead>
               <tbody>
                 {docs.data.items.map((doc) => (
-                  <tr key={doc.id} data-status={doc.status}>
+                  <tr key={doc.id} data-status={doc.status} data-path={doc.path}>
+                    {editor ? (
+                      <td>
+                        <input
+                          type="checkbox"
+                          aria-label={`Select ${doc.path}`}
+                          checked={selected.has(doc.id)}
+                          onChange={(e) => toggle([doc.id], e.target.checked)}
+                        />
+                      </td>
+                    ) : null}
                     <th scope="row">
                       <span className="doc-title">{doc.title || doc.filename}</span>
                       {doc.path !== (doc.title || doc.filename) ? <span className="hint block">{doc.path}</span> : null}
                       {doc.error ? <span className="error-text block">{doc.error}</span> : null}
+                      {open?.id === doc.id && open.what === 'move' ? (
+                        <MoveForm
+                          doc={doc}
+                          onCancel={() => setOpen(null)}
+                          onMoved={(moved) => {
+                            setOpen(null);
+                            setMessage(`Moved ${doc.path} to ${moved.path}.`);
+                            docs.reload();
+                          }}
+                        />
+                      ) : null}
+                      {open?.id === doc.id && open.what === 'access' ? (
+                        <AccessPanel type="document" id={doc.id} name={doc.path} onClose={() => setOpen(null)} />
+                      ) : null}
                     </th>
                     <td>
                       <StatusBadge status={doc.status} />
@@ -153,7 +239,33 @@ export function DocumentsPage() {
                     <td className="hide-narrow">{doc.source_type}</td>
                     <td className="hide-narrow">{formatDate(doc.created_at)}</td>
                     {editor ? (
-                      <td>
+                      <td className="actions">
+                        <button
+                          type="button"
+                          className="subtle small"
+                          aria-label={`Move ${doc.path}`}
+                          aria-expanded={open?.id === doc.id && open.what === 'move'}
+                          onClick={() =>
+                            setOpen(open?.id === doc.id && open.what === 'move' ? null : { id: doc.id, what: 'move' })
+                          }
+                        >
+                          Move
+                        </button>
+                        {admin ? (
+                          <button
+                            type="button"
+                            className="subtle small"
+                            aria-label={`Access to ${doc.path}`}
+                            aria-expanded={open?.id === doc.id && open.what === 'access'}
+                            onClick={() =>
+                              setOpen(
+                                open?.id === doc.id && open.what === 'access' ? null : { id: doc.id, what: 'access' },
+                              )
+                            }
+                          >
+                            Access
+                          </button>
+                        ) : null}
                         <ConfirmButton label={`Delete ${doc.filename}`} onConfirm={() => void remove(doc.id)}>
                           Delete
                         </ConfirmButton>

@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { api } from '../../api/client';
+import { api, pageSize } from '../../api/client';
 import { describeError } from '../../api/http';
 import type { Job } from '../../api/types';
 import { hasRole, useApp } from '../../app-context';
-import { Alert, ProgressBar, StatusBadge } from '../../components/ui';
+import { Alert, Pager, ProgressBar, StatusBadge } from '../../components/ui';
 import { formatDate, formatDuration } from '../../lib/format';
 import { useAsync } from '../../lib/use-async';
 
@@ -16,13 +16,14 @@ export function JobsPanel({ sourceNames, refreshKey }: { sourceNames: Record<str
   const [status, setStatus] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [anyActive, setAnyActive] = useState(true);
+  const [offset, setOffset] = useState(0);
   const jobs = useAsync(
     async () => {
-      const page = await api.jobs.list({ kind, status });
+      const page = await api.jobs.list({ kind, status, offset });
       setAnyActive(page.items.some(active));
       return page;
     },
-    [kind, status, refreshKey],
+    [kind, status, offset, refreshKey],
     { pollMs: 2000, poll: anyActive },
   );
 
@@ -43,9 +44,15 @@ export function JobsPanel({ sourceNames, refreshKey }: { sourceNames: Record<str
       <div className="toolbar">
         <label className="inline">
           <span>Kind</span>
-          <select value={kind} onChange={(e) => setKind(e.target.value)}>
+          <select
+            value={kind}
+            onChange={(e) => {
+              setKind(e.target.value);
+              setOffset(0);
+            }}
+          >
             <option value="">Any</option>
-            {['scan', 'sync', 'ingest', 'rebuild', 'metadata_refresh', 'retention_sweep'].map((k) => (
+            {['scan', 'sync', 'ingest', 'rebuild', 'metadata_refresh', 'retention_sweep', 'model_pull'].map((k) => (
               <option key={k} value={k}>
                 {k.replace('_', ' ')}
               </option>
@@ -54,7 +61,13 @@ export function JobsPanel({ sourceNames, refreshKey }: { sourceNames: Record<str
         </label>
         <label className="inline">
           <span>Status</span>
-          <select value={status} onChange={(e) => setStatus(e.target.value)}>
+          <select
+            value={status}
+            onChange={(e) => {
+              setStatus(e.target.value);
+              setOffset(0);
+            }}
+          >
             <option value="">Any</option>
             {['queued', 'running', 'succeeded', 'failed', 'cancelled'].map((s) => (
               <option key={s} value={s}>
@@ -118,6 +131,9 @@ export function JobsPanel({ sourceNames, refreshKey }: { sourceNames: Record<str
           );
         })}
       </ul>
+      {jobs.data ? (
+        <Pager total={jobs.data.total} limit={pageSize} offset={offset} onOffset={setOffset} label="Pages of jobs" />
+      ) : null}
     </section>
   );
 }

@@ -3,6 +3,7 @@ import { api } from '../../api/client';
 import { describeError } from '../../api/http';
 import type { Source, SourceKind } from '../../api/types';
 import { hasRole, useApp } from '../../app-context';
+import { AccessPanel } from '../../components/AccessPanel';
 import { Alert, ConfirmButton, PageHeader, StatusBadge } from '../../components/ui';
 import { formatDate } from '../../lib/format';
 import { Link } from '../../lib/router';
@@ -22,6 +23,7 @@ function SourceList({
   const { user } = useApp();
   const [editing, setEditing] = useState<Source | 'new' | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [access, setAccess] = useState<string | null>(null);
   const act = async (action: () => Promise<unknown>, message?: string) => {
     setError(null);
     try {
@@ -89,6 +91,17 @@ function SourceList({
                   Edit
                 </button>
               ) : null}
+              {hasRole(user, 'admin') ? (
+                <button
+                  type="button"
+                  className="subtle small"
+                  aria-expanded={access === source.id}
+                  aria-label={`Access to ${source.name}`}
+                  onClick={() => setAccess(access === source.id ? null : source.id)}
+                >
+                  Access
+                </button>
+              ) : null}
               <Link className="button subtle small" to={`/admin/rules?source=${source.id}`}>
                 Rules
               </Link>
@@ -104,6 +117,14 @@ function SourceList({
                 </ConfirmButton>
               ) : null}
             </div>
+            {access === source.id ? (
+              <AccessPanel
+                type={kind === 'connectors' ? 'connector' : 'integration'}
+                id={source.id}
+                name={source.name}
+                onClose={() => setAccess(null)}
+              />
+            ) : null}
           </li>
         ))}
       </ul>
