@@ -10,6 +10,7 @@ import { AuditPage } from './pages/admin/AuditPage';
 import { BrandingPage } from './pages/admin/BrandingPage';
 import { GroupsPage } from './pages/admin/GroupsPage';
 import { LicensePage } from './pages/admin/LicensePage';
+import { ModelsPage } from './pages/admin/models/ModelsPage';
 import { OidcPage } from './pages/admin/OidcPage';
 import { RulesPage } from './pages/admin/RulesPage';
 import { SchedulesPage } from './pages/admin/SchedulesPage';
@@ -41,6 +42,7 @@ const routes: Route[] = [
   { path: '/admin/analytics', role: 'viewer', render: () => <AnalyticsPage /> },
   { path: '/admin/audit', role: 'admin', render: () => <AuditPage /> },
   { path: '/admin/license', role: 'viewer', render: () => <LicensePage /> },
+  { path: '/admin/models', role: 'admin', render: () => <ModelsPage /> },
   { path: '/admin/branding', role: 'admin', render: () => <BrandingPage /> },
   { path: '/admin/settings', role: 'admin', render: () => <SettingsPage /> },
 ];

@@ -24,6 +24,7 @@ export const adminNav: NavItem[] = [
   { to: '/admin/analytics', label: 'Analytics', role: 'viewer' },
   { to: '/admin/audit', label: 'Audit log', role: 'admin' },
   { to: '/admin/license', label: 'License', role: 'viewer' },
+  { to: '/admin/models', label: 'Models', role: 'admin' },
   { to: '/admin/branding', label: 'Branding', role: 'admin' },
   { to: '/admin/settings', label: 'Settings', role: 'admin' },
 ];
