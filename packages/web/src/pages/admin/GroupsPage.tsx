@@ -133,7 +133,7 @@ export function GroupsPage() {
         <Pager
           total={groups.data.total}
           limit={pageSize}
-          offset={offset}
+          offset={groups.data.offset}
           onOffset={setOffset}
           label="Pages of groups"
         />

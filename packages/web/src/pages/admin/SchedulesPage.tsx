@@ -153,7 +153,7 @@ export function SchedulesPage() {
         <Pager
           total={schedules.data.total}
           limit={pageSize}
-          offset={offset}
+          offset={schedules.data.offset}
           onOffset={setOffset}
           label="Pages of schedules"
         />

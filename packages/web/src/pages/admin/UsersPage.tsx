@@ -189,7 +189,13 @@ export function UsersPage() {
         </div>
       ) : null}
       {users.data ? (
-        <Pager total={users.data.total} limit={pageSize} offset={offset} onOffset={setOffset} label="Pages of users" />
+        <Pager
+          total={users.data.total}
+          limit={pageSize}
+          offset={users.data.offset}
+          onOffset={setOffset}
+          label="Pages of users"
+        />
       ) : null}
       {keysOf ? <UserApiKeys key={keysOf.id} user={keysOf} onClose={() => setKeysOf(null)} /> : null}
     </>

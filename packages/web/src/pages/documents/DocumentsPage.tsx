@@ -277,7 +277,9 @@ export function DocumentsPage() {
             </table>
           </div>
         ) : null}
-        {docs.data ? <Pager total={docs.data.total} limit={pageSize} offset={offset} onOffset={setOffset} /> : null}
+        {docs.data ? (
+          <Pager total={docs.data.total} limit={pageSize} offset={docs.data.offset} onOffset={setOffset} />
+        ) : null}
       </section>
     </>
   );

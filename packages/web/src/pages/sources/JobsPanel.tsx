@@ -132,7 +132,13 @@ export function JobsPanel({ sourceNames, refreshKey }: { sourceNames: Record<str
         })}
       </ul>
       {jobs.data ? (
-        <Pager total={jobs.data.total} limit={pageSize} offset={offset} onOffset={setOffset} label="Pages of jobs" />
+        <Pager
+          total={jobs.data.total}
+          limit={pageSize}
+          offset={jobs.data.offset}
+          onOffset={setOffset}
+          label="Pages of jobs"
+        />
       ) : null}
     </section>
   );
