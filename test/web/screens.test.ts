@@ -125,7 +125,7 @@ describe('web UI: paging, document move and bulk delete, access grants (real bro
     await pager.getByText(`1–25 of ${total}`).waitFor();
   }
 
-  it('pages through users, groups, schedules, conversations and jobs beyond the first 25', async () => {
+  it('pages through users beyond the first 25', async () => {
     await nav('Users');
     await heading('Users');
     // Newest first or oldest first, one of admin and user-26 is on the second page of 27.
@@ -138,7 +138,9 @@ describe('web UI: paging, document move and bulk delete, access grants (real bro
     );
     expect(missing).to.have.length(2);
     await pagesThrough('Pages of users', 27, () => page.locator(`tr[data-username="${missing[0]}"]`), 'paging-users');
+  });
 
+  it('pages through groups beyond the first 25', async () => {
     await nav('Groups');
     await heading('Groups');
     const groupNames = async () =>
@@ -153,7 +155,9 @@ describe('web UI: paging, document move and bulk delete, access grants (real bro
       ['everyone', ...Array.from({ length: 26 }, (_, i) => `team-${pad(i + 1)}`)].sort(),
     );
     await screenshot(page, 'paging-groups-page-2');
+  });
 
+  it('pages through schedules beyond the first 25', async () => {
     await nav('Schedules');
     await heading('Schedules');
     await page.getByRole('navigation', { name: 'Pages of schedules' }).getByText('1–25 of 26').waitFor();
@@ -162,7 +166,9 @@ describe('web UI: paging, document move and bulk delete, access grants (real bro
     await page.getByRole('navigation', { name: 'Pages of schedules' }).getByText('26–26 of 26').waitFor();
     expect(await page.locator('.source-list > li').count()).to.equal(1);
     await screenshot(page, 'paging-schedules-page-2');
+  });
 
+  it('pages through conversations beyond the first 25', async () => {
     await nav('Chat');
     const conversations = page.getByRole('navigation', { name: 'Conversations' });
     // Most recently active first: the first question asked is on the second page.
@@ -172,7 +178,9 @@ describe('web UI: paging, document move and bulk delete, access grants (real bro
       () => conversations.getByText('Question number 01?'),
       'paging-conversations',
     );
+  });
 
+  it('pages through jobs beyond the latest 25', async () => {
     await nav('Sources & jobs');
     await heading('Sources & jobs');
     const jobs = page.getByRole('navigation', { name: 'Pages of jobs' });
