@@ -99,7 +99,7 @@ export function AccessPanel({
           <fieldset>
             <legend>Groups that may see {name}</legend>
             {loaded.groups.map((group) => (
-              <label key={group.id} className="inline">
+              <label key={group.id} className="checkbox">
                 <input
                   type="checkbox"
                   checked={chosen.has(group.id)}

@@ -95,7 +95,7 @@ export function ModelsPage() {
           </section>
           <section aria-labelledby="installed-heading">
             <h2 id="installed-heading">Installed</h2>
-            <label className="inline">
+            <label className="checkbox">
               <input type="checkbox" checked={reembed} onChange={(e) => setReembed(e.target.checked)} /> Re-embed every
               document after switching the embedding model
             </label>

@@ -50,19 +50,21 @@ export function PullProgress({ name, jobId, onFinished }: { name: string; jobId:
       </p>
       {error ? <p className="error-text">{error}</p> : null}
       {job && !finished(job) ? (
-        <button
-          type="button"
-          className="danger subtle small"
-          aria-label={`Cancel the pull of ${name}`}
-          onClick={() =>
-            void api.jobs.cancel(jobId).then(
-              (answer) => setJob(answer),
-              (reason: unknown) => setError(describeError(reason)),
-            )
-          }
-        >
-          Cancel
-        </button>
+        <div className="actions">
+          <button
+            type="button"
+            className="danger subtle small"
+            aria-label={`Cancel the pull of ${name}`}
+            onClick={() =>
+              void api.jobs.cancel(jobId).then(
+                (answer) => setJob(answer),
+                (reason: unknown) => setError(describeError(reason)),
+              )
+            }
+          >
+            Cancel
+          </button>
+        </div>
       ) : null}
     </div>
   );
