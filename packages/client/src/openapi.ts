@@ -6039,7 +6039,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description local, hosted, extractive (no language model: answers quote the best-matching passages), or none (an edition without a chat backend: chat answers 503). */
+                        /** @description local (a GGUF model in process, or the inference server at INFERENCE_URL, then with `endpoint`), hosted, extractive (no language model: answers quote the best-matching passages), or none (an edition without a chat backend: chat answers 503). */
                         backend: string;
                         /**
                          * @description LLM_BACKEND.
@@ -6052,7 +6052,7 @@ export interface operations {
                         streaming: boolean;
                         /** @description The token budget counts with the model's own tokenizer; otherwise it estimates. */
                         exact_token_count: boolean;
-                        /** @description The model's own limit, when known. */
+                        /** @description The model's own limit, when known: a GGUF file's training context, what the inference server reports (GET /props), or what a hosted API publishes. */
                         context_length: number | null;
                         /** @description N_CTX, as requested. */
                         n_ctx: number;
@@ -6063,7 +6063,7 @@ export interface operations {
                         size_bytes?: number;
                         quantization?: string;
                         license?: string;
-                        /** @description Where a hosted model is reached. */
+                        /** @description Where a hosted model or the inference server is reached. */
                         endpoint?: string;
                         /** @description true: the chat model was chosen with docqa models use (POST /api/models/use) rather than by LLM_MODEL_PATH. */
                         switched?: boolean;

@@ -21,6 +21,7 @@ export {
   type ChatCompletionsServerOptions,
   type ChatServerError,
   type ReceivedChatRequest,
+  type LlamaCppServerModel,
 } from './openai-chat-server/index.js';
 export {
   describeLicenseGateConformance,

@@ -33,8 +33,24 @@ export const llmOpenAiOptionsSchema = z
     timeoutSeconds: z.number().int().min(1).max(3600).default(120),
     /** Retries of a failed request (connection errors, 408, 409, 429, 5xx), only before the first piece of the answer. */
     maxRetries: z.number().int().min(0).max(10).default(2),
-    /** The model's context window in tokens, when known; reported by info(), not enforced here. */
+    /**
+     * The model's context window in tokens, when known; reported by info(), not enforced here. With
+     * discoverContext, the smaller of this and what the server reports.
+     */
     contextLength: z.number().int().min(1).max(10_000_000).optional(),
+    /**
+     * What info() names the backend: `hosted` (default) for a hosted API, `local` for the bundled
+     * llama.cpp inference server (DocQA's INFERENCE_URL), whose GET /props is read as well.
+     */
+    backend: z.enum(['hosted', 'local']).optional(),
+    /**
+     * Read the model's context from the server at start (server-model.ts): llama.cpp's /props and
+     * /v1/models metadata, or a /v1/models entry's max_model_len or context_length (vLLM, OpenRouter,
+     * LM Studio). Off by default; never with azure, whose API publishes none.
+     */
+    discoverContext: z.boolean().optional(),
+    /** With discoverContext: read it again this often (a server restarted with another model); 0 or unset: at start only. */
+    contextPollSeconds: z.number().int().min(0).max(86_400).optional(),
     /** Sampling temperature when a request names none; low, as answers should stay close to the passages. */
     temperature: z.number().min(0).max(2).default(0.2),
   })

@@ -4,10 +4,16 @@ import type { GenerateRequest, LlmBackend, Logger } from '@docqa/plugin-api';
 import { endpointOf, modelOf, requestModelOf } from './client.js';
 import type { LlmOpenAiOptions } from './config.js';
 import { timeoutError, toDocqaError, type FailureContext } from './errors.js';
+import type { ServerModelWatch } from './model-watch.js';
 import { isRetryable, retryDelayMs } from './retry.js';
 
 /** Answers from a chat-completions API, streamed piece by piece as the server sends them. */
-export function createOpenAiLlmBackend(client: OpenAI, options: LlmOpenAiOptions, logger: Logger): LlmBackend {
+export function createOpenAiLlmBackend(
+  client: OpenAI,
+  options: LlmOpenAiOptions,
+  logger: Logger,
+  watch: ServerModelWatch | null = null,
+): LlmBackend {
   const endpoint = endpointOf(options);
   const model = modelOf(options);
 
@@ -92,8 +98,19 @@ export function createOpenAiLlmBackend(client: OpenAI, options: LlmOpenAiOptions
   return {
     capabilities: { streaming: true, tokenizer: false, generative: true },
     async info() {
-      return { backend: 'hosted', model, contextLength: options.contextLength ?? null, gpu: false, endpoint };
+      // What the server said wins over the configured name (llama.cpp answers to any name); the
+      // context is the smaller of the configured and the reported one, when both are known.
+      const known = watch?.known;
+      const limits = [options.contextLength, known?.contextLength].filter((each) => typeof each === 'number');
+      return {
+        backend: options.backend ?? 'hosted',
+        model: known?.model ?? model,
+        contextLength: limits.length > 0 ? Math.min(...limits) : null,
+        gpu: false,
+        endpoint,
+      };
     },
     generate,
+    ...(watch ? { onInfoChange: (listener: () => void) => watch.onChange(listener) } : {}),
   };
 }

@@ -2,6 +2,7 @@ import { definePlugin, tokens } from '@docqa/plugin-api';
 import { createChatClient, endpointOf, modelOf } from './client.js';
 import { llmOpenAiOptionsSchema } from './config.js';
 import { createOpenAiLlmBackend } from './generate.js';
+import { ServerModelWatch } from './model-watch.js';
 
 export {
   llmOpenAiOptionsSchema,
@@ -19,10 +20,19 @@ export default definePlugin({
     'Generates answers through an OpenAI-compatible chat-completions API (OpenAI, Azure OpenAI, vLLM, ...), streamed.',
   configSchema: llmOpenAiOptionsSchema,
   deps: { outbound: tokens.outbound },
-  init({ options, deps, logger }) {
+  async init({ options, deps, logger, onStop }) {
     // The endpoint comes from the operator's configuration (HOSTED_BASE_URL, INFERENCE_URL or this
     // plugin's options), which allows its host; redirects elsewhere follow OUTBOUND_ALLOW.
-    const client = createChatClient(options, deps.outbound.configured([endpointOf(options)]).fetch);
+    const fetch = deps.outbound.configured([endpointOf(options)]).fetch;
+    const client = createChatClient(options, fetch);
+    let watch: ServerModelWatch | null = null;
+    if (options.discoverContext && !options.azure) {
+      watch = new ServerModelWatch(fetch, options, endpointOf(options), logger);
+      await watch.read();
+      watch.start(options.contextPollSeconds ?? 0);
+      const started = watch;
+      onStop(() => started.stop());
+    }
     // Logged by name, never as an object: the key must not reach the log.
     logger.info(
       {
@@ -31,9 +41,12 @@ export default definePlugin({
         azure: options.azure !== undefined,
         timeoutSeconds: options.timeoutSeconds,
         maxRetries: options.maxRetries,
+        contextLength: watch?.known.contextLength ?? options.contextLength ?? null,
       },
-      'hosted LLM API configured; it is first contacted at the first answer',
+      watch
+        ? 'LLM API configured; its model metadata was asked for'
+        : 'hosted LLM API configured; it is first contacted at the first answer',
     );
-    return createOpenAiLlmBackend(client, options, logger);
+    return createOpenAiLlmBackend(client, options, logger, watch);
   },
 });

@@ -58,4 +58,10 @@ export interface LlmBackend {
   generate(request: GenerateRequest, signal: AbortSignal): AsyncIterable<string>;
   /** Exact count with the model's tokenizer; present when capabilities.tokenizer. */
   countTokens?(text: string): Promise<number>;
+  /**
+   * For a backend whose model can change under it (a model server that loaded another model, or
+   * reports its context only once it answers): calls `listener` after info() changed. Returns the
+   * unsubscribe function. The kernel derives EFFECTIVE_N_CTX anew then.
+   */
+  onInfoChange?(listener: () => void): () => void;
 }

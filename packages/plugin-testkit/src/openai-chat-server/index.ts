@@ -5,4 +5,5 @@ export type {
   ChatCompletionsServerOptions,
   ChatServerError,
   ReceivedChatRequest,
+  LlamaCppServerModel,
 } from './types.js';

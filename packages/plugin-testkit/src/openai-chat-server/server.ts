@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { answerPieces, chatAnswerFor, promptWords } from './answer.js';
 import { generateAnswer, type Generation } from './generation.js';
+import { modelsBody, propsBody } from './llamacpp-metadata.js';
 import { contextLengthExceeded, errorBody } from './protocol.js';
 import type {
   ChatCompletionsServer,
@@ -18,7 +19,8 @@ const azureChatRoute = /^\/openai\/deployments\/([^/]+)\/chat\/completions$/;
  * A real OpenAI-compatible chat-completions server on loopback (127.0.0.1, a random port), for
  * testing LLM plugins without mocks: POST /v1/chat/completions with `Authorization: Bearer <key>`,
  * Azure's POST /openai/deployments/<deployment>/chat/completions?api-version=… with `api-key`, and
- * GET /v1/models. Answers are deterministic (see `chatAnswerFor`), streamed one word per SSE chunk
+ * GET /v1/models (with `llamaCpp`, also llama.cpp's GET /props and model metadata). Answers are
+ * deterministic (see `chatAnswerFor`), streamed one word per SSE chunk
  * and written the moment they are due, so the server adds no latency of its own to a benchmark.
  * Like OpenAI, a 401 echoes the key it got (here unmasked, so a test notices if a plugin passes it on).
  */
@@ -41,6 +43,7 @@ export async function startChatCompletionsServer(
     firstTokenDelayMs: options.firstTokenDelayMs ?? 0,
     tokenDelayMs: options.tokenDelayMs ?? 0,
     contextLength: options.contextLength ?? null,
+    llamaCpp: options.llamaCpp ?? null,
     failNext(status, count = 1, error) {
       failure = { status, count, error };
     },
@@ -107,13 +110,21 @@ export async function startChatCompletionsServer(
     state.requests.push(record);
 
     const azure = azureChatRoute.exec(url.pathname);
+    if (request.method === 'GET' && url.pathname === '/props' && state.llamaCpp) {
+      if (!hasBearerKey(request, response)) return;
+      const props = propsBody(state.llamaCpp);
+      return sendJson(response, props.status, props.body);
+    }
     if (request.method === 'GET' && url.pathname === '/v1/models') {
       if (!hasBearerKey(request, response)) return;
+      if (state.llamaCpp) return sendJson(response, 200, modelsBody(state.llamaCpp));
       const data = (options.models ?? [defaultModel]).map((id) => ({
         id,
         object: 'model',
         created: 0,
         owned_by: 'docqa-test',
+        // vLLM publishes the context it serves as max_model_len; OpenAI publishes none.
+        ...(state.contextLength === null ? {} : { max_model_len: state.contextLength }),
       }));
       return sendJson(response, 200, { object: 'list', data });
     }

@@ -14,8 +14,28 @@ export interface ChatCompletionsServerOptions {
   firstTokenDelayMs?: number;
   /** Wait before each further piece. */
   tokenDelayMs?: number;
-  /** The model's context window in words; a longer prompt plus max_tokens is refused with 400 context_length_exceeded. */
+  /**
+   * The model's context window in words; a longer prompt plus max_tokens is refused with 400
+   * context_length_exceeded. GET /v1/models then lists it as `max_model_len`, as vLLM does.
+   */
   contextLength?: number | null;
+  /**
+   * Answer like llama.cpp's server about its model: GET /props and the `meta` of GET /v1/models
+   * (llamacpp-metadata.ts). Unset: /props is 404 and /v1/models lists plain OpenAI entries.
+   */
+  llamaCpp?: LlamaCppServerModel;
+}
+
+/** The model a llama.cpp-like server reports; a test may replace it to act as a restart with another model. */
+export interface LlamaCppServerModel {
+  /** `model_path` of /props and the id of /v1/models. */
+  path: string;
+  /** The context one request may use (`default_generation_settings.n_ctx`). */
+  nCtx: number;
+  /** The model's training context (`meta.n_ctx_train`). */
+  nCtxTrain: number;
+  /** Still loading: /props answers 503 and /v1/models' meta is null. */
+  loading?: boolean;
 }
 
 /** The parts of an OpenAI-style error body a test may set. */
@@ -51,6 +71,8 @@ export interface ChatCompletionsServer {
   firstTokenDelayMs: number;
   tokenDelayMs: number;
   contextLength: number | null;
+  /** What GET /props and /v1/models report (see the option); null: plain OpenAI answers. */
+  llamaCpp: LlamaCppServerModel | null;
   /** Answer the next `count` chat requests (after the key check) with this status and an OpenAI-style error body. */
   failNext(status: number, count?: number, error?: ChatServerError): void;
   /** The next `count` streamed answers send `afterPieces` pieces, then the server destroys the socket. */

@@ -28,12 +28,15 @@ describe('standard preset: the chat backend from LLM_BACKEND, LLM_MODEL_PATH and
       N_CTX: '4096',
     });
     expect(chosen.id).to.equal('llm-openai');
+    // The context is what the server reports (GET /props), not N_CTX: N_CTX may ask for more than it has.
     expect(chosen.options).to.include({
       baseUrl: 'http://inference:8080/v1',
       apiKey: inferenceServerApiKey,
       timeoutSeconds: 45,
-      contextLength: 4096,
+      backend: 'local',
+      discoverContext: true,
     });
+    expect(chosen.options).to.not.have.property('contextLength');
     // What the plugin will validate at start-up accepts it.
     expect(llmOpenAiOptionsSchema.safeParse(chosen.options).success).to.equal(true);
   });
@@ -94,6 +97,11 @@ describe('chat through an inference server at INFERENCE_URL (LLM_BACKEND=local, 
 
     const info = await t.call('GET', '/api/model-info', t.admin);
     expect(info.status).to.equal(200);
-    expect(info.body).to.include({ configured_backend: 'local', generative: true, endpoint: `${inference.origin}/v1` });
+    expect(info.body).to.include({
+      backend: 'local',
+      configured_backend: 'local',
+      generative: true,
+      endpoint: `${inference.origin}/v1`,
+    });
   });
 });

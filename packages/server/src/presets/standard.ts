@@ -80,8 +80,9 @@ export const standardPreset = definePreset({
  * questions before anyone has chosen a model.
  */
 export function chatBackend(variable: (name: string) => unknown) {
+  // A hosted API is asked once at start whether it publishes its model's context (vLLM, OpenRouter do; OpenAI not).
   if (variable('LLM_BACKEND') === 'hosted')
-    return { plugin: llmOpenai, options: llmOpenAiOptionsFromVariables(variable) };
+    return { plugin: llmOpenai, options: { ...llmOpenAiOptionsFromVariables(variable), discoverContext: true } };
   if (variable('LLM_MODEL_PATH'))
     return {
       plugin: llmLlamacpp,
@@ -99,16 +100,25 @@ export const inferenceServerApiKey = 'no-key';
 /** The llama.cpp server answers with the model it loaded, whatever the request names. */
 export const inferenceServerModel = 'local';
 
-/** llm-openai against the OpenAI-compatible API of the inference server at INFERENCE_URL. */
+/** How often the inference server's model and context are read again: it may be restarted with another model. */
+export const inferenceServerPollSeconds = 30;
+
+/**
+ * llm-openai against the OpenAI-compatible API of the inference server at INFERENCE_URL, named
+ * `local` (the spec's bundled inference container). Its context window is what the server reports
+ * (GET /props), read at start and every inferenceServerPollSeconds, so EFFECTIVE_N_CTX is N_CTX
+ * lowered to it, with a warning, also when the server was started with a smaller --ctx-size.
+ */
 function inferenceServerOptions(variable: (name: string) => unknown): Record<string, unknown> {
   const origin = String(variable('INFERENCE_URL')).replace(/\/+$/, '');
-  // The compose stack starts the server with N_CTX as its context size, so the budget can count on it.
   return {
     baseUrl: `${origin}/v1`,
     apiKey: inferenceServerApiKey,
     model: inferenceServerModel,
     timeoutSeconds: variable('INFERENCE_TIMEOUT_SECONDS'),
-    contextLength: variable('N_CTX'),
+    backend: 'local',
+    discoverContext: true,
+    contextPollSeconds: inferenceServerPollSeconds,
   };
 }
 

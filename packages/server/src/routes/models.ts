@@ -22,7 +22,7 @@ const modelInfoSchema = z.object({
   backend: z
     .string()
     .describe(
-      'local, hosted, extractive (no language model: answers quote the best-matching passages), or none (an edition without a chat backend: chat answers 503).',
+      'local (a GGUF model in process, or the inference server at INFERENCE_URL, then with `endpoint`), hosted, extractive (no language model: answers quote the best-matching passages), or none (an edition without a chat backend: chat answers 503).',
     ),
   configured_backend: z.enum(['local', 'hosted']).describe('LLM_BACKEND.'),
   model: z.string(),
@@ -31,7 +31,13 @@ const modelInfoSchema = z.object({
   exact_token_count: z
     .boolean()
     .describe("The token budget counts with the model's own tokenizer; otherwise it estimates."),
-  context_length: z.number().int().nullable().describe("The model's own limit, when known."),
+  context_length: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      "The model's own limit, when known: a GGUF file's training context, what the inference server reports (GET /props), or what a hosted API publishes.",
+    ),
   n_ctx: z.number().int().describe('N_CTX, as requested.'),
   effective_n_ctx: z.number().int().describe('EFFECTIVE_N_CTX: the context window in effect.'),
   gpu: z.boolean(),
@@ -39,7 +45,7 @@ const modelInfoSchema = z.object({
   size_bytes: z.number().int().optional(),
   quantization: z.string().optional(),
   license: z.string().optional(),
-  endpoint: z.string().optional().describe('Where a hosted model is reached.'),
+  endpoint: z.string().optional().describe('Where a hosted model or the inference server is reached.'),
   switched: z
     .boolean()
     .optional()

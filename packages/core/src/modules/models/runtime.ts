@@ -35,6 +35,7 @@ export class LocalModelRuntime implements ModelRuntime {
   readonly #logger: Logger;
   readonly #inspected = new Map<string, Promise<GgufSummary | null>>();
   #timer: NodeJS.Timeout | null = null;
+  #unsubscribe: (() => void) | null = null;
 
   private constructor(deps: ModelRuntimeDeps, logger: Logger, options: ModelRuntimeOptions) {
     this.#deps = deps;
@@ -53,6 +54,15 @@ export class LocalModelRuntime implements ModelRuntime {
   ): Promise<LocalModelRuntime> {
     const runtime = new LocalModelRuntime(deps, logger, options);
     if (options.loadModels === false) return runtime;
+    // The inference server may load another model, or answer only after DocQA started: its context
+    // then sets EFFECTIVE_N_CTX anew (unless a model chosen with `use` answers instead).
+    const switcher = runtime.switcher;
+    runtime.#unsubscribe =
+      deps.configuredLlm?.onInfoChange?.(() => {
+        switcher
+          .exclusive(() => switcher.refreshContextWindow())
+          .catch((error: unknown) => logger.warn({ err: error }, 'deriving EFFECTIVE_N_CTX again failed'));
+      }) ?? null;
     await runtime.refresh();
     runtime.#explainMissingChatModel();
     const pollMs = (options.pollSeconds ?? 3) * 1000;
@@ -160,6 +170,7 @@ export class LocalModelRuntime implements ModelRuntime {
   }
 
   async close(): Promise<void> {
+    this.#unsubscribe?.();
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = null;
     await this.switcher.close();

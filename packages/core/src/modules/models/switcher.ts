@@ -175,6 +175,11 @@ export class ModelSwitcher {
     await Promise.allSettled([...this.#retiring]);
   }
 
+  /** EFFECTIVE_N_CTX anew, after the configured backend's model changed (its server loaded another). Call inside exclusive(). */
+  async refreshContextWindow(): Promise<void> {
+    this.deps.contextWindow.set(await this.#effectiveNCtx());
+  }
+
   /** EFFECTIVE_N_CTX as the kernel derives it, for the chat model now in use. */
   async #effectiveNCtx(): Promise<number> {
     const requested = Number(this.deps.config.get('N_CTX'));
