@@ -6078,9 +6078,20 @@ export interface operations {
                             quantization?: string;
                             context_length?: number;
                             license?: string;
-                            /** @description Local embedding models run on the CPU. */
+                            /** @description The local embedding model computes on a GPU (see device). */
                             gpu?: boolean;
+                            /** @description Where a local embedding model computes: cpu, cuda, vulkan or metal, as EMBED_DEVICE (auto, cpu, cuda) chose; absent for an embeddings API. */
+                            device?: string;
                         } | null;
+                        /** @description Whether RAG_CLASSIFIER_LLM_ENABLED has an effect with the chat backend in use. */
+                        classifier_llm: {
+                            /** @description RAG_CLASSIFIER_LLM_ENABLED. */
+                            enabled: boolean;
+                            /** @description Ambiguous queries are put to the chat model in use. */
+                            active: boolean;
+                            /** @description Why an enabled setting has no effect (the extractive backend). */
+                            note?: string;
+                        };
                         note?: string;
                     };
                 };

@@ -10,7 +10,8 @@ const port = parentPort!;
 const send = (message: FromEmbeddingThread) => port.postMessage(message);
 
 port.on('message', (message: ToEmbeddingThread) => {
-  if (message.type === 'start') send({ type: 'ready', dimensions: 4, maxInputTokens: 8, contextSize: 16, gpu: false });
+  if (message.type === 'start')
+    send({ type: 'ready', dimensions: 4, maxInputTokens: 8, contextSize: 16, device: 'cpu' });
   else if (message.type === 'stop') port.close();
   else if (message.type === 'embed') {
     if (message.texts.includes('crash')) process.exit(3);

@@ -106,7 +106,7 @@ async function start(message: Extract<ToEmbeddingThread, { type: 'start' }>): Pr
       dimensions: embedder.space.dimensions,
       maxInputTokens: embedder.maxInputTokens,
       contextSize: loaded.contextSize,
-      gpu: loaded.llama.gpu,
+      device: loaded.device,
     });
     drain();
   } catch (error) {

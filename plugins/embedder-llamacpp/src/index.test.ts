@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { DocqaError, providerTokens, type EmbeddingProvider, type Logger } from '@docqa/plugin-api';
 import { describeEmbedderConformance, startTestKernel, writeTinyBertEmbeddingModel } from '@docqa/plugin-testkit';
-import embedderLlamaCppPlugin, { type LlamaCppEmbedderOptionsInput } from './index.js';
+import { getLlamaGpuTypes } from 'node-llama-cpp';
+import embedderLlamaCppPlugin, {
+  llamaCppEmbedderDeviceFromVariables,
+  type LlamaCppEmbedderOptionsInput,
+} from './index.js';
 
 const quietLogger: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => quietLogger };
 
@@ -102,7 +106,7 @@ describe('embedder-llamacpp', function () {
     ]);
     expect(problems({ modelPath: '/models/bge.bin' })).to.deep.equal(['modelPath: modelPath must name a .gguf file']);
     expect(problems({ modelPath, threads: 0 })).to.have.lengthOf(1);
-    expect(problems({ modelPath, gpu: 'cuda' })).to.have.lengthOf(1);
+    expect(problems({ modelPath, gpu: 'vulkan' })).to.have.lengthOf(1);
     expect(problems({ modelPath, unknownOption: true })).to.have.lengthOf(1);
   });
 
@@ -163,5 +167,64 @@ describe('embedder-llamacpp', function () {
     } finally {
       await kernel.dispose();
     }
+  });
+});
+
+describe('embedder-llamacpp: the device (EMBED_DEVICE, N_GPU_LAYERS)', function () {
+  this.timeout(60_000);
+  let directory: string;
+  let modelPath: string;
+
+  before(async () => {
+    ({ directory, modelPath } = await tinyModelDirectory());
+  });
+  after(async () => {
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('runs on the CPU with gpu false, and says so', async () => {
+    const { provider, stop } = await startProvider({ modelPath, threads: 1, gpu: false });
+    try {
+      expect(provider.device).to.equal('cpu');
+    } finally {
+      await stop();
+    }
+  });
+
+  it('reports the device auto picked: a GPU backend node-llama-cpp can use, else the CPU', async () => {
+    const usable = (await getLlamaGpuTypes('supported')).filter((type) => type !== false);
+    const { provider, stop } = await startProvider({ modelPath, threads: 1, gpu: 'auto' });
+    try {
+      if (usable.length === 0) expect(provider.device).to.equal('cpu');
+      else expect(['cpu', ...usable]).to.include(provider.device);
+      // Embeddings still work wherever they run.
+      expect((await provider.embed(['invoices']))[0]).to.have.lengthOf(32);
+    } finally {
+      await stop();
+    }
+  });
+
+  it('fails to start with cuda where CUDA cannot be used, telling what to set instead', async function () {
+    if ((await getLlamaGpuTypes('supported')).includes('cuda')) this.skip();
+    const failure = await startProvider({ modelPath, threads: 1, gpu: 'cuda' }).then(
+      async ({ stop }) => {
+        await stop();
+        return null;
+      },
+      (error: unknown) => error,
+    );
+    expect(failure).to.be.instanceOf(DocqaError);
+    expect((failure as DocqaError).code).to.equal('unavailable');
+    expect((failure as DocqaError).message)
+      .to.include('EMBED_DEVICE=cuda')
+      .and.to.include('EMBED_DEVICE=auto');
+  });
+
+  it("maps DocQA's EMBED_DEVICE and N_GPU_LAYERS onto the options", () => {
+    const device = (values: Record<string, unknown>) => llamaCppEmbedderDeviceFromVariables((name) => values[name]);
+    expect(device({ EMBED_DEVICE: 'auto', N_GPU_LAYERS: 0 })).to.deep.equal({ gpu: 'auto' });
+    expect(device({ EMBED_DEVICE: 'cpu', N_GPU_LAYERS: 0 })).to.deep.equal({ gpu: false });
+    expect(device({ EMBED_DEVICE: 'cuda', N_GPU_LAYERS: 12 })).to.deep.equal({ gpu: 'cuda', gpuLayers: 12 });
+    expect(device({ EMBED_DEVICE: 'cuda', N_GPU_LAYERS: -1 })).to.deep.equal({ gpu: 'cuda', gpuLayers: -1 });
   });
 });

@@ -4,6 +4,7 @@ import { llamaCppEmbedderOptionsSchema } from './config.js';
 import { startEmbeddingThread } from './thread-client.js';
 
 export {
+  llamaCppEmbedderDeviceFromVariables,
   llamaCppEmbedderOptionsSchema,
   type LlamaCppEmbedderOptions,
   type LlamaCppEmbedderOptionsInput,
@@ -38,7 +39,8 @@ export default definePlugin({
         contextSize: thread.contextSize,
         maxInputTokens: provider.maxInputTokens,
         threads: options.threads,
-        gpu: thread.gpu,
+        device: thread.device,
+        gpuLayers: options.gpuLayers ?? (options.gpu === false ? 0 : 'auto'),
       },
       'local embedding model loaded',
     );

@@ -10,6 +10,8 @@ export interface LoadedEmbeddingModel {
   context: LlamaEmbeddingContext;
   /** The context size actually used (the option, capped at the model's training context). */
   contextSize: number;
+  /** Where the model computes: `cpu`, or the GPU backend holding its layers (`cuda`, `vulkan`, `metal`). */
+  device: string;
   dispose(): Promise<void>;
 }
 
@@ -29,17 +31,13 @@ export async function loadEmbeddingModel(
       await release().catch((error: unknown) => logger.warn({ err: error }, 'releasing the embedding model failed'));
   };
   try {
-    const llama = await step(path, 'load llama.cpp', () =>
-      // build 'never': a missing binary must fail here, not start a compiler or a download.
-      // Errors only: llama.cpp warns on every embedding call ("embeddings required but some input
-      // tokens were not marked as outputs"), which would flood the log.
-      getLlama({ gpu: options.gpu, build: 'never', logLevel: LlamaLogLevel.error, logger: forwardTo(logger) }),
-    );
+    const llama = await loadLlama(options, logger);
     disposers.push(() => llama.dispose());
-    const model = await step(path, 'load the model', () =>
-      llama.loadModel({ modelPath: path, ...(options.gpu === false ? { gpuLayers: 0 } : {}) }),
-    );
+    const gpuLayers =
+      llama.gpu === false ? 0 : options.gpuLayers === -1 ? 'max' : (options.gpuLayers ?? ('auto' as const));
+    const model = await step(path, 'load the model', () => llama.loadModel({ modelPath: path, gpuLayers }));
     disposers.push(() => model.dispose());
+    const device = llama.gpu === false || model.gpuLayers === 0 ? 'cpu' : llama.gpu;
     if (model.embeddingVectorSize <= 0) throw new Error('the model answers no embedding vectors');
 
     const trained = model.trainContextSize;
@@ -55,13 +53,39 @@ export async function loadEmbeddingModel(
       model.createEmbeddingContext({ contextSize, batchSize: contextSize, threads: options.threads }),
     );
     disposers.push(() => context.dispose());
-    return { llama, model, context, contextSize, dispose };
+    return { llama, model, context, contextSize, device, dispose };
   } catch (error) {
     await dispose();
     if (error instanceof DocqaError) throw error;
     throw new DocqaError('unavailable', `cannot use the embedding model '${path}': ${messageOf(error)}`, {
       cause: error,
     });
+  }
+}
+
+/**
+ * llama.cpp with the device asked for. build 'never': a missing binary must fail here, not start a
+ * compiler or a download. Errors only: llama.cpp warns on every embedding call ("embeddings
+ * required but some input tokens were not marked as outputs"), which would flood the log.
+ * 'cuda' is a demand: without a usable CUDA GPU start-up fails saying so, since an operator who
+ * asked for it would otherwise not notice that embeddings run many times slower ('auto' falls back).
+ */
+async function loadLlama(options: LlamaCppEmbedderOptions, logger: Logger): Promise<Llama> {
+  const common = { build: 'never', logLevel: LlamaLogLevel.error, logger: forwardTo(logger) } as const;
+  try {
+    return await getLlama({ ...common, gpu: options.gpu });
+  } catch (error) {
+    if (options.gpu === 'cuda')
+      throw new DocqaError(
+        'unavailable',
+        `the embedding device is cuda (EMBED_DEVICE=cuda) but llama.cpp cannot use a CUDA GPU on this machine (${messageOf(error)}); set EMBED_DEVICE=auto to use a GPU when there is one and the CPU otherwise, or cpu`,
+        { cause: error },
+      );
+    throw new DocqaError(
+      'unavailable',
+      `cannot load llama.cpp for the embedding model '${options.modelPath}': ${messageOf(error)}`,
+      { cause: error },
+    );
   }
 }
 

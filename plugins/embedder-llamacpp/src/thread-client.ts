@@ -116,7 +116,8 @@ class ThreadConnection {
 export interface EmbeddingThread {
   provider: EmbeddingProvider;
   contextSize: number;
-  gpu: string | false;
+  /** `cpu`, `cuda`, `vulkan` or `metal`: where the model computes. */
+  device: string;
   stop(): Promise<void>;
 }
 
@@ -153,6 +154,7 @@ export async function startEmbeddingThread(
   const provider: EmbeddingProvider = {
     space: { model: spaceModel, dimensions: ready.dimensions },
     maxInputTokens: ready.maxInputTokens,
+    device: ready.device,
     async embed(texts, signal) {
       signal?.throwIfAborted();
       if (texts.length === 0) return [];
@@ -160,5 +162,5 @@ export async function startEmbeddingThread(
       return current.embed(texts, signal);
     },
   };
-  return { provider, contextSize: ready.contextSize, gpu: ready.gpu, stop: () => connection.stop() };
+  return { provider, contextSize: ready.contextSize, device: ready.device, stop: () => connection.stop() };
 }

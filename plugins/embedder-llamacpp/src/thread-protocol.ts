@@ -15,7 +15,7 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /** What the embedding thread answers. */
 export type FromEmbeddingThread =
-  | { type: 'ready'; dimensions: number; maxInputTokens: number; contextSize: number; gpu: string | false }
+  | { type: 'ready'; dimensions: number; maxInputTokens: number; contextSize: number; device: string }
   /** Loading failed (id null) or a request did. */
   | { type: 'failed'; id: number | null; error: ThreadError }
   | { type: 'embedded'; id: number; vectors: Float32Array[] }

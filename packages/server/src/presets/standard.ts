@@ -7,7 +7,7 @@ import connectorFilesystem from '@docqa/plugin-connector-filesystem';
 import integrationGit from '@docqa/plugin-integration-git';
 import integrationS3 from '@docqa/plugin-integration-s3';
 import integrationWeb from '@docqa/plugin-integration-web';
-import embedderLlamacpp from '@docqa/plugin-embedder-llamacpp';
+import embedderLlamacpp, { llamaCppEmbedderDeviceFromVariables } from '@docqa/plugin-embedder-llamacpp';
 import extractorCsv from '@docqa/plugin-extractor-csv';
 import extractorDocx from '@docqa/plugin-extractor-docx';
 import extractorHtml from '@docqa/plugin-extractor-html';
@@ -54,7 +54,11 @@ export const standardPreset = definePreset({
       ? [
           {
             plugin: embedderLlamacpp,
-            options: { modelPath: variable('EMBEDDING_MODEL_PATH'), threads: embeddingThreads(variable) },
+            options: {
+              modelPath: variable('EMBEDDING_MODEL_PATH'),
+              threads: embeddingThreads(variable),
+              ...llamaCppEmbedderDeviceFromVariables(variable),
+            },
           },
         ]
       : []),

@@ -272,6 +272,8 @@ describe('chat through a hosted OpenAI-compatible API (LLM_BACKEND=hosted, loopb
       exact_token_count: false,
       endpoint: llm.baseUrl,
     });
+    // RAG_CLASSIFIER_LLM_ENABLED is on, and the hosted model is what it asks.
+    expect(info.body.classifier_llm).to.deep.equal({ enabled: true, active: true });
     expect(JSON.stringify(info.body)).to.not.include(apiKey);
     expect(llm.requests.length).to.equal(before);
   });

@@ -3,6 +3,7 @@ import { providerTokens } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import { defineRoute } from '../http/route.js';
 import { modelsTokens, type CurrentModels, type ModelRuntime } from '@docqa/core/models';
+import { classifierLlmStatus } from '@docqa/core/chat';
 import { readHardware } from '../system/hardware.js';
 
 /** The file fields are there for a local GGUF embedder (the configured one or one chosen with docqa models use). */
@@ -15,7 +16,13 @@ const embeddingSchema = z.object({
   quantization: z.string().optional(),
   context_length: z.number().int().optional(),
   license: z.string().optional(),
-  gpu: z.boolean().optional().describe('Local embedding models run on the CPU.'),
+  gpu: z.boolean().optional().describe('The local embedding model computes on a GPU (see device).'),
+  device: z
+    .string()
+    .optional()
+    .describe(
+      'Where a local embedding model computes: cpu, cuda, vulkan or metal, as EMBED_DEVICE (auto, cpu, cuda) chose; absent for an embeddings API.',
+    ),
 });
 
 const modelInfoSchema = z.object({
@@ -55,6 +62,13 @@ const modelInfoSchema = z.object({
   embedding: embeddingSchema
     .nullable()
     .describe('The embedding model of dense retrieval; null: lexical retrieval only.'),
+  classifier_llm: z
+    .object({
+      enabled: z.boolean().describe('RAG_CLASSIFIER_LLM_ENABLED.'),
+      active: z.boolean().describe('Ambiguous queries are put to the chat model in use.'),
+      note: z.string().optional().describe('Why an enabled setting has no effect (the extractive backend).'),
+    })
+    .describe('Whether RAG_CLASSIFIER_LLM_ENABLED has an effect with the chat backend in use.'),
   note: z.string().optional(),
 });
 
@@ -124,6 +138,7 @@ export const modelRoutes = [
         ...(endpoint === undefined ? {} : { endpoint }),
         switched: switched !== null,
         embedding,
+        classifier_llm: classifierLlmStatus(kernel.config.values.RAG_CLASSIFIER_LLM_ENABLED, backend),
         ...(backend.capabilities.generative
           ? {}
           : {
@@ -159,6 +174,7 @@ function withoutBackend(kernel: Kernel, embedder: z.infer<typeof embeddingSchema
     effective_n_ctx: kernel.effectiveNCtx,
     gpu: false,
     embedding: embedder,
+    classifier_llm: classifierLlmStatus(kernel.config.values.RAG_CLASSIFIER_LLM_ENABLED, null),
     note: 'This edition has no chat backend plugin: chat is unavailable.',
   };
 }
@@ -171,7 +187,11 @@ async function describeEmbedding(
   const embedder = models.embedder();
   if (!embedder) return null;
   const details = await runtime.details('embedding');
-  const base = { model: embedder.space.model, dimensions: embedder.space.dimensions };
+  const base = {
+    model: embedder.space.model,
+    dimensions: embedder.space.dimensions,
+    ...(embedder.device === undefined ? {} : { device: embedder.device }),
+  };
   if (!details) return base;
   const { gguf } = details;
   return {
@@ -182,7 +202,6 @@ async function describeEmbedding(
     ...(gguf?.quantization ? { quantization: gguf.quantization } : {}),
     ...(gguf?.contextLength ? { context_length: gguf.contextLength } : {}),
     ...(details.license ? { license: details.license } : {}),
-    // Both the standard preset and docqa models use load embedders with the plugin's gpu: false.
-    gpu: false,
+    gpu: embedder.device !== undefined && embedder.device !== 'cpu',
   };
 }

@@ -22,6 +22,7 @@ import {
   type ChatRequest,
   type ChatService,
 } from './contract.js';
+import { classifierLlmStatus } from './classifier-llm.js';
 import { QueryClassifier } from './classify.js';
 import type { ConversationStore } from './conversation-store.js';
 import { buildMessages, groundingOf, type PriorTurn } from './prompt.js';
@@ -125,10 +126,10 @@ export class GroundedChatService implements ChatService {
           ? await rewriteFollowUp(request.query, history.slice(-rewriteTurns), backend, signal, this.#logger)
           : null;
       const retrievalQuery = rewritten ?? request.query;
-      const classifierLlm =
-        this.deps.config.get('RAG_CLASSIFIER_LLM_ENABLED') === true && backend.capabilities.generative
-          ? { backend, maxTokens: Number(this.deps.config.get('RAG_CLASSIFIER_LLM_MAX_TOKENS')) }
-          : null;
+      const classifierLlm = classifierLlmStatus(this.deps.config.get('RAG_CLASSIFIER_LLM_ENABLED') === true, backend)
+        .active
+        ? { backend, maxTokens: Number(this.deps.config.get('RAG_CLASSIFIER_LLM_MAX_TOKENS')) }
+        : null;
       const classification = await this.#classifier.classify(retrievalQuery, classifierLlm, signal);
       const classified = performance.now();
 

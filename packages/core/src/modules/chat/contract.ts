@@ -14,6 +14,7 @@ export type { PriorTurn } from './prompt.js';
 export type { TokenBudgetReport } from './token-budget.js';
 /** The instructions every grounded answer starts with (hosted and local backends alike). */
 export { systemPrompt } from './prompt.js';
+export { classifierLlmStatus, type ClassifierLlmStatus } from './classifier-llm.js';
 
 /** What chat answers when no passage the caller may read matches. */
 export const noPassagesAnswer = 'No document you can access answers this question.';

@@ -4,6 +4,7 @@ import { modelsTokens } from '../models/contract.js';
 import { rulesTokens } from '../rules/contract.js';
 import { searchTokens } from '../search/contract.js';
 import { GroundedChatService } from './chat-service.js';
+import { classifierLlmStatus } from './classifier-llm.js';
 import { chatTokens } from './contract.js';
 import { ConversationStore } from './conversation-store.js';
 import { conversationMigrations } from './migrations.js';
@@ -38,5 +39,11 @@ export const chatModule = defineModule({
       metrics: deps.metrics?.llm ?? null,
     });
     return { service, conversations };
+  },
+  // After the models module loaded a model chosen with `docqa models use`, which the classifier would ask.
+  onStart: ({ deps, logger }) => {
+    const backend = deps.models.switchedChatBackend() ?? deps.configuredLlm ?? null;
+    const status = classifierLlmStatus(deps.config.get('RAG_CLASSIFIER_LLM_ENABLED') === true, backend);
+    if (status.note) logger.warn(status.note);
   },
 });

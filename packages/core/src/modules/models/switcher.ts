@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import type { ConfigService, ContextWindow, EmbeddingProvider, LlmBackend, Logger } from '@docqa/plugin-api';
-import embedderLlamacpp from '@docqa/plugin-embedder-llamacpp';
+import embedderLlamacpp, { llamaCppEmbedderDeviceFromVariables } from '@docqa/plugin-embedder-llamacpp';
 import llmLlamacpp, { llamaCppLlmOptionsFromVariables } from '@docqa/plugin-llm-llamacpp';
 import { embeddingThreads, inferenceThreads } from '../../inference-threads.js';
 import type { ActiveModelRow, ModelPurpose } from './schema.js';
@@ -135,10 +135,12 @@ export class ModelSwitcher {
         const backend = await llmLlamacpp.init({ ...context, options });
         return { ...common, provider: trackedBackend(backend, counter, model.license) };
       }
-      // modelPath and threads, as the preset gives them: the same file gets the same embedding space either way.
+      // modelPath, threads and device, as the preset gives them: the same file gets the same embedding space either way.
+      const variable = (name: string) => this.deps.config.get(name);
       const options = embedderLlamacpp.configSchema.parse({
         modelPath: model.path,
-        threads: embeddingThreads((name) => this.deps.config.get(name)),
+        threads: embeddingThreads(variable),
+        ...llamaCppEmbedderDeviceFromVariables(variable),
       });
       const embedder = await embedderLlamacpp.init({ ...context, options });
       return { ...common, provider: trackedEmbedder(embedder, counter) };
@@ -240,6 +242,7 @@ function trackedEmbedder(embedder: EmbeddingProvider, counter: { n: number }): E
   return {
     space: embedder.space,
     maxInputTokens: embedder.maxInputTokens,
+    ...(embedder.device === undefined ? {} : { device: embedder.device }),
     async embed(texts, signal) {
       counter.n++;
       try {
