@@ -566,7 +566,8 @@ export const variables = {
     parse: p.int(256, 1_048_576),
     default: '8192',
     group: 'llm',
-    description: 'Requested context window in tokens.',
+    description:
+      "Requested context window in tokens; EFFECTIVE_N_CTX lowers it to the chat model's own (a GGUF file's, what the inference server reports, or what a hosted API publishes), with a warning.",
   }),
   N_THREADS: spec({
     parse: p.int(1, 1024),
@@ -579,19 +580,21 @@ export const variables = {
     parse: p.int(-1, 10_000),
     default: '0',
     group: 'llm',
-    description: 'Layers offloaded to a CUDA GPU; -1 all.',
+    description:
+      'Layers offloaded to a CUDA GPU when one is detected; -1 all. For the local embedding model, on the GPU EMBED_DEVICE chose: above 0 limits its layers, 0 leaves as many as fit.',
   }),
   EMBED_DEVICE: spec({
     parse: p.oneOf(['auto', 'cpu', 'cuda']),
     default: 'auto',
     group: 'llm',
-    description: 'Device for embeddings.',
+    description:
+      'Where the local embedding model computes: auto (a GPU when llama.cpp can use one, else the CPU), cpu, or cuda (start-up fails when CUDA cannot be used). GET /api/model-info shows the device in use.',
   }),
   INFERENCE_URL: spec({
     parse: p.url(['http', 'https']),
     group: 'llm',
     description:
-      'Local inference server URL (llama.cpp server, http://inference:8080 in the compose stack): with LLM_BACKEND=local and no LLM_MODEL_PATH, chat answers come from its OpenAI-compatible API; unset: in-process model or extractive answers.',
+      'Local inference server URL (llama.cpp server, http://inference:8080 in the compose stack): with LLM_BACKEND=local and no LLM_MODEL_PATH, chat answers come from its OpenAI-compatible API, and its context (GET /props, read at start and every 30 s) caps EFFECTIVE_N_CTX; unset: in-process model or extractive answers.',
   }),
   INFERENCE_TIMEOUT_SECONDS: spec({
     parse: p.int(1, 3600),
@@ -633,7 +636,8 @@ export const variables = {
   RAG_CLASSIFIER_LLM_ENABLED: spec({
     ...bool(false),
     group: 'llm',
-    description: 'Let the LLM disambiguate query classification.',
+    description:
+      'Let the chat model settle ambiguous query classification. No effect with extractive answers (no language model): said at start and in GET /api/model-info (classifier_llm).',
   }),
   RAG_CLASSIFIER_LLM_MAX_TOKENS: spec({
     parse: p.int(1, 4096),
