@@ -78,7 +78,8 @@ async function loadLlama(options: LlamaCppEmbedderOptions, logger: Logger): Prom
     if (options.gpu === 'cuda')
       throw new DocqaError(
         'unavailable',
-        `the embedding device is cuda (EMBED_DEVICE=cuda) but llama.cpp cannot use a CUDA GPU on this machine (${messageOf(error)}); set EMBED_DEVICE=auto to use a GPU when there is one and the CPU otherwise, or cpu`,
+        `the embedding device is cuda (EMBED_DEVICE=cuda) but llama.cpp cannot use a CUDA GPU on this machine ` +
+          `(${messageOf(error)}); set EMBED_DEVICE=auto to use a GPU when there is one and the CPU otherwise, or cpu`,
         { cause: error },
       );
     throw new DocqaError(

@@ -49,7 +49,7 @@ export const llmOpenAiOptionsSchema = z
      * LM Studio). Off by default; never with azure, whose API publishes none.
      */
     discoverContext: z.boolean().optional(),
-    /** With discoverContext: read it again this often (a server restarted with another model); 0 or unset: at start only. */
+    /** With discoverContext: read it again this often (a server restarted with another model); 0: at start only. */
     contextPollSeconds: z.number().int().min(0).max(86_400).optional(),
     /** Sampling temperature when a request names none; low, as answers should stay close to the passages. */
     temperature: z.number().min(0).max(2).default(0.2),

@@ -78,7 +78,7 @@ function positive(value: unknown): number | null {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null;
 }
 
-/** `../models/Qwen2.5-1.5B-Instruct-Q4_K_M.gguf` → `Qwen2.5-1.5B-Instruct-Q4_K_M`: llama.cpp names a model by its path. */
+/** `../models/Qwen2.5-1.5B-Instruct-Q4_K_M.gguf` → `Qwen2.5-1.5B-Instruct-Q4_K_M`: llama.cpp names models by path. */
 function fileName(path: string): string {
   return (path.split(/[\\/]/).at(-1) ?? path).replace(/\.gguf$/i, '');
 }

@@ -21,7 +21,7 @@ describe('model-info tells what the settings do (issue 29, items 3 and 7)', func
       await t?.stop();
     });
 
-    it('says at start and in model-info that the classifier setting has no effect without a language model', async () => {
+    it('says at start and in model-info that the classifier setting has no effect without a model', async () => {
       const warned = logs.filter((line) => line.includes('RAG_CLASSIFIER_LLM_ENABLED has no effect'));
       expect(warned, 'one warning at start').to.have.lengthOf(1);
       const info = await t.call('GET', '/api/model-info', t.admin);

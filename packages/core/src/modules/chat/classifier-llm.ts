@@ -21,6 +21,9 @@ export function classifierLlmStatus(enabled: boolean, backend: LlmBackend | null
   return {
     enabled,
     active: false,
-    note: 'RAG_CLASSIFIER_LLM_ENABLED has no effect: the chat backend has no language model (extractive answers), so ambiguous queries are settled by rule priority. It applies once a chat model is in use (LLM_MODEL_PATH, INFERENCE_URL, docqa models use, or LLM_BACKEND=hosted).',
+    note:
+      'RAG_CLASSIFIER_LLM_ENABLED has no effect: the chat backend has no language model (extractive answers), ' +
+      'so ambiguous queries are settled by rule priority. It applies once a chat model is in use ' +
+      '(LLM_MODEL_PATH, INFERENCE_URL, docqa models use, or LLM_BACKEND=hosted).',
   };
 }

@@ -51,7 +51,7 @@ describe('models module: EFFECTIVE_N_CTX follows the inference server (issue 29,
     await inference?.close();
   });
 
-  it('starts on N_CTX while the server loads, lowers it once the server answers, and again after a model change', async () => {
+  it('starts on N_CTX while the server loads, lowers it once it answers, and after a model change', async () => {
     const contextWindow = kernel.resolve(tokens.contextWindow);
     expect(contextWindow.get()).to.equal(4096);
 

@@ -135,7 +135,8 @@ export class ModelSwitcher {
         const backend = await llmLlamacpp.init({ ...context, options });
         return { ...common, provider: trackedBackend(backend, counter, model.license) };
       }
-      // modelPath, threads and device, as the preset gives them: the same file gets the same embedding space either way.
+      // modelPath, threads and device, as the preset gives them: the same file gets the same embedding
+      // space either way.
       const variable = (name: string) => this.deps.config.get(name);
       const options = embedderLlamacpp.configSchema.parse({
         modelPath: model.path,
@@ -177,7 +178,7 @@ export class ModelSwitcher {
     await Promise.allSettled([...this.#retiring]);
   }
 
-  /** EFFECTIVE_N_CTX anew, after the configured backend's model changed (its server loaded another). Call inside exclusive(). */
+  /** EFFECTIVE_N_CTX anew, after the configured backend's model changed (its server loaded another). In exclusive(). */
   async refreshContextWindow(): Promise<void> {
     this.deps.contextWindow.set(await this.#effectiveNCtx());
   }
