@@ -179,6 +179,8 @@ describe('local models: switching without a restart (POST /api/models/use, docqa
       quantization: 'F32',
       context_length: 512,
       license: 'Apache-2.0',
+      // EMBED_DEVICE=auto on a machine without a GPU llama.cpp can use.
+      device: 'cpu',
       gpu: false,
     });
     // The old vectors stay in their own space, unused; search keeps answering (lexically).
