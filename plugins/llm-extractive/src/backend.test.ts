@@ -54,15 +54,47 @@ describe('llm-extractive: answers', () => {
     );
   });
 
-  it('cites each sentence with its own passage index, ordered by passage then position', async () => {
+  it('quotes one passage only, never joining sentences of two passages into one claim', async () => {
+    // The issue's "7 hours where the document says 9": two sections that both match the question.
+    const passages: GroundingPassage[] = [
+      { index: 1, title: 'Zorblax-1', text: 'The cooling period of the Zorblax-1 lasts nine hours.' },
+      { index: 2, title: 'Zorblax-2', text: 'The cooling period of the Zorblax-2 lasts 7 hours.' },
+    ];
+    const text = await answer(backendWith(), grounded('How long is the cooling period of the Zorblax-1?', passages));
+    expect(text).to.equal('The cooling period of the Zorblax-1 lasts nine hours. [1]');
+  });
+
+  it('quotes a later passage when its best sentence clearly outscores the first', async () => {
     const passages: GroundingPassage[] = [
       { index: 7, title: 'Receipts', text: 'Receipts are archived for two years.' },
       { index: 3, title: 'Invoices', text: 'Invoices are archived for ten years. Archived invoices sit in the vault.' },
     ];
-    const text = await answer(backendWith(), grounded('Which invoices and receipts are archived?', passages));
-    expect(text).to.equal(
-      'Invoices are archived for ten years. Archived invoices sit in the vault. [3] Receipts are archived for two years. [7]',
+    const text = await answer(backendWith(), grounded('Which receipts are archived?', passages));
+    expect(text).to.equal('Receipts are archived for two years. [7]');
+  });
+
+  it('analyses each passage and the question in their language (German stems, not English)', async () => {
+    const passage: GroundingPassage = {
+      index: 1,
+      title: 'Archiv',
+      text: 'Die Rechnungen liegen zehn Jahre im Tresor. Der Tresor steht in Berlin.',
+    };
+    const text = await answer(backendWith(), grounded('Wo liegt eine Rechnung?', [passage]));
+    expect(text).to.equal('Die Rechnungen liegen zehn Jahre im Tresor. [1]');
+  });
+
+  it('says no document answers, naming the closest sources, when the question is mostly about something else', async () => {
+    const passage: GroundingPassage = {
+      index: 1,
+      title: 'Zorblax manual',
+      text: 'The cooling period of the Zorblax-1 lasts nine hours. Its casing is painted blue.',
+    };
+    const question = 'Who invented the quantum teleporter inside the Zorblax?';
+    expect(await answer(backendWith(), grounded(question, [passage]))).to.equal(
+      `${noAnswer} The closest sources: Zorblax manual [1].`,
     );
+    // Without the floor the same passage is quoted: the floor, not the matching, says "no answer".
+    expect(await answer(backendWith({ minCoverage: 0 }), grounded(question, [passage]))).to.include('[1]');
   });
 
   it('breaks a tie in favour of the better-retrieved passage (the lower index)', async () => {
@@ -92,13 +124,13 @@ describe('llm-extractive: answers', () => {
     );
   });
 
-  it('quotes neither the heading that repeats a title nor a sentence twice from overlapping passages', async () => {
+  it('quotes no heading that repeats the title, and no sentence of an overlapping passage', async () => {
     const passages: GroundingPassage[] = [
       { index: 1, title: 'Invoice archive', text: 'Invoice archive\n\nInvoices are archived for ten years.' },
       { index: 2, title: 'Invoice archive', text: 'Invoices are archived for ten years.\n\nInvoice archive duties' },
     ];
     const text = await answer(backendWith(), grounded('Where is the invoice archive?', passages));
-    expect(text).to.equal('Invoices are archived for ten years. [1] Invoice archive duties [2]');
+    expect(text).to.equal('Invoices are archived for ten years. [1]');
   });
 
   it('ends table rows and list items with a period when another sentence follows them', async () => {
@@ -113,12 +145,14 @@ describe('llm-extractive: answers', () => {
     );
   });
 
-  it('answers the fixed no-answer sentence, without a citation, when nothing matches', async () => {
+  it('answers the fixed no-answer sentence, then the closest sources, when nothing matches', async () => {
     const backend = backendWith();
     expect(await answer(backend, grounded('How long are invoices archived?', []))).to.equal(noAnswer);
-    expect(await answer(backend, grounded('How long are invoices archived?', [passwords]))).to.equal(noAnswer);
+    expect(await answer(backend, grounded('How long are invoices archived?', [passwords]))).to.equal(
+      `${noAnswer} The closest sources: Passwords [1].`,
+    );
     expect(await answer(backend, grounded('Is it the one?', [invoices])), 'a question of stop words only').to.equal(
-      noAnswer,
+      `${noAnswer} The closest sources: Invoices [2].`,
     );
     expect(await answer(backendWith({ noAnswerText: 'Keine Antwort.' }), grounded('Invoices?', []))).to.equal(
       'Keine Antwort.',

@@ -1,7 +1,8 @@
-import type { ChatMessage, GenerateRequest, LlmBackend } from '@docqa/plugin-api';
+import { LanguageDetector } from '@docqa/core';
+import type { ChatMessage, GenerateRequest, GroundingPassage, LlmBackend } from '@docqa/plugin-api';
 import type { ExtractiveLlmOptions } from './config.js';
 import { composeAnswer, cutToWords, wordPieces } from './compose-answer.js';
-import { rankSentences } from './rank-sentences.js';
+import { answerFromPassages } from './rank-sentences.js';
 
 /**
  * An LLM backend without a language model: it quotes the sentences of the retrieved passages that
@@ -9,6 +10,8 @@ import { rankSentences } from './rank-sentences.js';
  * cannot fail the way a model server can, and it answers the same way every time.
  */
 export function createExtractiveLlmBackend(options: ExtractiveLlmOptions): LlmBackend {
+  // Every language eld knows: the passages come from any document, whatever INDEX_LANGUAGES says.
+  const detector = new LanguageDetector();
   return {
     capabilities: { streaming: true, tokenizer: false, generative: false },
 
@@ -20,7 +23,7 @@ export function createExtractiveLlmBackend(options: ExtractiveLlmOptions): LlmBa
       if (signal.aborted) return;
       // The whole answer is ready at once (it is quoted, not generated); streaming it word by word
       // keeps the chat pipeline's one code path for every backend, and each piece is one "token".
-      const pieces = wordPieces(answerText(request, options)).slice(0, Math.max(0, request.maxTokens));
+      const pieces = wordPieces(answerText(request, options, detector)).slice(0, Math.max(0, request.maxTokens));
       for (const piece of pieces) {
         // Checked before every piece, so a client that goes away gets at most the piece in flight.
         if (signal.aborted) return;
@@ -30,13 +33,29 @@ export function createExtractiveLlmBackend(options: ExtractiveLlmOptions): LlmBa
   };
 }
 
-function answerText(request: GenerateRequest, options: ExtractiveLlmOptions): string {
+function answerText(request: GenerateRequest, options: ExtractiveLlmOptions, detector: LanguageDetector): string {
   const maxWords = Math.max(0, request.maxTokens);
   if (!request.grounding) return lastUserQuestion(request.messages);
   const { question, passages } = request.grounding;
-  const ranked = rankSentences(question, passages, options);
-  if (ranked.length === 0) return cutToWords(options.noAnswerText, maxWords);
-  return composeAnswer(ranked, { maxSentences: options.maxSentences, maxWords });
+  const { sentences, coverage } = answerFromPassages(question, passages, options, detector);
+  if (sentences.length === 0 || coverage < options.minCoverage)
+    return cutToWords(noAnswer(passages, options), maxWords);
+  return composeAnswer(sentences, { maxSentences: options.maxSentences, maxWords });
+}
+
+/** Most passages named after "no document answers": enough to look further, short enough to read. */
+const closestShown = 3;
+
+/**
+ * The plain "no document answers this", then the closest passages retrieval found, by their titles
+ * and citation numbers, so the reader can open them and judge; no sentence of theirs is quoted, as
+ * none of them answers.
+ */
+function noAnswer(passages: readonly GroundingPassage[], options: ExtractiveLlmOptions): string {
+  const closest = [...passages].sort((a, b) => a.index - b.index).slice(0, closestShown);
+  if (closest.length === 0) return options.noAnswerText;
+  const named = closest.map((passage) => `${passage.title.replace(/\s+/g, ' ').trim()} [${passage.index}]`);
+  return `${options.noAnswerText} ${options.closestSourcesText} ${named.join('; ')}.`;
 }
 
 /**

@@ -20,6 +20,14 @@ export const extractiveLlmOptionsSchema = z.strictObject({
    * is not padded with sentences that only share a common word with the question. 0 keeps every match.
    */
   minScoreRatio: z.number().min(0).max(1).default(0.3),
+  /**
+   * The least share of the question's weight (the idf of its terms over the passages' sentences; a
+   * term no passage holds weighs most) the quoted passage must hold; below it the answer is
+   * `noAnswerText` and the closest sources. 0 answers whenever a sentence shares a term.
+   */
+  minCoverage: z.number().min(0).max(1).default(0.2),
+  /** What introduces the closest sources after `noAnswerText`. */
+  closestSourcesText: z.string().trim().min(1).default('The closest sources:'),
   /** The fixed answer when nothing matches; change it to answer in another language. */
   noAnswerText: z.string().trim().min(1).default(defaultNoAnswerText),
 });

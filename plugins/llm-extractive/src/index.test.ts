@@ -20,6 +20,8 @@ describe('llm-extractive: plugin', () => {
       maxSentences: 3,
       minMatchedTerms: 1,
       minScoreRatio: 0.3,
+      minCoverage: 0.2,
+      closestSourcesText: 'The closest sources:',
       noAnswerText: 'No indexed document answers this question.',
     });
   });

@@ -78,6 +78,18 @@ describe('llm-extractive: splitSentences', () => {
     ]);
   });
 
+  it('splits at the sentence ends of every script (Arabic, Devanagari), in the passage language', () => {
+    expect(splitSentences('ذهب الولد إلى المدرسة؟ نعم، ذهب.', 'ar')).to.deep.equal([
+      'ذهب الولد إلى المدرسة؟',
+      'نعم، ذهب.',
+    ]);
+    expect(splitSentences('राम घर गया। सीता बाज़ार गई।', 'hi')).to.deep.equal(['राम घर गया।', 'सीता बाज़ार गई।']);
+    expect(splitSentences('Das gilt z. B. für Rechnungen. Quittungen nicht.', 'de')).to.deep.equal([
+      'Das gilt z. B. für Rechnungen.',
+      'Quittungen nicht.',
+    ]);
+  });
+
   it('answers nothing for empty or blank text, and collapses white space and Windows line ends', () => {
     expect(splitSentences('')).to.deep.equal([]);
     expect(splitSentences(' \n\t ')).to.deep.equal([]);

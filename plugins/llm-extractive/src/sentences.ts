@@ -4,13 +4,15 @@ import { englishStopWords } from '@docqa/core';
  * Splits a passage into the sentences an extractive answer may quote, in their order. A passage is
  * chunk text: paragraphs and headings separated by blank lines, sometimes hard-wrapped lines (PDF,
  * plain text), bullet lists and table rows. Each comes out as whole units a reader can follow on
- * their own, with whitespace collapsed and bullet markers dropped.
+ * their own, with whitespace collapsed and bullet markers dropped. `language` (ISO 639-1, null when
+ * unknown) picks the sentence rules of Intl.Segmenter's locale.
  */
-export function splitSentences(text: string): string[] {
+export function splitSentences(text: string, language: string | null = null): string[] {
+  const segmenter = sentenceSegmenter(language);
   const sentences: string[] = [];
   for (const unit of lineUnits(text)) {
     if (unit.kind === 'tableRow') sentences.push(unit.text);
-    else sentences.push(...splitProse(unit.text));
+    else sentences.push(...splitProse(unit.text, segmenter));
   }
   return sentences.filter((sentence) => /[\p{L}\p{N}]/u.test(sentence));
 }
@@ -76,9 +78,18 @@ function continuesLine(previous: string, line: string): boolean {
   return lastWord !== undefined && englishStopWords.has(lastWord);
 }
 
-// Terminal punctuation with any closing quotes or brackets, then the space before the next sentence.
-// CJK full stops need no space after them.
-const candidateBoundary = /[.!?…]+["'”’)\]]*\s+|[。！？]+[」』"'”’)\]]*\s*/g;
+const segmenters = new Map<string, Intl.Segmenter>();
+
+function sentenceSegmenter(language: string | null): Intl.Segmenter {
+  const key = language ?? '';
+  let segmenter = segmenters.get(key);
+  if (!segmenter) {
+    // A code ICU does not know falls back to the root locale's rules, which every language shares.
+    segmenter = new Intl.Segmenter(language ?? undefined, { granularity: 'sentence' });
+    segmenters.set(key, segmenter);
+  }
+  return segmenter;
+}
 
 /** Never end a sentence: titles, "e.g.", "i.e.", "vs." and the like. */
 const abbreviations = new Set([
@@ -101,66 +112,33 @@ const abbreviations = new Set([
   'esp',
   'resp',
 ]);
-/** End no sentence when a number follows: "No. 5", "p. 12", "Fig. 3", "Jan. 2024". */
-const numberAbbreviations = new Set([
-  'no',
-  'nos',
-  'p',
-  'pp',
-  'fig',
-  'figs',
-  'vol',
-  'ch',
-  'sec',
-  'art',
-  'para',
-  'ref',
-  'jan',
-  'feb',
-  'mar',
-  'apr',
-  'jun',
-  'jul',
-  'aug',
-  'sep',
-  'sept',
-  'oct',
-  'nov',
-  'dec',
-]);
 
 /**
- * Sentences of one prose unit. A period ends a sentence only before white space and a word that
- * does not start in lower case, and not after an abbreviation or an initial ("J. Smith"). Decimals
- * ("3.5"), versions and dotted abbreviations inside words never match, as no space follows the dot.
+ * Sentences of one prose unit by Unicode sentence boundaries (UAX #29 as ICU applies them, through
+ * Intl.Segmenter in the passage's language): every script's terminal punctuation, CJK full stops
+ * without a space, Arabic and Devanagari question marks and stops. ICU in Node has no abbreviation
+ * suppressions, so a boundary after an abbreviation or an initial ("Dr. Smith", "J. Doe", "e.g. PDF",
+ * "z. B.") is taken back; ICU itself never breaks before a lower-case word or a number ("p. 12").
  */
-function splitProse(unit: string): string[] {
+function splitProse(unit: string, segmenter: Intl.Segmenter): string[] {
   const text = unit.replace(/\s+/g, ' ').trim();
   const sentences: string[] = [];
-  let start = 0;
-  for (const match of text.matchAll(candidateBoundary)) {
-    const nextStart = match.index + match[0].length;
-    const next = text[nextStart];
-    if (next === undefined) continue;
-    const isCjk = /^[。！？]/.test(match[0]);
-    if (!isCjk && /\p{Ll}/u.test(next)) continue;
-    if (
-      match[0].startsWith('.') &&
-      !match[0].startsWith('..') &&
-      periodIsAbbreviation(text.slice(start, match.index), next)
-    )
-      continue;
-    sentences.push(text.slice(start, match.index + match[0].trimEnd().length));
-    start = nextStart;
+  let pending = '';
+  for (const { segment } of segmenter.segment(text)) {
+    pending += segment;
+    if (!endsWithAbbreviation(pending)) {
+      sentences.push(pending);
+      pending = '';
+    }
   }
-  sentences.push(text.slice(start));
+  if (pending !== '') sentences.push(pending);
   return sentences.map((sentence) => sentence.trim()).filter((sentence) => sentence !== '');
 }
 
-function periodIsAbbreviation(textBefore: string, nextCharacter: string): boolean {
-  const word = (textBefore.match(/(\S+)$/)?.[1] ?? '').replace(/^["'“‘(\[]+/, '');
-  if (/^\p{Lu}$/u.test(word)) return true;
-  const lower = word.toLowerCase();
-  if (abbreviations.has(lower)) return true;
-  return numberAbbreviations.has(lower) && /\d/.test(nextCharacter);
+/** A segment ending on a period that belongs to an abbreviation or an initial, not to a sentence. */
+function endsWithAbbreviation(segment: string): boolean {
+  const word = (segment.trimEnd().match(/(\S+)\.$/)?.[1] ?? '').replace(/^["'“‘(\[]+/, '');
+  if (word === '') return false;
+  if (/^\p{L}$/u.test(word)) return true;
+  return abbreviations.has(word.toLowerCase());
 }
