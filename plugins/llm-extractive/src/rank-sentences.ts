@@ -96,7 +96,11 @@ export function answerFromPassages(
   if (!best) return { sentences: [], coverage: 0 };
   const chosen = best;
   const bestScore = chosen.sentences[0]!.score;
-  const passageTerms = new Set(candidates.filter((c) => c.passageIndex === chosen.index).flatMap((c) => c.terms));
+  // The whole passage with its title counts, headings and repeated lines included: "Contract B-2"
+  // above "The notice period is one month" is what makes that sentence answer about B-2.
+  const position = ordered.findIndex((passage) => passage.index === chosen.index);
+  const { title, text } = ordered[position]!;
+  const passageTerms = new Set(analyze(`${title}\n${text}`, languages[position] ?? null));
   const weight = (term: string) => inverseFrequency.get(term) ?? 0;
   const total = questionTerms.reduce((sum, term) => sum + weight(term), 0);
   const held = questionTerms.reduce((sum, term) => sum + (passageTerms.has(term) ? weight(term) : 0), 0);

@@ -231,6 +231,15 @@ describe('chat (extractive backend: no model configured, ENTERPRISE)', function 
     expect([narrowed.body.sources, narrowed.body.answer]).to.deep.equal([[], noPassagesAnswer]);
   });
 
+  it('says no document answers, with the closest sources, when passages share only a word with the question', async () => {
+    // Retrieval finds the two policies through "policy"; neither says anything about quantum reactors.
+    const res = await t.call('POST', '/api/chat', alice, { query: 'What is the policy on quantum reactors?' });
+    expect(res.status).to.equal(200);
+    expect(res.body.sources.length).to.be.greaterThan(0);
+    expect(res.body.answer).to.match(/^No indexed document answers this question\. The closest sources: .+ \[1\]/);
+    expect(res.body.answer).to.not.include('Travel policy.').and.not.include('Invoice retention policy.');
+  });
+
   it('says when nothing answers, without calling a model', async () => {
     const res = await t.call('POST', '/api/chat', alice, { query: 'quantum chromodynamics lattice' });
     expect(res.status).to.equal(200);
