@@ -57,10 +57,12 @@ async function measure(
     if (answers) {
       const measured = await measureAnswers(index, set.queries, answers.gold);
       const p50 = measured.latencies[Math.floor(measured.latencies.length / 2)]?.toFixed(1);
+      const { share, questions, noAnswer } = measured;
       console.log(
-        `${`${label} answers`.padEnd(16)} gold in answer ${measured.share.toFixed(4)}  reference ${answers.reference.toFixed(4)}  ` +
-          `ratio ${(measured.share / answers.reference).toFixed(3)}  | ${measured.questions} questions through POST /api/chat ` +
-          `(extractive), "no document answers" ${measured.noAnswer.toFixed(4)}, p50 ${p50} ms`,
+        `${`${label} answers`.padEnd(16)} gold in answer ${share.toFixed(4)}  ` +
+          `reference ${answers.reference.toFixed(4)}  ratio ${(share / answers.reference).toFixed(3)}  | ` +
+          `${questions} questions through POST /api/chat (extractive), ` +
+          `"no document answers" ${noAnswer.toFixed(4)}, p50 ${p50} ms`,
       );
     }
     return result.ndcg;
