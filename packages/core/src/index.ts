@@ -13,6 +13,8 @@ export {
 export {
   applyRules,
   classifyQuery,
+  describeRuleFailures,
+  ruleBudgetMs,
   sortRules,
   type ApplyRulesOptions,
   type ChunkValues,

@@ -13,8 +13,13 @@ export interface RuleTarget {
 export interface ApplyRulesOptions {
   /** The 'header' scope is the first `headerChars` characters of the text. Default 2000. */
   headerChars?: number;
-  /** Time one rule may spend matching one document before it is reported as failed. Default 50 ms. */
+  /**
+   * CPU time one rule may spend matching one text before it is reported as failed: this much, plus
+   * `cpuMsPerMillionCharacters` for the text's length. Default 50 ms.
+   */
   timeBudgetMs?: number;
+  /** What the budget grows by per million characters matched, so a long document is not a hostile one. Default 200. */
+  cpuMsPerMillionCharacters?: number;
   /** A runner to reuse across documents; without one, a temporary runner is started and closed. */
   runner?: RuleRunner;
 }
@@ -39,6 +44,19 @@ export interface RuleApplication {
   failures: RuleFailure[];
 }
 
+/**
+ * A rule's budget for one text. Ordinary patterns need 5–10 ms of CPU per million characters (a
+ * Unicode word boundary, a case-insensitive class, a lazy `.*?`); the allowance leaves them 20 times
+ * that, while a pattern that backtracks catastrophically needs more than any budget.
+ */
+export function ruleBudgetMs(
+  textLength: number,
+  options: Pick<ApplyRulesOptions, 'timeBudgetMs' | 'cpuMsPerMillionCharacters'> = {},
+): number {
+  const base = options.timeBudgetMs ?? 50;
+  return Math.round(base + ((options.cpuMsPerMillionCharacters ?? 200) * textLength) / 1_000_000);
+}
+
 type Matcher = (regex: TranslatedRegex, text: string, all: boolean) => Promise<MatchOutcome>;
 
 const collator = new Intl.Collator('en', { numeric: true });
@@ -54,20 +72,19 @@ export function sortRules<T extends Pick<MetadataRule, 'id' | 'priority'>>(rules
  * Document level: the first match. Chunk level: a chunk's own value is the first match starting
  * inside its span; a chunk without one inherits the value of the last match before it starts; chunks
  * before any match get nothing; with filename scope every chunk gets the value as its own. Each rule
- * runs in a worker under `timeBudgetMs`; a rule that fails or overruns is listed in `failures` and the
- * other rules still apply.
+ * runs in a worker within a CPU-time budget (`ruleBudgetMs`); a rule that fails or overruns is listed
+ * in `failures` and the other rules still apply.
  */
 export async function applyRules(
   rules: readonly MetadataRule[],
   target: RuleTarget,
   options: ApplyRulesOptions = {},
 ): Promise<RuleApplication> {
-  return withRunner(options.runner, (runner) => {
-    const budget = options.timeBudgetMs ?? 50;
-    return evaluateRules(rules, target, options.headerChars ?? 2000, (regex, text, all) =>
-      runner.match({ source: regex.source, flags: regex.flags, text, all }, budget),
-    );
-  });
+  return withRunner(options.runner, (runner) =>
+    evaluateRules(rules, target, options.headerChars ?? 2000, (regex, text, all) =>
+      runner.match({ source: regex.source, flags: regex.flags, text, all }, ruleBudgetMs(text.length, options)),
+    ),
+  );
 }
 
 /**
@@ -79,14 +96,14 @@ export async function applyRules(
 export async function classifyQuery(
   rules: readonly MetadataRule[],
   query: string,
-  options: Pick<ApplyRulesOptions, 'runner' | 'timeBudgetMs'> = {},
+  options: Pick<ApplyRulesOptions, 'runner' | 'timeBudgetMs' | 'cpuMsPerMillionCharacters'> = {},
 ): Promise<{ filters: Record<string, string>; candidates: Record<string, string[]>; failures: RuleFailure[] }> {
   return withRunner(options.runner, async (runner) => {
     const candidates: Record<string, string[]> = {};
     const failures: RuleFailure[] = [];
     for (const rule of sortRules(rules)) {
       const outcome = await matchRule(rule, rule.query_pattern ?? rule.pattern, query, true, (regex, text, all) =>
-        runner.match({ source: regex.source, flags: regex.flags, text, all }, options.timeBudgetMs ?? 50),
+        runner.match({ source: regex.source, flags: regex.flags, text, all }, ruleBudgetMs(text.length, options)),
       );
       if ('error' in outcome) {
         failures.push({ ruleId: rule.id, error: outcome.error });
@@ -102,6 +119,22 @@ export async function classifyQuery(
     );
     return { filters, candidates, failures };
   });
+}
+
+/**
+ * What a document says of the rules that were skipped on it (its `error`, though it is indexed):
+ * never dropped silently. Null when every rule ran.
+ */
+export function describeRuleFailures(
+  rules: readonly Pick<MetadataRule, 'id' | 'field_name'>[],
+  failures: readonly RuleFailure[],
+): string | null {
+  if (failures.length === 0) return null;
+  const each = failures.map((failure) => {
+    const field = rules.find((rule) => rule.id === failure.ruleId)?.field_name;
+    return `metadata rule ${failure.ruleId}${field ? ` (field "${field}")` : ''} was skipped: ${failure.error}`;
+  });
+  return `Indexed, but ${each.join('; ')}. The other rules applied; see "Metadata rules" in docs/security.md.`;
 }
 
 async function withRunner<T>(given: RuleRunner | undefined, work: (runner: RuleRunner) => Promise<T>): Promise<T> {

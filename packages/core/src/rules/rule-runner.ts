@@ -7,10 +7,14 @@ export type MatchOutcome = { matches: FoundMatch[] } | { error: string };
 const WORKER_START_TIMEOUT_MS = 30_000;
 
 /**
- * Runs regular expressions in a pool of one reusable worker thread, each under a deadline. The worker
- * is spawned on first use; when a pattern overruns its budget the worker is terminated (the only way
- * to stop a running `exec`) and a fresh one is spawned for the next request. Requests are served one
- * at a time. Call `close()` when done; an idle worker does not keep the process alive.
+ * Runs regular expressions in a pool of one reusable worker thread, each within a budget of the
+ * worker thread's own CPU time. CPU time, not the wall clock: on a loaded machine (a busy event loop
+ * here, other threads and processes on the cores) a harmless pattern waits longer but does no more
+ * work, and waiting is not what the budget is for; only a pattern that itself does too much work,
+ * such as one that backtracks catastrophically, runs out of it. The worker is spawned on first use;
+ * when a pattern overruns its budget the worker is terminated (the only way to stop a running `exec`)
+ * and a fresh one is spawned for the next request. Requests are served one at a time. Call `close()`
+ * when done; an idle worker does not keep the process alive.
  */
 export class RuleRunner {
   private worker: Promise<Worker> | undefined;
@@ -18,7 +22,7 @@ export class RuleRunner {
   private nextId = 1;
   private closed = false;
 
-  /** Matches `source` over `text`, or reports `timed out after N ms` / the worker's error. */
+  /** Matches `source` over `text`, or reports `its pattern used more than N ms of CPU time` / the worker's error. */
   match(request: Omit<MatchRequest, 'id'>, budgetMs: number): Promise<MatchOutcome> {
     const result = this.queue.then(() => this.matchNow(request, budgetMs));
     this.queue = result.catch(() => undefined);
@@ -36,9 +40,13 @@ export class RuleRunner {
     if (this.closed) throw new Error('The rule runner is closed.');
     const worker = await (this.worker ??= startWorker());
     const id = this.nextId++;
+    const meter = await cpuMeter(worker);
     return new Promise<MatchOutcome>((resolve) => {
+      let done = false;
       const finish = (outcome: MatchOutcome, discardWorker: boolean) => {
-        clearTimeout(timer);
+        if (done) return;
+        done = true;
+        clearInterval(timer);
         worker.off('message', onMessage);
         worker.off('error', onError);
         if (discardWorker) {
@@ -52,13 +60,53 @@ export class RuleRunner {
         finish('error' in reply ? { error: reply.error } : { matches: reply.matches }, false);
       };
       const onError = (error: Error) => finish({ error: `the matching worker failed: ${error.message}` }, true);
-      const timer = setTimeout(() => finish({ error: `timed out after ${budgetMs} ms` }, true), budgetMs);
+      // Polled, not awaited in turn: a reply that arrives meanwhile wins, whatever the meter says.
+      const check = () =>
+        meter.spentMs().then(
+          (spent) => {
+            if (spent > budgetMs) finish({ error: `its pattern used more than ${budgetMs} ms of ${meter.kind}` }, true);
+          },
+          () => undefined, // the worker has gone: its 'error' or reply settles this match
+        );
+      const timer = setInterval(() => void check(), Math.max(5, Math.min(50, budgetMs / 4)));
       worker.on('message', onMessage);
       worker.on('error', onError);
       worker.postMessage({ ...request, id } satisfies MatchRequest);
     });
   }
 }
+
+interface CpuMeter {
+  /** What is measured, for the message of a match that overran. */
+  kind: string;
+  /** What the match has spent of it so far. */
+  spentMs(): Promise<number>;
+}
+
+/**
+ * The worker thread's CPU time from now on (`worker.cpuUsage()`, Node.js 22.19 and 24.6 on). An
+ * older Node.js has no way to read another thread's CPU time: there the budget falls back to the
+ * wall clock, as before.
+ */
+async function cpuMeter(worker: Worker): Promise<CpuMeter> {
+  const usage = (worker as WorkerWithCpuUsage).cpuUsage?.bind(worker);
+  if (!usage) {
+    const start = performance.now();
+    return { kind: 'time', spentMs: () => Promise.resolve(performance.now() - start) };
+  }
+  const start = await usage();
+  return {
+    kind: 'CPU time',
+    spentMs: async () => {
+      const spent = await usage(start);
+      return (spent.user + spent.system) / 1000;
+    },
+  };
+}
+
+type WorkerWithCpuUsage = Worker & {
+  cpuUsage?: (previous?: NodeJS.CpuUsage) => Promise<NodeJS.CpuUsage>;
+};
 
 function startWorker(): Promise<Worker> {
   const worker = createWorker();

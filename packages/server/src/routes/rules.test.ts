@@ -255,6 +255,39 @@ describe('metadata rules (spec 2.4) through ingestion', function () {
       .and.not.have.property('section');
   });
 
+  it('says on the document when a rule was skipped for its work, at indexing and refresh, and clears it', async () => {
+    // Catastrophic backtracking: every run of words before a full stop splits 2^n ways, none ends the text.
+    const noise = await call('POST', `/api/metadata/${sourceId}/rules`, {
+      field_name: 'noise',
+      pattern: '(\\w+\\s?)+$',
+      scope: 'full',
+      level: 'document',
+    });
+    expect(noise.status).to.equal(201);
+    const skipped = new RegExp(
+      `^Indexed, but metadata rule ${noise.body.id} \\(field "noise"\\) was skipped: ` +
+        'its pattern used more than \\d+ ms of CPU time\\. The other rules applied',
+    );
+    const only = async () => ((await call('GET', '/api/docs')).body.items as Json[])[0]!;
+    await waitJob((await call('POST', `/api/integrations/${sourceId}/sync`)).body.job_id);
+    await waitIndexed();
+    expect((await waitJob((await call('POST', `/api/metadata/${sourceId}/refresh`)).body.job_id)).status).to.equal(
+      'succeeded',
+    );
+    expect(await only()).to.include({ status: 'indexed' });
+    expect((await only()).error).to.match(skipped);
+    expect((await only()).metadata).to.not.have.property('noise');
+
+    expect((await waitJob((await call('POST', '/api/index/rebuild')).body.job_id)).status).to.equal('succeeded');
+    const rebuilt = await waitIndexed();
+    expect(rebuilt[0]?.error).to.match(skipped);
+    expect(rebuilt[0]?.metadata).to.not.have.property('noise');
+
+    expect((await call('DELETE', `/api/metadata/${sourceId}/rules/${noise.body.id}`)).status).to.equal(204);
+    await waitJob((await call('POST', `/api/metadata/${sourceId}/refresh`)).body.job_id);
+    expect((await only()).error).to.equal(null);
+  });
+
   it("schedules a source's sync in UTC cron, keeps pg-boss in step, and needs PRO", async () => {
     const bad = await call('POST', '/api/schedules', {
       source_type: 'integration',

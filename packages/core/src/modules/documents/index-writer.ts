@@ -37,6 +37,8 @@ export interface ChunkedDocument {
    * (document_text); null when the text is over `defaultMaxTextCharacters`, then none is kept.
    */
   extraction: { text: string; metadata: Record<string, unknown> } | null;
+  /** The rules skipped on it (`describeRuleFailures`), kept as the indexed document's `error`. */
+  ruleFailures?: string | null;
 }
 
 /**
@@ -80,8 +82,15 @@ export async function writeChunkedDocument(
   await writeRuleOutcomes(tx, document.id, document.outcomes);
   await writeDocumentText(tx, document.id, document.extraction);
   await tx.query(
-    `update document set status = 'indexed', error = null, chunk_count = $2, term_count = $5, title = coalesce($3, title), metadata = $4::jsonb, indexed_at = now(), updated_at = now() where id = $1`,
-    [document.id, document.chunks.length, document.title, JSON.stringify(document.documentMetadata), termCount],
+    `update document set status = 'indexed', error = $6, chunk_count = $2, term_count = $5, title = coalesce($3, title), metadata = $4::jsonb, indexed_at = now(), updated_at = now() where id = $1`,
+    [
+      document.id,
+      document.chunks.length,
+      document.title,
+      JSON.stringify(document.documentMetadata),
+      termCount,
+      document.ruleFailures ?? null,
+    ],
   );
 }
 

@@ -7,7 +7,15 @@ import {
   type Logger,
 } from '@docqa/plugin-api';
 import type { DocumentsEnvironment } from './environment.js';
-import { applyRules, chunkDocument, documentText, ExtractionPool, type Chunk, type MetadataRule } from '../../index.js';
+import {
+  applyRules,
+  chunkDocument,
+  describeRuleFailures,
+  documentText,
+  ExtractionPool,
+  type Chunk,
+  type MetadataRule,
+} from '../../index.js';
 import type { RulesService } from '../rules/contract.js';
 import type { DocumentService } from './document-service.js';
 import type { IngestJobData } from './queues.js';
@@ -99,7 +107,7 @@ export class IngestPipeline {
     ]);
     const text = documentText(extracted);
     const minChunkLength = Number(this.env.settings.get('RAG_MIN_CHUNK_LENGTH'));
-    const { chunks, chunkMetadata, documentMetadata, outcomes } = await this.#chunkWithRules(
+    const { chunks, chunkMetadata, documentMetadata, outcomes, ruleFailures } = await this.#chunkWithRules(
       document,
       rules,
       extracted,
@@ -124,6 +132,7 @@ export class IngestPipeline {
           title: extracted.title ?? null,
           outcomes,
           extraction,
+          ruleFailures,
         },
         chunksPerStatement(this.env.db.mode, v.INDEX_UPSERT_BATCH_SIZE),
         languageDetector(v.INDEX_LANGUAGES),
@@ -171,7 +180,8 @@ export class IngestPipeline {
   /**
    * The source's metadata rules (spec 2.4) shape and tag the chunks: chunk_boundary matches become
    * split points before chunking, then every rule fills document and chunk values, chunk-level ones
-   * inherited by later chunks. A rule that fails (bad pattern, time budget) is logged and skipped.
+   * inherited by later chunks. A rule that fails (bad pattern, CPU budget) is skipped, and said so on
+   * the document.
    */
   async #chunkWithRules(
     document: DocumentRow,
@@ -187,6 +197,7 @@ export class IngestPipeline {
         chunkMetadata: [] as Array<Record<string, string>>,
         documentMetadata: extracted.metadata,
         outcomes: [],
+        ruleFailures: null,
       };
     }
     const boundaryRules = rules.filter((rule) => rule.chunk_boundary);
@@ -213,6 +224,7 @@ export class IngestPipeline {
       chunkMetadata: chunks.map((chunk) => ({ ...applied.document, ...(applied.chunks[chunk.index]?.values ?? {}) })),
       documentMetadata: { ...extracted.metadata, ...applied.document },
       outcomes: ruleOutcomes(rules, applied, chunks.length),
+      ruleFailures: describeRuleFailures(rules, applied.failures),
     };
   }
 

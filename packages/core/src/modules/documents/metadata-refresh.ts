@@ -1,4 +1,4 @@
-import { applyRules, documentText, type MetadataRule } from '../../index.js';
+import { applyRules, describeRuleFailures, documentText, type MetadataRule } from '../../index.js';
 import {
   defaultMaxTextCharacters,
   type Db,
@@ -150,9 +150,11 @@ async function refreshDocument(
         JSON.stringify({ ...applied.document, ...(applied.chunks[i]?.values ?? {}) }),
       ]);
     }
-    await tx.query('update document set metadata = $2::jsonb, updated_at = now() where id = $1', [
+    // A rule skipped now is said on the document; one that ran now clears what an earlier run said.
+    await tx.query('update document set metadata = $2::jsonb, error = $3, updated_at = now() where id = $1', [
       document.id,
       JSON.stringify({ ...base, ...applied.document }),
+      describeRuleFailures(ruleList, applied.failures),
     ]);
     if (keep) await writeDocumentText(tx, document.id, extraction);
     // What each rule did this time, for the analytics (spec 4.7), committed with the values it explains.

@@ -42,7 +42,7 @@ export interface MetadataRefreshData {
 }
 
 export interface RulesService {
-  /** Runs rule patterns in worker threads with a time budget (the regex engine is hostile-input safe). */
+  /** Runs rule patterns in worker threads, each within a CPU-time budget (a pattern that backtracks is stopped). */
   readonly runner: RuleRunner;
   /** `not_found` for an unknown source; the source's rules in evaluation order. */
   list(sourceId: string): Promise<RuleView[]>;
