@@ -61,14 +61,15 @@ export class RuleRunner {
       };
       const onError = (error: Error) => finish({ error: `the matching worker failed: ${error.message}` }, true);
       // Polled, not awaited in turn: a reply that arrives meanwhile wins, whatever the meter says.
-      const check = () =>
+      const check = (): void => {
         meter.spentMs().then(
           (spent) => {
             if (spent > budgetMs) finish({ error: `its pattern used more than ${budgetMs} ms of ${meter.kind}` }, true);
           },
           () => undefined, // the worker has gone: its 'error' or reply settles this match
         );
-      const timer = setInterval(() => void check(), Math.max(5, Math.min(50, budgetMs / 4)));
+      };
+      const timer = setInterval(check, Math.max(5, Math.min(50, budgetMs / 4)));
       worker.on('message', onMessage);
       worker.on('error', onError);
       worker.postMessage({ ...request, id } satisfies MatchRequest);
