@@ -5,16 +5,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { Document, Packer, Paragraph } from 'docx';
+import ExcelJS from 'exceljs';
 import { baseEnv, serveCli, type ServingCli } from './support/cli.js';
 import { databaseEnv } from './support/database.js';
 import { usePlanFile } from './support/plan-stand-in.js';
 import { ApiClient, until, type Json } from './support/api.js';
 import { pageBombPdf } from './support/hostile-inputs.js';
 import { inflatedDocx } from '../plugins/extractor-docx/src/zip-bomb.test-support.js';
+import { inflatedXlsx } from '../plugins/extractor-xlsx/src/zip-bomb.test-support.js';
 
 /*
  * The red team's attacks of issue 28, all at once, against a real `docqa serve`, while the server's
- * resident memory is sampled: a 10,000-key metadata filter (search and chat), the two zip bombs,
+ * resident memory is sampled: a 10,000-key metadata filter (search and chat), the DOCX and XLSX zip bombs,
  * the 100,000-page PDF, 60 wrong passwords, a flood of OIDC sign-in starts, a web source and an
  * OIDC provider on internal addresses, NUL characters. Every answer must be the JSON error (or
  * success) it should be, the server must stay within its memory bound, and a real user's search
@@ -191,13 +193,19 @@ describe('hostile inputs all at once against a real server, its memory sampled (
     const base = new Uint8Array(
       await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph('x')] }] })),
     );
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet('Sheet').addRow(['x']);
+    const xlsxBase = new Uint8Array(await workbook.xlsx.writeBuffer());
     const docxType = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+    const xlsxType = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
     const bombs = {
       // Inflates to about 130 MB of paragraphs: over maxUncompressedBytes.
-      'bomb.docx': inflatedDocx(base, 1_600_000),
+      'bomb.docx': [inflatedDocx(base, 1_600_000), docxType],
       // Inflates about 8 MB, compressed far beyond maxCompressionRatio.
-      'ratio.docx': inflatedDocx(base, 100_000),
-    };
+      'ratio.docx': [inflatedDocx(base, 100_000), docxType],
+      // Inflates to about 100 MB of rows, compressed beyond maxCompressionRatio.
+      'bomb.xlsx': [inflatedXlsx(xlsxBase, 55_000), xlsxType],
+    } as const;
     const bigFilter = Object.fromEntries(Array.from({ length: 10_000 }, (_, index) => [`key${index}`, 'value']));
 
     let peak = residentBytes(server.child.pid!);
@@ -206,7 +214,9 @@ describe('hostile inputs all at once against a real server, its memory sampled (
     }, 100);
     try {
       const uploads = await Promise.all([
-        ...Object.entries(bombs).map(([name, bytes]) => outcomeOf('zip bomb upload', upload(name, bytes, docxType))),
+        ...Object.entries(bombs).map(([name, [bytes, type]]) =>
+          outcomeOf('zip bomb upload', upload(name, bytes, type)),
+        ),
         outcomeOf('page bomb upload', upload('pages.pdf', pageBombPdf(100_000), 'application/pdf')),
       ]);
       const provider = await admin.call('POST', '/api/admin/oidc/providers', {

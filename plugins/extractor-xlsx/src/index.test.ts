@@ -8,6 +8,7 @@ import type { ExtractorInput } from '@docqa/plugin-api';
 import { describeExtractorConformance } from '@docqa/plugin-testkit';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { createXlsxExtractorProvider, xlsxExtractorOptionsSchema, xlsxMediaType } from './index.js';
+import { inflatedXlsx } from './zip-bomb.test-support.js';
 
 /** Two sheets: people with every kind of cell value, and a sheet of one header row. */
 async function writeStaffWorkbook(path: string): Promise<void> {
@@ -173,6 +174,20 @@ describe('extractor-xlsx', function () {
       expect(error.message).to.match(/^ratio\.xlsx has an entry \(xl\/worksheets\/sheet1\.xml\) compressed \d+ to 1, /);
       expect(error.message).to.include('more than 100 to 1;');
       expect(error.message).to.include('The limit is the maxCompressionRatio option of extractor-xlsx');
+    });
+
+    it('refuses the end-to-end bomb for its compression; with few rows it reads as a workbook', async () => {
+      const base = join(dir, 'bomb-base.xlsx');
+      await writeStaffWorkbook(base);
+      const { readFile } = await import('node:fs/promises');
+      const small = join(dir, 'small-bomb.xlsx');
+      await writeFile(small, inflatedXlsx(await readFile(base), 2, 'hello'));
+      const blocks = (await provider.extract(input(small, 'small-bomb.xlsx'), signal)).blocks.map((b) => b.text);
+      expect(blocks.filter((text) => text.includes('hello'))).to.have.length(2);
+      const bomb = join(dir, 'bomb.xlsx');
+      await writeFile(bomb, inflatedXlsx(await readFile(base), 10_000));
+      const error = await refusal(provider.extract(input(bomb, 'bomb.xlsx'), signal));
+      expect(error.message).to.match(/^bomb\.xlsx has an entry \(xl\/worksheets\/sheet1\.xml\) compressed \d+ to 1, /);
     });
 
     it('refuses a workbook inflating past maxUncompressedBytes', async () => {
