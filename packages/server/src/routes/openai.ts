@@ -81,6 +81,8 @@ export const openAiRoutes = [
     ...common,
     method: 'post',
     path: `${base}/chat/completions`,
+    // A read, as /api/chat is (it saves nothing): its statements are cancelled when nobody waits for them.
+    cancelOnDisconnect: true,
     operationId: 'openAiChatCompletion',
     summary: "Answer the last user message from the documents, as OpenAI's chat completions",
     description: [
