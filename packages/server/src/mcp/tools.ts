@@ -1,5 +1,5 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer, ToolCallback } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CallToolRequestSchema, type CallToolResult, type ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { DocqaError } from '@docqa/plugin-api';
 import { readTextPage } from '@docqa/core/documents';
@@ -66,22 +66,32 @@ function documentLinks(items: Array<{ document_id: string; title: string; path: 
   }));
 }
 
-/** The four tools, each behind the gate of the REST endpoint it mirrors, failures answered as tool errors. */
+/**
+ * The four tools, each behind the gate of the REST endpoint it mirrors, failures answered as tool errors.
+ *
+ * The SDK checks a call's arguments against the tool's input schema before it calls the tool, so a
+ * caller the gate refuses would learn from a validation message what the tool takes before being
+ * refused. The tools are registered with the SDK for `tools/list` (their JSON schemas), and calls
+ * are answered here instead: the gate first, as every REST endpoint checks auth, role, scope and
+ * plan before its body, then the arguments, then the tool.
+ */
 export function registerTools(server: McpServer, context: McpContext): void {
   const { services, principal } = context;
-  const guarded =
-    <A>(capability: McpCapability, run: (args: A, signal: AbortSignal) => Promise<CallToolResult>) =>
-    async (args: A, extra: { signal: AbortSignal }): Promise<CallToolResult> => {
-      try {
-        await context.authorize(capability);
-        return await run(args, extra.signal);
-      } catch (error) {
-        return toolError(error, capability, context.logger);
-      }
-    };
+  const tools = new Map<string, Tool>();
+  const define = <S extends Shape>(
+    name: McpCapability,
+    config: { title: string; description: string; inputSchema: S; annotations: ToolAnnotations },
+    run: (args: Args<S>, signal: AbortSignal) => Promise<CallToolResult>,
+  ) => {
+    // Never called: calls are answered by the handler below.
+    const unused: ToolCallback<Shape> = () =>
+      toolError(new DocqaError('internal', `MCP tool ${name} is answered by registerTools.`), name, context.logger);
+    server.registerTool<Shape, Shape>(name, config, unused);
+    tools.set(name, { input: z.object(config.inputSchema), run: run as Tool['run'] });
+  };
   const readOnly = { readOnlyHint: true, openWorldHint: false };
 
-  server.registerTool(
+  define(
     'search',
     {
       title: 'Search the documents',
@@ -92,14 +102,14 @@ export function registerTools(server: McpServer, context: McpContext): void {
       inputSchema: searchInput,
       annotations: readOnly,
     },
-    guarded('search', async (args: Args<typeof searchInput>) => {
+    async (args: Args<typeof searchInput>) => {
       const request = { query: args.query, topK: args.top_k, ...(args.filters ? { filters: args.filters } : {}) };
       const result = await services.search.search(principal, request);
       return answer({ ...result }, documentLinks(result.items));
-    }),
+    },
   );
 
-  server.registerTool(
+  define(
     'ask',
     {
       title: 'Ask the documents',
@@ -109,7 +119,7 @@ export function registerTools(server: McpServer, context: McpContext): void {
       inputSchema: askInput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    guarded('ask', async (args: Args<typeof askInput>, signal) => {
+    async (args: Args<typeof askInput>, signal) => {
       const asked = {
         query: args.question,
         conversationId: args.conversation_id ?? null,
@@ -123,10 +133,10 @@ export function registerTools(server: McpServer, context: McpContext): void {
         return answer({ answer: reply, conversation_id, sources, ...rest }, documentLinks(sources));
       }
       throw new DocqaError('bad_request', 'The question was cancelled before it was answered.');
-    }),
+    },
   );
 
-  server.registerTool(
+  define(
     'list_documents',
     {
       title: 'List documents',
@@ -136,7 +146,7 @@ export function registerTools(server: McpServer, context: McpContext): void {
       inputSchema: listInput,
       annotations: readOnly,
     },
-    guarded('list_documents', async (args: Args<typeof listInput>) => {
+    async (args: Args<typeof listInput>) => {
       const source = args.source;
       const bySource =
         source === undefined
@@ -146,10 +156,10 @@ export function registerTools(server: McpServer, context: McpContext): void {
             : { sourceId: source };
       const listed = await services.documents.list(principal, { limit: args.limit, offset: args.offset, ...bySource });
       return answer({ ...listed, items: listed.items.map((item) => ({ ...item, uri: documentUri(item.id) })) });
-    }),
+    },
   );
 
-  server.registerTool(
+  define(
     'get_document',
     {
       title: 'Read a document',
@@ -159,14 +169,46 @@ export function registerTools(server: McpServer, context: McpContext): void {
       inputSchema: getInput,
       annotations: readOnly,
     },
-    guarded('get_document', async (args: Args<typeof getInput>) => {
+    async (args: Args<typeof getInput>) => {
       const document = await services.documents.get(principal, args.id);
       const page = await readTextPage(context.db, document.id, document.chunk_count, args.page);
       return answer({ document: { ...document, uri: documentUri(document.id) }, ...page });
-    }),
+    },
   );
+
+  // After the tools: the SDK installs its own handler with the first tool, and this one replaces it.
+  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const name = request.params.name;
+    const tool = tools.get(name);
+    try {
+      if (!tool)
+        throw new DocqaError('not_found', `There is no tool ${name}; the tools are ${[...tools.keys()].join(', ')}.`);
+      await context.authorize(name as McpCapability);
+      const parsed = tool.input.safeParse(request.params.arguments ?? {});
+      if (!parsed.success) {
+        const errors = parsed.error.issues.map((issue) => ({
+          field: issue.path.join('.') || '(arguments)',
+          message: issue.message,
+        }));
+        throw new DocqaError('validation_failed', `Invalid arguments for tool ${name}`, { errors });
+      }
+      return await tool.run(parsed.data, extra.signal);
+    } catch (error) {
+      return toolError(error, name, context.logger);
+    }
+  });
 }
 
 type Shape = Record<string, z.ZodType>;
+type ToolAnnotations = {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+};
+interface Tool {
+  input: z.ZodObject<Shape>;
+  run: (args: unknown, signal: AbortSignal) => Promise<CallToolResult>;
+}
 /** A tool's arguments as its input shape parses them. */
 type Args<S extends Shape> = z.output<z.ZodObject<S>>;
