@@ -22,7 +22,7 @@ export class RuleRunner {
   private nextId = 1;
   private closed = false;
 
-  /** Matches `source` over `text`, or reports `its pattern used more than N ms of CPU time` / the worker's error. */
+  /** Matches `source` over `text`, or reports `its pattern used more than N ms of CPU time` or the worker's error. */
   match(request: Omit<MatchRequest, 'id'>, budgetMs: number): Promise<MatchOutcome> {
     const result = this.queue.then(() => this.matchNow(request, budgetMs));
     this.queue = result.catch(() => undefined);
@@ -38,9 +38,15 @@ export class RuleRunner {
 
   private async matchNow(request: Omit<MatchRequest, 'id'>, budgetMs: number): Promise<MatchOutcome> {
     if (this.closed) throw new Error('The rule runner is closed.');
-    const worker = await (this.worker ??= startWorker());
+    let worker = await (this.worker ??= startWorker());
+    let meter = await cpuMeter(worker).catch(() => null);
+    if (!meter) {
+      // The idle worker has died (its CPU time cannot be read): the match gets a fresh one.
+      terminateQuietly(worker);
+      worker = await (this.worker = startWorker());
+      meter = await cpuMeter(worker);
+    }
     const id = this.nextId++;
-    const meter = await cpuMeter(worker);
     return new Promise<MatchOutcome>((resolve) => {
       let done = false;
       const finish = (outcome: MatchOutcome, discardWorker: boolean) => {
