@@ -9,7 +9,7 @@ import { routes } from './routes/index.js';
 import type { AnyRoute } from './http/route.js';
 import { presets } from './presets/standard.js';
 import { readBuildInfo } from './build-info.js';
-import { createServices, type AppServices } from './services.js';
+import { createServices, type AppServices } from './http/services.js';
 import { systemRoutes } from './routes/system.js';
 import { databaseAuditRecorder, standardModules } from '@docqa/core/modules';
 import { licenseTokens } from '@docqa/core/license';

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { DocqaError } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import { checkAccess, requiredKeyScope, type Authenticator } from './access.js';
-import { createServices, type AppServices } from '../services.js';
+import { createServices, type AppServices } from './services.js';
 import { createJwtAuthenticator, withApiKeys } from './authenticator.js';
 import { apiKeyRateLimit } from './reset-rate-limit.js';
 import { accessLog } from './access-log.js';
@@ -12,7 +12,7 @@ import { requestId } from './request-id.js';
 import { drainUnreadBody } from './unread-body.js';
 import { cancelStatementsOnDisconnect, requestScope } from './request-context.js';
 import { httpMetricsMiddleware } from './metrics-middleware.js';
-import { expressPath, type AnyRoute } from './route.js';
+import { expressPath, type AnyRoute, type MiddlewareContext } from './route.js';
 import { sendOpenAiError } from './openai-errors.js';
 
 export interface AppOptions {
@@ -55,6 +55,7 @@ function mountRoute(
   services: AppServices,
   authenticator: Authenticator,
   jsonParser: express.RequestHandler,
+  perApp: MiddlewareContext['perApp'],
 ): void {
   // Resolved at the route's first request, so an app mounted on a kernel without some module (a
   // test's) still serves the routes whose modules it has.
@@ -69,7 +70,7 @@ function mountRoute(
     ));
   app[route.method](
     expressPath(route.path),
-    ...(route.middleware?.(kernel) ?? []),
+    ...(route.middleware?.({ kernel, perApp }) ?? []),
     async (req: Request, res: Response, next: NextFunction) => {
       if (route.cancelOnDisconnect) cancelStatementsOnDisconnect(res);
       try {
@@ -152,7 +153,12 @@ export function createApp(options: AppOptions): express.Express {
   const jwt = createJwtAuthenticator(tokens, users, values.JWT_SECRET_KEY, values.JWT_ALGORITHM);
   const keyLimit = apiKeyRateLimit(values.API_KEY_RATE_LIMIT, values.API_KEY_RATE_LIMIT_BURST);
   const authenticator = options.authenticator ?? withApiKeys(jwt, services.identity.apiKeys, keyLimit);
-  for (const route of options.routes) mountRoute(app, route, kernel, services, authenticator, jsonParser);
+  const shared = new Map<symbol, unknown>();
+  const perApp = <T>(key: symbol, make: () => T): T => {
+    if (!shared.has(key)) shared.set(key, make());
+    return shared.get(key) as T;
+  };
+  for (const route of options.routes) mountRoute(app, route, kernel, services, authenticator, jsonParser, perApp);
   mountMethodNotAllowed(app, options.routes);
   for (const extra of options.extras ?? []) extra(app);
   // OpenAI clients read errors in OpenAI's shape, an unknown path under its base URL included.

@@ -4,7 +4,7 @@ import type { DepsMap, Plan, ResolvedDeps } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import type { Principal as Caller } from '@docqa/core/identity';
 import type { ApiKeyGrant, KeyScope } from '@docqa/core/identity';
-import type { AppServices } from '../services.js';
+import type { AppServices } from './services.js';
 
 /** The spec's access levels, lowest first. `public` needs no token. */
 export type Access = 'public' | 'required' | 'editor' | 'admin';
@@ -35,6 +35,16 @@ export interface RouteContext<P, Q, B, D = Record<string, never>> {
 
 /** A handler answers with a status and a JSON body, or takes over `res` (streams, files) and answers `handled`. */
 export type RouteResult = { status: number; body?: unknown; headers?: Record<string, string> } | 'handled';
+
+/** What a route's middleware is built from, once per app. */
+export interface MiddlewareContext {
+  kernel: Kernel;
+  /**
+   * One value per app for `key`, made by the first route that asks: middleware several routes share
+   * (one rate limit for both password-reset endpoints), never shared by two apps in one process.
+   */
+  perApp<T>(key: symbol, make: () => T): T;
+}
 
 export interface ResponseSpec {
   description: string;
@@ -74,7 +84,7 @@ export interface RouteDefinition<
   operationId: string;
   request?: { params?: P; query?: Q; body?: B };
   /** Runs before anything else (rate limits); built once when the route is mounted. */
-  middleware?: (kernel: Kernel) => RequestHandler[];
+  middleware?: (context: MiddlewareContext) => RequestHandler[];
   responses: Record<number, ResponseSpec>;
   /** What the route needs from modules, by token; resolved once, at the route's first request. */
   deps?: D;

@@ -1,6 +1,6 @@
 import type { Logger, SqlExecutor } from '@docqa/plugin-api';
 import type { Principal } from '@docqa/core/identity';
-import type { AppServices } from '../services.js';
+import type { AppServices } from '../http/services.js';
 
 /** What a tool or resource does, each gated as the REST endpoint that does the same. */
 export type McpCapability = 'search' | 'ask' | 'list_documents' | 'get_document';

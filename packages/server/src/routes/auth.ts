@@ -1,24 +1,19 @@
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import { DocqaError } from '@docqa/plugin-api';
-import type { Kernel } from '@docqa/kernel';
-import { defineRoute } from '../http/route.js';
+import { defineRoute, type MiddlewareContext } from '../http/route.js';
 import { publicUser } from '@docqa/core/identity';
 import { resetRateLimit } from '../http/reset-rate-limit.js';
 import { emailField, messageSchema, passwordField, tokenPairSchema, userSchema } from './identity-schemas.js';
 
 const loginResult = z.union([tokenPairSchema, z.object({ mfa_required: z.literal(true), mfa_token: z.string() })]);
 
-// One limiter per server for both reset endpoints, as nginx's single zone is; keyed by kernel so
-// two servers in one process (tests, embedding) never share buckets or settings.
-const resetLimiters = new WeakMap<Kernel, RequestHandler>();
-function resetLimiter(kernel: Kernel): RequestHandler[] {
-  let limiter = resetLimiters.get(kernel);
-  if (!limiter) {
-    limiter = resetRateLimit(kernel.config.values.RATE_LIMIT_RESET, kernel.config.values.RATE_LIMIT_RESET_BURST);
-    resetLimiters.set(kernel, limiter);
-  }
-  return [limiter];
+// One limiter per app for both reset endpoints, as nginx's single zone is; two servers in one
+// process (tests, embedding) never share buckets or settings.
+const resetLimiterKey = Symbol('password reset limiter');
+function resetLimiter({ kernel, perApp }: MiddlewareContext): RequestHandler[] {
+  const { RATE_LIMIT_RESET, RATE_LIMIT_RESET_BURST } = kernel.config.values;
+  return [perApp(resetLimiterKey, () => resetRateLimit(RATE_LIMIT_RESET, RATE_LIMIT_RESET_BURST))];
 }
 
 // The smallest work a forgot-password request takes, so a slow database does not tell accounts apart.

@@ -1,7 +1,6 @@
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
-import type { Kernel } from '@docqa/kernel';
-import { defineRoute } from '../http/route.js';
+import { defineRoute, type MiddlewareContext } from '../http/route.js';
 import { clientRateLimit } from '../http/reset-rate-limit.js';
 import { isSafeReturnPath } from '@docqa/core/identity';
 import { idParams, pageQuery, tokenPairSchema } from './identity-schemas.js';
@@ -12,21 +11,13 @@ const nameParams = z.object({ name: z.string().min(1).max(64) });
 // Tokens and one-time redirects must not be kept by browsers or proxies.
 const noStore = { 'Cache-Control': 'no-store' };
 
-// Each start writes a login state row and sends the browser to the IdP: per client address, a
-// limiter per server (keyed by kernel, so two servers in one process never share buckets).
-const startLimiters = new WeakMap<Kernel, RequestHandler>();
-function startLimiter(kernel: Kernel): RequestHandler[] {
-  let limiter = startLimiters.get(kernel);
-  if (!limiter) {
-    const { OIDC_START_RATE_LIMIT, OIDC_START_RATE_LIMIT_BURST } = kernel.config.values;
-    limiter = clientRateLimit(
-      OIDC_START_RATE_LIMIT,
-      OIDC_START_RATE_LIMIT_BURST,
-      'sign-in starts (OIDC_START_RATE_LIMIT)',
-    );
-    startLimiters.set(kernel, limiter);
-  }
-  return [limiter];
+// Each start writes a login state row and sends the browser to the IdP: a limiter per client
+// address, built when the route is mounted, so two servers in one process never share buckets.
+function startLimiter({ kernel }: MiddlewareContext): RequestHandler[] {
+  const { OIDC_START_RATE_LIMIT, OIDC_START_RATE_LIMIT_BURST } = kernel.config.values;
+  return [
+    clientRateLimit(OIDC_START_RATE_LIMIT, OIDC_START_RATE_LIMIT_BURST, 'sign-in starts (OIDC_START_RATE_LIMIT)'),
+  ];
 }
 
 export const oidcRoutes = [

@@ -10,7 +10,7 @@ import { modelsTokens, type CurrentModels } from '@docqa/core/models';
 import { searchTokens, type SearchService } from '@docqa/core/search';
 import { chatTokens, type ChatService } from '@docqa/core/chat';
 
-/** The application services routes work with, built once per server from the kernel. */
+/** The HTTP layer's view of the modules: the services routes reach as `services`, by their tokens. */
 export interface AppServices {
   identity: IdentityService;
   mfa: MfaService;
