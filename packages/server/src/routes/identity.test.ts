@@ -375,6 +375,52 @@ describe('identity (through HTTP)', function () {
       expect(disabled.status).to.equal(204);
       expect(await login('tess', 'tess-password-1')).to.have.property('access_token');
     });
+
+    it('counts wrong second-step codes like wrong passwords: 429 past the allowance, before any check', async () => {
+      const admin = await login('root', 'first-admin-password');
+      await call('POST', '/api/auth/users', {
+        token: admin.access_token,
+        body: { username: 'tom', password: 'tom-password-1' },
+      });
+      const tom = await login('tom', 'tom-password-1');
+      const secret = (await call('POST', '/api/auth/mfa/totp/setup', { token: tom.access_token })).body
+        .secret as string;
+      const now = step();
+      const enabled = await call('POST', '/api/auth/mfa/totp/enable', {
+        token: tom.access_token,
+        body: { code: totpCode(secret, now) },
+      });
+      expect(enabled.status).to.equal(200);
+      // A code no step near now answers, so each guess is wrong whatever the clock does meanwhile.
+      const near = new Set(Array.from({ length: 7 }, (_, index) => totpCode(secret, now - 3 + index)));
+      const wrong = ['000000', '111111', '222222', '333333'].find((candidate) => !near.has(candidate))!;
+
+      // The password is right every time, and each ticket is single use: one sign-in per guess, all
+      // before the guesses, so these follow each other faster than the first wait (1 s) runs out.
+      const tickets: string[] = [];
+      for (let i = 0; i < 9; i++) tickets.push((await login('tom', 'tom-password-1')).mfa_token as string);
+      const statuses: number[] = [];
+      let retryAfter: string | null = null;
+      for (const ticket of tickets.slice(0, 8)) {
+        const guess = await call('POST', '/api/auth/mfa/verify', { body: { mfa_token: ticket, code: wrong } });
+        statuses.push(guess.status);
+        if (guess.status === 429) {
+          retryAfter ??= guess.headers.get('retry-after');
+          expect(guess.body.code).to.equal('rate_limited');
+        }
+      }
+      // Five failures are allowed; the sixth starts the wait.
+      expect(statuses).to.deep.equal([401, 401, 401, 401, 401, 401, 429, 429]);
+      expect(Number(retryAfter)).to.be.within(1, 900);
+
+      // During the wait the right code is refused too, before it is checked; after it, the owner gets in.
+      const right = { mfa_token: tickets[8], code: totpCode(secret, now + 1) };
+      const early = await call('POST', '/api/auth/mfa/verify', { body: right });
+      expect(early.status).to.equal(429);
+      await new Promise((resolve) => setTimeout(resolve, Number(early.headers.get('retry-after')) * 1000 + 50));
+      const late = await call('POST', '/api/auth/mfa/verify', { body: right });
+      expect(late.status, JSON.stringify(late.body)).to.equal(200);
+    });
   });
 
   it('every route of the table enforces its access level with real tokens', async () => {
