@@ -102,9 +102,26 @@ function wrongOutcomes(outcomes: Outcome[]): Outcome[] {
   });
 }
 
-const memoryBound = 1024 ** 3;
-// Generous for a shared test machine; unattacked, the search answers in milliseconds.
+// Issue 28's bounds: under 1 GB (10^9 bytes), and the server answers a real user within 5 s.
+const memoryBound = 1e9;
+const serverAnswerBoundMs = 5_000;
+// What the test process waits for the answer also holds its own turn among the attack's 110
+// requests on a shared machine: generous. Unattacked, the search answers in milliseconds.
 const userAnswerBoundMs = 15_000;
+
+/** How long the server took over a request (its access log line, found by the request's id), in ms. */
+function serverDurationMs(output: string, requestId: string): number | undefined {
+  for (const line of output.split('\n')) {
+    if (!line.includes(requestId)) continue;
+    try {
+      const entry = JSON.parse(line) as { request_id?: string; duration_ms?: number };
+      if (entry.request_id === requestId) return entry.duration_ms;
+    } catch {
+      // Not a log line of its own.
+    }
+  }
+  return undefined;
+}
 
 describe('hostile inputs all at once against a real server, its memory sampled (end to end)', function () {
   this.timeout(900_000);
@@ -116,9 +133,31 @@ describe('hostile inputs all at once against a real server, its memory sampled (
   let internal: http.Server;
   let internalUrl: string;
   const internalRequests: string[] = [];
+  let bombs: Record<string, [Uint8Array, string]>;
+  let pageBomb: Uint8Array;
 
   before(async function () {
     if (!fs.existsSync('/proc/self/status')) this.skip();
+    // Built before the server starts: building them keeps this process busy for seconds, and a
+    // keep-alive connection left idle meanwhile is closed by the server (5 s) without this process
+    // seeing it, so the upload that reused it failed with EPIPE (seen on PostgreSQL).
+    const base = new Uint8Array(
+      await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph('x')] }] })),
+    );
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet('Sheet').addRow(['x']);
+    const xlsxBase = new Uint8Array(await workbook.xlsx.writeBuffer());
+    const docxType = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+    const xlsxType = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+    bombs = {
+      // Inflates to about 130 MB of paragraphs: over maxUncompressedBytes.
+      'bomb.docx': [inflatedDocx(base, 1_600_000), docxType],
+      // Inflates about 8 MB, compressed far beyond maxCompressionRatio.
+      'ratio.docx': [inflatedDocx(base, 100_000), docxType],
+      // Inflates to about 100 MB of rows, compressed beyond maxCompressionRatio.
+      'bomb.xlsx': [inflatedXlsx(xlsxBase, 55_000), xlsxType],
+    };
+    pageBomb = pageBombPdf(100_000);
     internal = http.createServer((req, res) => {
       internalRequests.push(req.url ?? '');
       res.setHeader('content-type', 'text/html');
@@ -190,22 +229,6 @@ describe('hostile inputs all at once against a real server, its memory sampled (
   };
 
   it('answers every attack as it should, stays within 1 GB, and still serves a real user', async () => {
-    const base = new Uint8Array(
-      await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph('x')] }] })),
-    );
-    const workbook = new ExcelJS.Workbook();
-    workbook.addWorksheet('Sheet').addRow(['x']);
-    const xlsxBase = new Uint8Array(await workbook.xlsx.writeBuffer());
-    const docxType = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
-    const xlsxType = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-    const bombs = {
-      // Inflates to about 130 MB of paragraphs: over maxUncompressedBytes.
-      'bomb.docx': [inflatedDocx(base, 1_600_000), docxType],
-      // Inflates about 8 MB, compressed far beyond maxCompressionRatio.
-      'ratio.docx': [inflatedDocx(base, 100_000), docxType],
-      // Inflates to about 100 MB of rows, compressed beyond maxCompressionRatio.
-      'bomb.xlsx': [inflatedXlsx(xlsxBase, 55_000), xlsxType],
-    } as const;
     const bigFilter = Object.fromEntries(Array.from({ length: 10_000 }, (_, index) => [`key${index}`, 'value']));
 
     let peak = residentBytes(server.child.pid!);
@@ -217,7 +240,7 @@ describe('hostile inputs all at once against a real server, its memory sampled (
         ...Object.entries(bombs).map(([name, [bytes, type]]) =>
           outcomeOf('zip bomb upload', upload(name, bytes, type)),
         ),
-        outcomeOf('page bomb upload', upload('pages.pdf', pageBombPdf(100_000), 'application/pdf')),
+        outcomeOf('page bomb upload', upload('pages.pdf', pageBomb, 'application/pdf')),
       ]);
       const provider = await admin.call('POST', '/api/admin/oidc/providers', {
         name: 'metadata',
@@ -235,8 +258,17 @@ describe('hostile inputs all at once against a real server, its memory sampled (
       // The real user's search, started while everything else is under way.
       const userSearch = (async () => {
         const started = performance.now();
-        const answer = await user.call('POST', '/api/search', { query: 'How long are invoices archived?' });
-        return { ...answer, ms: performance.now() - started };
+        const res = await fetch(`${server.url}/api/search`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            authorization: user.authorization,
+            'x-request-id': 'hostile-real-user-search',
+          },
+          body: JSON.stringify({ query: 'How long are invoices archived?' }),
+        });
+        const body = (await res.json()) as Json;
+        return { status: res.status, body, ms: performance.now() - started };
       })();
       const attacks = await Promise.all([
         outcomeOf('internal web source sync', post(`/api/integrations/${sourceId}/sync`, {})),
@@ -260,7 +292,16 @@ describe('hostile inputs all at once against a real server, its memory sampled (
         ),
       ]);
       const search = await userSearch;
-      if (process.env.DOCQA_TEST_REPORT) console.log(`the real user's search: ${Math.round(search.ms)} ms`);
+      // The access log line is written when the answer is done; it reaches the test soon after.
+      const serverMs = await until(
+        "the access log line of the real user's search",
+        async () => serverDurationMs(server.output(), 'hostile-real-user-search'),
+        10_000,
+        100,
+      );
+      if (process.env.DOCQA_TEST_REPORT) {
+        console.log(`the real user's search: ${Math.round(search.ms)} ms, ${serverMs} ms of it in the server`);
+      }
 
       const outcomes = [...uploads, source, ...attacks];
       expect(wrongOutcomes(outcomes).slice(0, 5), 'answers that are not what the attack should get').to.deep.equal([]);
@@ -270,6 +311,7 @@ describe('hostile inputs all at once against a real server, its memory sampled (
       if (refusal?.status === 503) expect(refusal.body?.detail).to.contain('169.254.169.254').and.contain('link-local');
       expect(search.status, JSON.stringify(search.body)).to.equal(200);
       expect((search.body.items as Json[]).length).to.be.greaterThan(0);
+      expect(serverMs, 'the server took too long over the real user').to.be.a('number').and.below(serverAnswerBoundMs);
       expect(search.ms, 'the real user waited too long').to.be.below(userAnswerBoundMs);
 
       // The files fail alone, each naming its limit; the crawl of the internal site is refused.
@@ -295,8 +337,8 @@ describe('hostile inputs all at once against a real server, its memory sampled (
     } finally {
       clearInterval(sampler);
     }
-    if (process.env.DOCQA_TEST_REPORT) console.log(`peak resident memory ${Math.round(peak / 2 ** 20)} MiB`);
-    expect(peak, `peak resident memory ${Math.round(peak / 2 ** 20)} MiB`).to.be.below(memoryBound);
+    if (process.env.DOCQA_TEST_REPORT) console.log(`peak resident memory ${Math.round(peak / 1e6)} MB`);
+    expect(peak, `peak resident memory ${Math.round(peak / 1e6)} MB`).to.be.below(memoryBound);
     // And afterwards, the server still serves.
     expect((await fetch(`${server.url}/api/health`)).status).to.equal(200);
     expect((await user.call('POST', '/api/search', { query: 'invoices' })).status).to.equal(200);
