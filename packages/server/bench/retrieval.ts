@@ -12,7 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { definePreset, providerTokens, type EmbeddingSpace } from '@docqa/plugin-api';
+import { createOutboundPolicy, definePreset, providerTokens, type EmbeddingSpace } from '@docqa/plugin-api';
 import { createTemporaryDatabase, testSecrets } from '@docqa/kernel/testing';
 import { startChatCompletionsServer, writeTinyBertEmbeddingModel } from '@docqa/plugin-testkit';
 import embedderLlamacpp from '@docqa/plugin-embedder-llamacpp';
@@ -176,7 +176,8 @@ async function main(): Promise<void> {
         maxRetries: 0,
       }),
       instanceId: 'bench-direct',
-      deps: {},
+      // The loopback chat server is the operator's own, as a configured base URL would be.
+      deps: { outbound: createOutboundPolicy(['127.0.0.1']) },
       logger: quietLogger,
       onStop: () => {},
       signal: new AbortController().signal,
