@@ -52,6 +52,36 @@ describe('retention module (without the HTTP server)', function () {
     expect(asked).to.deep.equal({ conversations: [30, 7], audit: [400, 400] });
   });
 
+  it('deletes the job history that ended over JOB_HISTORY_RETENTION_DAYS ago, and nothing else', async () => {
+    await start({ JOB_HISTORY_RETENTION_DAYS: '10' });
+    const jobs = kernel!.jobs;
+    await jobs.createQueue('retention_history');
+    const [old, recent] = [await jobs.send('retention_history', {}), await jobs.send('retention_history', {})];
+    // Queued long ago and still waiting: history only ends when the job does.
+    const waiting = await jobs.send('retention_history', {}, { startAfterSeconds: 3600 });
+    await jobs.work('retention_history', async () => ({ ok: true }));
+    const succeeded = async () =>
+      (await jobs.list({ queues: ['retention_history'], states: ['succeeded'], limit: 10, offset: 0 })).total;
+    for (const deadline = Date.now() + 30_000; (await succeeded()) < 2;) {
+      if (Date.now() > deadline) throw new Error('the two jobs did not finish');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const age = `update pgboss.job
+      set completed_on = now() - make_interval(days => $2), created_on = now() - make_interval(days => $2)
+      where id = $1`;
+    await kernel!.db.query(age, [old, 11]);
+    await kernel!.db.query(age, [recent, 9]);
+    await kernel!.db.query('update pgboss.job set created_on = now() - make_interval(days => 20) where id = $1', [
+      waiting,
+    ]);
+
+    const result = await kernel!.resolve(retentionTokens.sweep).run();
+    expect(result.jobs_deleted).to.equal(1);
+    expect(await jobs.get('retention_history', old)).to.equal(null);
+    expect((await jobs.get('retention_history', recent))?.state).to.equal('succeeded');
+    expect((await jobs.get('retention_history', waiting))?.state).to.equal('queued');
+  });
+
   it('schedules nothing with RETENTION_SWEEPS_ENABLED off', async () => {
     await start({ RETENTION_SWEEPS_ENABLED: 'false' });
     expect(await cronEntries()).to.deep.equal([]);
