@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { DocqaError } from '@docqa/plugin-api';
+import { DocqaError, type AuditEvent } from '@docqa/plugin-api';
 import { startTestModules, type TestKernel } from '@docqa/kernel/testing';
 import { apiKeyPrefix, identityTokens, type IdentityService, type Principal } from './contract.js';
 import { identityModule } from './index.js';
@@ -9,11 +9,13 @@ describe('identity module (without the HTTP server)', function () {
   let kernel: TestKernel;
   let identity: IdentityService;
   let root: Principal;
+  const audited: AuditEvent[] = [];
 
   before(async () => {
     kernel = await startTestModules({
       modules: [identityModule],
       env: { DEFAULT_ADMIN_USER: 'root', DEFAULT_ADMIN_PASSWORD: 'a long root password' },
+      audit: { record: async (event) => void audited.push(event) },
     });
     identity = kernel.resolve(identityTokens.service);
     const admin = await identity.users.byUsername('root');
@@ -28,6 +30,20 @@ describe('identity module (without the HTTP server)', function () {
     expect(claims.sub).to.equal(root.userId);
     const wrong = await identity.login('root', 'not the password').catch((error: unknown) => error);
     expect(DocqaError.is(wrong, 'invalid_credentials')).to.equal(true);
+  });
+
+  it("audits the default admin's creation as user.create, with no actor since no one signed in", () => {
+    const created = audited.filter((event) => event.type === 'user.create' && event.target === root.userId);
+    expect(created).to.deep.equal([
+      {
+        type: 'user.create',
+        actor: null,
+        ip: null,
+        target: root.userId,
+        outcome: 'success',
+        details: { username: 'root', role: 'admin', default_admin: true },
+      },
+    ]);
   });
 
   it('creates a user, whose API key acts as that user and stops working when the user is deleted', async () => {
