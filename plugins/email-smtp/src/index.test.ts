@@ -291,6 +291,16 @@ describe('email-smtp', function () {
         startTls: false,
         tls: true,
       });
+      // The credentials too, as the kernel resolved them (SMTP_PASSWORD from its secret file).
+      const withCredentials: Record<string, unknown> = {
+        ...variables,
+        SMTP_USERNAME: 'docqa-mailer',
+        SMTP_PASSWORD: 'S3cret',
+      };
+      expect(smtpOptionsFromVariables((name) => withCredentials[name])).to.include({
+        username: 'docqa-mailer',
+        password: 'S3cret',
+      });
     });
   });
 
