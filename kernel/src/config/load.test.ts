@@ -94,6 +94,26 @@ describe('configuration', () => {
     expect([set.values.PUBLIC_URL, set.warnings]).to.deep.equal(['https://docs.example.com', []]);
   });
 
+  it('validates the cache and leader-lock variables, though DocQA needs neither cache nor leader', () => {
+    // Job state and schedules live in PostgreSQL (pg-boss), shared by every replica (test/replicas.test.ts):
+    // JOB_STORE_BACKEND=cache, a hard requirement on a cache in the spec, must not stop a start without one.
+    const cached = loadConfig(
+      { ...secrets, JOB_STORE_BACKEND: 'cache', SCHEDULER_LEADER_LOCK_ENABLED: 'false' },
+      {
+        cwd: '/tmp',
+      },
+    );
+    expect(cached.values).to.include({ JOB_STORE_BACKEND: 'cache', SCHEDULER_LEADER_LOCK_ENABLED: false });
+    expect(cached.warnings).to.deep.equal([]);
+    expect(loadConfig({ ...secrets, CACHE_URL: 'redis://cache:6379/0' }, { cwd: '/tmp' }).warnings).to.deep.equal([]);
+    // A typo is still caught at start.
+    expect(failure({ ...secrets, JOB_STORE_BACKEND: 'redis' })).to.include('JOB_STORE_BACKEND');
+    expect(failure({ ...secrets, CACHE_URL: 'http://cache:6379' })).to.include('CACHE_URL');
+    expect(failure({ ...secrets, SCHEDULER_LEADER_LOCK_TTL_SECONDS: '1' })).to.include(
+      'SCHEDULER_LEADER_LOCK_TTL_SECONDS',
+    );
+  });
+
   it('names the variable of a bad value in one line', () => {
     const message = failure({ ...secrets, N_THREADS: 'abc' });
     expect(message.split('\n')).to.have.length(1);
