@@ -1835,6 +1835,10 @@ export interface components {
                 /** @description The filters retrieval used: the request's and the classifier's. */
                 filters: {
                     document_ids?: string[];
+                    /** @enum {string} */
+                    source_type?: "upload" | "connector" | "integration";
+                    /** Format: uuid */
+                    source_id?: string;
                     metadata?: {
                         [key: string]: string;
                     };
@@ -5392,6 +5396,16 @@ export interface operations {
                     top_k?: number;
                     filters?: {
                         document_ids?: string[];
+                        /**
+                         * @description Only documents from this kind of source, as GET /api/docs filters them.
+                         * @enum {string}
+                         */
+                        source_type?: "upload" | "connector" | "integration";
+                        /**
+                         * Format: uuid
+                         * @description Only this connector's or integration's documents.
+                         */
+                        source_id?: string;
                         /** @description Every key must have this value on the chunk or on its document. */
                         metadata?: {
                             [key: string]: string;
@@ -5429,6 +5443,10 @@ export interface operations {
                             top_k: number;
                             filters: {
                                 document_ids?: string[];
+                                /** @enum {string} */
+                                source_type?: "upload" | "connector" | "integration";
+                                /** Format: uuid */
+                                source_id?: string;
                                 metadata?: {
                                     [key: string]: string;
                                 };
@@ -5474,6 +5492,16 @@ export interface operations {
                     top_k?: number;
                     filters?: {
                         document_ids?: string[];
+                        /**
+                         * @description Only documents from this kind of source, as GET /api/docs filters them.
+                         * @enum {string}
+                         */
+                        source_type?: "upload" | "connector" | "integration";
+                        /**
+                         * Format: uuid
+                         * @description Only this connector's or integration's documents.
+                         */
+                        source_id?: string;
                         metadata?: {
                             [key: string]: string;
                         };

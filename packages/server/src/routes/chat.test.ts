@@ -102,6 +102,25 @@ describe('chat (extractive backend: no model configured, ENTERPRISE)', function 
     expect(stored.body.turns.map((turn: Json) => turn.answer)).to.deep.equal([answer]);
   });
 
+  it('search and chat filter by source as the documents list does (#29 item 11)', async () => {
+    const uploads = { query: 'invoices archived', filters: { source_type: 'upload' } };
+    const searched = await t.call('POST', '/api/search', alice, uploads);
+    expect(searched.status).to.equal(200);
+    expect(searched.body.items.map((item: Json) => item.document_id)).to.include(ids['invoices.txt']);
+    const fromIntegration = { query: 'invoices archived', filters: { source_type: 'integration' } };
+    expect((await t.call('POST', '/api/search', alice, fromIntegration)).body.items).to.deep.equal([]);
+    const oneSource = { query: 'invoices archived', filters: { source_id: crypto.randomUUID() } };
+    expect((await t.call('POST', '/api/search', alice, oneSource)).body.items).to.deep.equal([]);
+    const chatted = await t.call('POST', '/api/chat', alice, uploads);
+    expect(chatted.status).to.equal(200);
+    expect(chatted.body.sources[0]).to.include({ document_id: ids['invoices.txt'] });
+    expect(chatted.body.retrieval_settings.filters).to.deep.equal({ source_type: 'upload' });
+    expect((await t.call('POST', '/api/chat', alice, fromIntegration)).body.sources).to.deep.equal([]);
+    const bogus = { query: 'invoices', filters: { source_type: 'dropbox' } };
+    expect((await t.call('POST', '/api/search', alice, bogus)).status).to.equal(422);
+    expect((await t.call('POST', '/api/chat', alice, bogus)).status).to.equal(422);
+  });
+
   it('answers 422 for an empty, blank, over-long, non-string or missing query', async () => {
     for (const body of [
       { query: '' },

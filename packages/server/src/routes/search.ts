@@ -12,6 +12,11 @@ const searchBody = z.strictObject({
   filters: z
     .strictObject({
       document_ids: z.array(z.uuid()).max(1000).optional(),
+      source_type: z
+        .enum(['upload', 'connector', 'integration'])
+        .optional()
+        .describe('Only documents from this kind of source, as GET /api/docs filters them.'),
+      source_id: z.uuid().optional().describe("Only this connector's or integration's documents."),
       metadata: z
         .record(z.string(), z.string())
         .optional()
@@ -22,6 +27,8 @@ const searchBody = z.strictObject({
 
 const filtersSchema = z.object({
   document_ids: z.array(z.uuid()).optional(),
+  source_type: z.enum(['upload', 'connector', 'integration']).optional(),
+  source_id: z.uuid().optional(),
   metadata: z.record(z.string(), z.string()).optional(),
 });
 

@@ -63,12 +63,18 @@ export async function rankChunks(ranking: Ranking, terms: readonly WeightedTerm[
 }
 
 /**
- * Filters that pick documents or chunks by id or metadata select few of them: those are joined
+ * Filters that pick documents or chunks by id, source or metadata select few of them: those are joined
  * before ranking. Otherwise (status, groups) most chunks pass, and eligibility is checked on the
  * best-ranked only, instead of joining every posting to its document.
  */
 function needsDocumentJoin(scope: SearchScope): boolean {
-  return scope.filters?.document_ids !== undefined || Object.keys(scope.filters?.metadata ?? {}).length > 0;
+  const { document_ids, source_type, source_id, metadata } = scope.filters ?? {};
+  return (
+    document_ids !== undefined ||
+    source_type !== undefined ||
+    source_id !== undefined ||
+    Object.keys(metadata ?? {}).length > 0
+  );
 }
 
 /** Chunks ranked before their documents are checked: enough for k eligible ones in nearly every case. */

@@ -4,6 +4,10 @@ import { documentAccessPredicate } from '../groups/contract.js';
 export interface SearchFilters {
   document_ids?: string[];
   metadata?: Record<string, string>;
+  /** Where the documents came from, as GET /api/docs filters them. */
+  source_type?: 'upload' | 'connector' | 'integration';
+  /** One connector's or integration's documents. */
+  source_id?: string;
 }
 
 export interface FilterLimits {
@@ -44,11 +48,13 @@ export interface SearchScope {
   filters?: SearchFilters;
 }
 
-/** Conditions on a document (alias `doc`): indexed, visible to the groups, among the requested ids. */
+/** Conditions on a document (alias `doc`): indexed, visible to the groups, among the requested ids and source. */
 export function documentConditions(doc: string, scope: SearchScope, params: SqlParams): string[] {
   const conditions = [`${doc}.status = 'indexed'`];
   if (scope.filters?.document_ids)
     conditions.push(`${doc}.id = any(${params.add(scope.filters.document_ids)}::uuid[])`);
+  if (scope.filters?.source_type) conditions.push(`${doc}.source_type = ${params.add(scope.filters.source_type)}`);
+  if (scope.filters?.source_id) conditions.push(`${doc}.source_id = ${params.add(scope.filters.source_id)}`);
   if (scope.visibleToGroups) conditions.push(documentAccessPredicate(doc, params.add(scope.visibleToGroups)));
   return conditions;
 }
@@ -75,6 +81,8 @@ export function isNarrowed(scope: SearchScope): boolean {
   return (
     scope.visibleToGroups !== null ||
     scope.filters?.document_ids !== undefined ||
+    scope.filters?.source_type !== undefined ||
+    scope.filters?.source_id !== undefined ||
     Object.keys(scope.filters?.metadata ?? {}).length > 0
   );
 }

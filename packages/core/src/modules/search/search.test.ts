@@ -5,7 +5,14 @@ import { provide, startTestModules, type TestKernel } from '@docqa/kernel/testin
 import { groupsTokens, type GroupsService } from '../groups/contract.js';
 import { modelsTokens, type CurrentModels } from '../models/contract.js';
 import { analyzerVersion } from '../../index.js';
-import { analyseChunks, searchTokens, storedAnalyzerVersion, writePostings, type SearchService } from './contract.js';
+import {
+  analyseChunks,
+  searchTokens,
+  storedAnalyzerVersion,
+  writePostings,
+  type SearchFilters,
+  type SearchService,
+} from './contract.js';
 import { searchModule } from './index.js';
 
 // The documents' tables as search reads them; in the product the documents' migrations make them.
@@ -19,7 +26,7 @@ const documentsStandIn = defineModule({
       up: [
         `create table document (id uuid primary key, path text not null, filename text not null,
           status text not null, title text null, metadata jsonb not null default '{}',
-          chunk_count integer not null default 0)`,
+          chunk_count integer not null default 0, source_type text not null default 'upload', source_id text null)`,
         `create table chunk (id uuid primary key, document_id uuid not null references document (id) on delete cascade,
           position integer not null, text text not null, metadata jsonb not null default '{}')`,
       ],
@@ -29,6 +36,7 @@ const documentsStandIn = defineModule({
 });
 const everyone = { scopeFor: async () => ({ all: true }) } as unknown as GroupsService;
 const lexicalOnly: CurrentModels = { switchedChatBackend: () => null, embedder: () => null };
+const feedSource = '5e0c4a4e-0000-4000-8000-0000000000fe';
 const ada = { userId: '5e0c4a4e-0000-4000-8000-000000000001', username: 'ada', role: 'viewer' as const };
 
 /** A document as indexing writes it: its chunks, their postings, then its status. */
@@ -36,12 +44,13 @@ async function insertDocument(
   db: SqlExecutor,
   name: string,
   texts: string[],
-  options: { status?: string; metadata?: Record<string, string> } = {},
+  options: { status?: string; metadata?: Record<string, string>; source?: { type: string; id: string } } = {},
 ): Promise<string> {
   const id = crypto.randomUUID();
   await db.query(
-    `insert into document (id, path, filename, status, title, metadata) values ($1, $2, $2, 'indexing', $2, $3)`,
-    [id, name, JSON.stringify(options.metadata ?? {})],
+    `insert into document (id, path, filename, status, title, metadata, source_type, source_id)
+     values ($1, $2, $2, 'indexing', $2, $3, $4, $5)`,
+    [id, name, JSON.stringify(options.metadata ?? {}), options.source?.type ?? 'upload', options.source?.id ?? null],
   );
   const chunks = analyseChunks(texts.map((text) => ({ id: crypto.randomUUID(), text })));
   for (const [position, chunk] of chunks.entries()) {
@@ -83,6 +92,9 @@ describe('search module (without the HTTP server)', function () {
     ids.draft = await insertDocument(kernel.db, 'draft.txt', ['A cooling draft not indexed yet.'], {
       status: 'indexing',
     });
+    ids.feed = await insertDocument(kernel.db, 'feed.txt', ['The feed lasts a week.'], {
+      source: { type: 'integration', id: feedSource },
+    });
   });
   after(() => kernel?.dispose());
 
@@ -107,6 +119,16 @@ describe('search module (without the HTTP server)', function () {
     expect(byRegion.items.map((item) => item.document_id)).to.deep.equal([ids.heating]);
     const byId = await search.search(ada, { query: 'period', topK: 5, filters: { document_ids: [ids.cooling!] } });
     expect(byId.items.map((item) => item.document_id)).to.deep.equal([ids.cooling]);
+  });
+
+  it('narrows by source: the kind of source, and one connector or integration (#29 item 11)', async () => {
+    const found = async (filters: SearchFilters) =>
+      (await search.search(ada, { query: 'lasts', topK: 5, filters })).items.map((item) => item.document_id);
+    expect(await found({ source_type: 'integration' })).to.deep.equal([ids.feed]);
+    expect(await found({ source_id: feedSource })).to.deep.equal([ids.feed]);
+    expect(await found({ source_type: 'upload' })).to.have.members([ids.cooling, ids.heating]);
+    expect(await found({ source_type: 'connector' })).to.deep.equal([]);
+    expect(await found({ source_id: crypto.randomUUID() })).to.deep.equal([]);
   });
 
   it('refuses a filter past FILTER_MAX_KEYS with a 422 naming the setting, before any SQL', () => {
