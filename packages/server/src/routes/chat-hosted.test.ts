@@ -168,6 +168,24 @@ describe('chat through a hosted OpenAI-compatible API (LLM_BACKEND=hosted, loopb
     }
   });
 
+  it('gives the rewrite only the last RAG_QUERY_REWRITE_MAX_TURNS turns', async () => {
+    const first = await t.call('POST', '/api/chat', t.admin, { query: 'Where are invoices archived?' });
+    const conversation_id = first.body.conversation_id as string;
+    await t.call('POST', '/api/chat', t.admin, { query: 'And the receipts?', conversation_id });
+    const rewriting = { RAG_QUERY_REWRITE_ENABLED: true, RAG_QUERY_REWRITE_MAX_TURNS: 1 };
+    expect((await t.call('PATCH', '/api/admin/settings', t.admin, rewriting)).status).to.equal(200);
+    try {
+      const before = llm.requests.length;
+      await t.call('POST', '/api/chat', t.admin, { query: 'for how long?', conversation_id });
+      const rewritePrompt = (llm.requests[before]?.body?.messages as Json[]).at(-1)?.content;
+      expect(rewritePrompt).to.include('User: And the receipts?').and.include('Last question: for how long?');
+      expect(rewritePrompt).to.not.include('Where are invoices archived?');
+    } finally {
+      const defaults = { RAG_QUERY_REWRITE_ENABLED: false, RAG_QUERY_REWRITE_MAX_TURNS: 3 };
+      await t.call('PATCH', '/api/admin/settings', t.admin, defaults);
+    }
+  });
+
   it('the OpenAI-compatible API rewrites a follow-up from the messages the client sends', async () => {
     const rewriting = await t.call('PATCH', '/api/admin/settings', t.admin, { RAG_QUERY_REWRITE_ENABLED: true });
     expect(rewriting.status).to.equal(200);
