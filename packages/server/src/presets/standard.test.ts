@@ -5,7 +5,7 @@ import { llmOpenAiOptionsSchema } from '@docqa/plugin-llm-openai';
 import { startChatCompletionsServer, type ChatCompletionsServer } from '@docqa/plugin-testkit';
 import { startSearchServer, type SearchTestServer } from '../testing/search-server.test-support.js';
 import { chatStream } from '../testing/sse.test-support.js';
-import { chatBackend, inferenceServerApiKey } from './standard.js';
+import { chatBackend, inferenceServerApiKey, standardPreset } from './standard.js';
 
 /** The chat backend the standard preset picks for these variables, after the kernel validated them. */
 function chosenFor(env: Record<string, string>) {
@@ -13,6 +13,42 @@ function chosenFor(env: Record<string, string>) {
   const entry = chatBackend((name) => values[name as keyof typeof values]);
   return { id: entry.plugin.id, options: (entry as { options?: Record<string, unknown> }).options };
 }
+
+describe('standard preset: email by EMAIL_PROVIDER (spec 8.2)', () => {
+  /** The email plugins the preset loads for these variables, after the kernel validated them. */
+  const emailFor = (env: Record<string, string>) => {
+    const { values } = loadConfig({ ...testSecrets, DOCQA_SECRETS_DIR: '/nonexistent-secrets', ...env }, { cwd: '/' });
+    return standardPreset
+      .plugins({ variable: (name) => values[name as keyof typeof values] })
+      .map((entry) => ({
+        id: typeof entry.plugin === 'string' ? entry.plugin : entry.plugin.id,
+        options: (entry as { options?: Record<string, unknown> }).options,
+      }))
+      .filter((entry) => entry.id.startsWith('email-'));
+  };
+
+  it('logs emails by default, and sends them through SMTP_* with EMAIL_PROVIDER=smtp', () => {
+    expect(emailFor({}).map((entry) => entry.id)).to.deep.equal(['email-console']);
+    const smtp = emailFor({
+      EMAIL_PROVIDER: 'smtp',
+      SMTP_HOST: 'mail.example.com',
+      SMTP_PORT: '587',
+      SMTP_FROM: 'docqa@example.com',
+      SMTP_USERNAME: 'mailer',
+      SMTP_PASSWORD: 'mail-password',
+      SMTP_STARTTLS: 'true',
+    });
+    expect(smtp.map((entry) => entry.id)).to.deep.equal(['email-smtp']);
+    expect(smtp[0]?.options).to.include({
+      host: 'mail.example.com',
+      port: 587,
+      from: 'docqa@example.com',
+      username: 'mailer',
+      password: 'mail-password',
+      startTls: true,
+    });
+  });
+});
 
 describe('standard preset: the chat backend from LLM_BACKEND, LLM_MODEL_PATH and INFERENCE_URL', () => {
   it('answers extractively on a fresh install: INFERENCE_URL has no default', () => {
