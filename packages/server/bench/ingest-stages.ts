@@ -27,17 +27,12 @@ import {
   type RuleRunner,
 } from '@docqa/core';
 import type { Kernel } from '@docqa/kernel';
-import {
-  chunkId,
-  chunksPerStatement,
-  writeChunkedDocument,
-  type ChunkedDocument,
-} from '../dist/documents/index-writer.js';
-import { ruleOutcomes } from '../dist/analytics/outcomes.js';
+import { chunkId, chunksPerStatement, writeChunkedDocument, type ChunkedDocument } from '@docqa/core/documents';
+import { ruleOutcomes } from '@docqa/core/analytics';
 import { binaryCopyHeader, binaryCopyTrailer, binaryVectorRow, copyFrom } from './pg-copy.js';
 import { CpuMeter, type CpuTime } from './cpu-meter.js';
 
-/** What the pipeline uses (packages/server/src/documents/ingest.ts and workers.ts). */
+/** What the pipeline uses (the documents module's ingest.ts and its onWorkerStart). */
 const targetTokens = 256;
 const ingestConcurrency = 2;
 

@@ -11,7 +11,8 @@ export type { DocumentRow, DocumentStatus } from './document-repository.js';
 export type { UploadBody } from './multipart-parts.js';
 export { isRelativeSourcePath } from './connector-targets.js';
 export { readChunkText, readTextPage, chunksPerPage, type TextPage } from './document-text.js';
-export { chunkId } from './index-writer.js';
+// The index writer's steps, which bench:ingest times one by one.
+export { chunkId, chunksPerStatement, writeChunkedDocument, type ChunkedDocument } from './index-writer.js';
 export { ingestQueue, ingestQueueOptions, rebuildQueue, rebuildQueueOptions, type IngestJobData } from './queues.js';
 
 export const documentsTokens = {
