@@ -79,36 +79,49 @@ describeOnPostgres('two DocQA processes on one PostgreSQL (end to end)', functio
     });
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
 
-    // A tick of minute m is sent by the first cron pass after m:00 (every 30 s in each process);
-    // a second copy from the other process would come in that same minute.
-    const ticks = async () => {
-      const jobs = (await clients[0]!.call('GET', `/api/jobs?kind=scan&source_id=${connector}&limit=100`)).body
-        .items as Json[];
-      const perMinute = new Map<string, number>();
-      for (const job of jobs)
-        perMinute.set(
-          String(job.created_at).slice(0, 16),
-          (perMinute.get(String(job.created_at).slice(0, 16)) ?? 0) + 1,
-        );
-      return { jobs, perMinute };
+    // pg-boss files each occurrence of a cron entry once, keyed by the entry and the minute it falls
+    // in, and then forwards it as the sync job. The forward comes after the first cron pass of that
+    // minute (passes are 30 s apart, shared by both processes) plus its worker's poll, so a job's
+    // creation time can fall in the next minute: occurrences are counted by the minute they were
+    // filed for, and every one of them must be one job, whichever process ran the pass.
+    type Counts = { forwarded: number; pending: number; jobs: number; slots: string[]; duplicates: number };
+    const counts = async (): Promise<Counts> => {
+      const [row] = await deployment.sql<Counts>(
+        `select count(*) filter (where name = $2 and state = 'completed')::int as forwarded,
+                count(*) filter (where name = $2 and state <> 'completed')::int as pending,
+                count(*) filter (where name = 'sync' and data->>'scheduleId' = $1)::int as jobs,
+                coalesce(array_agg(distinct data->>'slot') filter (where name = $2), '{}') as slots,
+                (count(*) filter (where name = $2) - count(distinct data->>'slot') filter (where name = $2))::int
+                  as duplicates
+           from pgboss.job where name = 'sync' or (name = $2 and data->>'key' = $1)`,
+        [created.body.id, '__pgboss__send-it'],
+      );
+      return row!;
     };
-    const seen = await until(
-      'two ticks',
-      async () => ((await ticks()).perMinute.size >= 2 ? ticks() : null),
+    await until(
+      'two occurrences forwarded',
+      async () => ((await counts()).forwarded >= 2 ? true : null),
       200_000,
       1000,
     );
-    const secondMinute = [...seen.perMinute.keys()].sort().at(-1) as string;
-    // Past the second tick's minute by 50 s, when any duplicate of it would have arrived.
-    const settled = new Date(`${secondMinute}:50Z`).getTime() - Date.now();
-    if (settled > 0) await sleep(settled);
+    // Long enough for both processes' next passes: a second copy of an occurrence would come then.
+    await sleep(40_000);
+    const settled = await until(
+      'no occurrence in flight',
+      async () => {
+        const now = await counts();
+        return now.pending === 0 ? now : null;
+      },
+      60_000,
+      500,
+    );
+    expect(settled.duplicates, `occurrences: ${JSON.stringify(settled)}`).to.equal(0);
+    expect(settled.jobs, `one job per occurrence: ${JSON.stringify(settled)}`).to.equal(settled.forwarded);
+    expect(settled.slots.length).to.be.at.least(2);
 
-    const { jobs, perMinute } = await ticks();
-    expect(
-      [...perMinute.values()].every((count) => count === 1),
-      `jobs per minute: ${JSON.stringify([...perMinute])}`,
-    ).to.equal(true);
-    expect(perMinute.size).to.be.at.least(2);
+    const jobs = (await clients[0]!.call('GET', `/api/jobs?kind=scan&source_id=${connector}&limit=100`)).body
+      .items as Json[];
+    expect(jobs.length).to.equal(settled.jobs);
     for (const job of jobs.filter((candidate) => candidate.status !== 'running' && candidate.status !== 'queued'))
       expect(job.status).to.equal('succeeded');
     const schedule = (await clients[1]!.call('GET', `/api/schedules/${created.body.id}`)).body;
