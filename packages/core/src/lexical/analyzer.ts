@@ -3,10 +3,10 @@ import type { LanguageDetector } from './language-detection.js';
 
 /**
  * The version of the analysis below. Postings written under another version are re-analysed by the
- * lexical re-index job at start (packages/server/src/search/lexical-reindex.ts): bump it with any
- * change that alters a term.
+ * lexical re-index job at start (packages/core/src/modules/search/lexical-reindex.ts): bump it with any
+ * change that alters a term, the language detector's database included (3: eld's extra-small one).
  */
-export const analyzerVersion = 2;
+export const analyzerVersion = 3;
 
 /** Lucene's StandardTokenizer cuts tokens at 255 characters; longer runs are noise (base64, hashes). */
 const maxTokenLength = 255;
