@@ -1,11 +1,9 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
 import { DocqaError } from '@docqa/plugin-api';
 import { checkAccess, requiredKeyScope, type Authenticator } from '../http/access.js';
 import { defineRoute, type AnyRoute } from '../http/route.js';
 import { readBuildInfo } from '../build-info.js';
 import type { McpCapability } from '../mcp/context.js';
-import { createMcpServer } from '../mcp/server.js';
 import { chatRoutes } from './chat.js';
 import { documentRoutes } from './documents.js';
 import { searchRoutes } from './search.js';
@@ -27,6 +25,19 @@ const gates: Record<McpCapability, AnyRoute> = {
   list_documents: byOperation(documentRoutes, 'listDocuments'),
   get_document: byOperation(documentRoutes, 'getDocument'),
 };
+
+/**
+ * The MCP SDK and DocQA's server on it, loaded by the first MCP request: they hold about 30 MB of
+ * resident memory, which a deployment that never speaks MCP (most) should not pay for.
+ */
+let mcpLibrary:
+  | Promise<[typeof import('../mcp/server.js'), typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')]>
+  | undefined;
+const loadMcpLibrary = () =>
+  (mcpLibrary ??= Promise.all([
+    import('../mcp/server.js'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+  ]));
 
 /** Read once: build-info reads files, and every MCP request names the version. */
 let version: string | undefined;
@@ -98,6 +109,7 @@ export const mcpRoutes = [
       };
       const logger = kernel.logger.child({ component: 'mcp' });
       const context = { services, db: kernel.db, logger, principal: caller, clientIp: req.ip ?? null, authorize };
+      const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await loadMcpLibrary();
       const server = createMcpServer(context, (version ??= readBuildInfo().version));
       const slow = answersSlowly(body);
       const transport = new StreamableHTTPServerTransport({ enableJsonResponse: !slow });
