@@ -1,7 +1,5 @@
 import { definePlugin } from '@docqa/plugin-api';
 import { smtpEmailOptionsSchema } from './config.js';
-import { createSmtpEmailProvider } from './provider.js';
-import { createSmtpTransport } from './transport.js';
 
 export { smtpOptionsFromVariables, type SmtpEmailOptions, type SmtpEmailOptionsInput } from './config.js';
 
@@ -13,7 +11,11 @@ export default definePlugin({
   description: 'Sends emails (password reset links) through an SMTP server.',
   configSchema: smtpEmailOptionsSchema,
   deps: {},
-  init({ options, logger, onStop }) {
+  async init({ options, logger, onStop }) {
+    // Imported here, not above: nodemailer holds about 16 MB of resident memory, which a process
+    // sending no email through SMTP should not pay for.
+    const { createSmtpEmailProvider } = await import('./provider.js');
+    const { createSmtpTransport } = await import('./transport.js');
     const transport = createSmtpTransport(options);
     onStop(() => transport.close());
     const security = options.tls ? 'implicit TLS' : options.startTls ? 'STARTTLS required' : 'STARTTLS when offered';

@@ -1,7 +1,5 @@
 import { definePlugin, tokens } from '@docqa/plugin-api';
-import { createEmbeddingsClient, describeEndpoint } from './client.js';
 import { openAiEmbedderOptionsSchema } from './config.js';
-import { createOpenAiEmbeddingProvider } from './provider.js';
 
 export { openAiEmbedderOptionsSchema, type OpenAiEmbedderOptions, type OpenAiEmbedderOptionsInput } from './config.js';
 
@@ -13,7 +11,11 @@ export default definePlugin({
   description: 'Embeds texts through an OpenAI-compatible /embeddings API (OpenAI, Azure OpenAI, vLLM, ...).',
   configSchema: openAiEmbedderOptionsSchema,
   deps: { outbound: tokens.outbound },
-  init({ options, deps, logger }) {
+  async init({ options, deps, logger }) {
+    // Imported here, not above: the openai package holds about 28 MB of resident memory, which a
+    // process that never configures this embedder should not pay for.
+    const { createEmbeddingsClient, describeEndpoint } = await import('./client.js');
+    const { createOpenAiEmbeddingProvider } = await import('./provider.js');
     // The endpoint comes from the operator's configuration (this plugin's options), which allows its
     // host; redirects elsewhere follow OUTBOUND_ALLOW.
     const endpoint = options.azure?.endpoint ?? options.baseUrl;

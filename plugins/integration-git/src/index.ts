@@ -5,8 +5,6 @@
  */
 import { definePlugin, tokens, type ConnectorProvider, type ConnectorSource } from '@docqa/plugin-api';
 import { gitSourceConfigSchema, pluginOptionsSchema, type GitSourceConfig } from './config.js';
-import { syncRepository } from './sync.js';
-import { WorkingClone } from './working-clone.js';
 
 export default definePlugin({
   apiVersion: 1,
@@ -35,6 +33,10 @@ export default definePlugin({
         acls: false, // git has no per-file access control
       },
       async open(config, context): Promise<ConnectorSource> {
+        // Imported at the first sync: isomorphic-git holds about 15 MB of resident memory, which a
+        // process that has no git integration should not pay for.
+        const { syncRepository } = await import('./sync.js');
+        const { WorkingClone } = await import('./working-clone.js');
         const clone = new WorkingClone(options.stateDir, context.sourceId, config, guard);
         return {
           async *sync(cursor, signal) {

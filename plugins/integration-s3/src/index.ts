@@ -9,8 +9,6 @@
  */
 import { definePlugin, tokens, type ConnectorProvider, type ConnectorSource } from '@docqa/plugin-api';
 import { pluginOptionsSchema, s3SourceConfigSchema, type S3SourceConfig } from './config.js';
-import { createS3Client } from './s3-client.js';
-import { syncBucket } from './sync.js';
 import { stateFilePath } from './sync-state.js';
 
 export { pluginOptionsSchema, s3SourceConfigSchema, type S3SourceConfig } from './config.js';
@@ -42,6 +40,10 @@ export default definePlugin({
         acls: false, // bucket policies and object ACLs do not map to DocQA groups
       },
       async open(config, context): Promise<ConnectorSource> {
+        // Imported at the first sync: the AWS SDK holds about 24 MB of resident memory, which a
+        // process that has no S3 integration should not pay for.
+        const { createS3Client } = await import('./s3-client.js');
+        const { syncBucket } = await import('./sync.js');
         // One client per source: its connection pool serves the listing and every document read.
         const client = createS3Client(config, guard);
         const stateFile = stateFilePath(options.stateDir, context.sourceId);

@@ -1,8 +1,5 @@
 import { definePlugin, tokens } from '@docqa/plugin-api';
-import { createChatClient, endpointOf, modelOf } from './client.js';
 import { llmOpenAiOptionsSchema } from './config.js';
-import { createOpenAiLlmBackend } from './generate.js';
-import { ServerModelWatch } from './model-watch.js';
 
 export {
   llmOpenAiOptionsSchema,
@@ -21,11 +18,16 @@ export default definePlugin({
   configSchema: llmOpenAiOptionsSchema,
   deps: { outbound: tokens.outbound },
   async init({ options, deps, logger, onStop }) {
+    // Imported here, not above: the openai package holds about 28 MB of resident memory, which a
+    // process that never configures this backend should not pay for.
+    const { createChatClient, endpointOf, modelOf } = await import('./client.js');
+    const { createOpenAiLlmBackend } = await import('./generate.js');
+    const { ServerModelWatch } = await import('./model-watch.js');
     // The endpoint comes from the operator's configuration (HOSTED_BASE_URL, INFERENCE_URL or this
     // plugin's options), which allows its host; redirects elsewhere follow OUTBOUND_ALLOW.
     const fetch = deps.outbound.configured([endpointOf(options)]).fetch;
     const client = createChatClient(options, fetch);
-    let watch: ServerModelWatch | null = null;
+    let watch: InstanceType<typeof ServerModelWatch> | null = null;
     if (options.discoverContext && !options.azure) {
       watch = new ServerModelWatch(fetch, options, endpointOf(options), logger);
       await watch.read();

@@ -69,4 +69,50 @@ describe('native libraries in the main thread', function () {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('a server on the defaults loads no library of a backend, provider or protocol it was not configured for', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-lazy-libraries-'));
+    try {
+      // Every module the process loads, as Node's resolver hands it over.
+      fs.writeFileSync(
+        path.join(dir, 'hooks.mjs'),
+        `import fs from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context);
+  fs.appendFileSync(${JSON.stringify(path.join(dir, 'loaded.txt'))}, resolved.url + '\\n');
+  return resolved;
+}`,
+      );
+      fs.writeFileSync(
+        path.join(dir, 'register.mjs'),
+        `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(path.join(dir, 'hooks.mjs')).href)});`,
+      );
+      fs.writeFileSync(
+        path.join(dir, 'child.mjs'),
+        `import { testSecrets } from '${compiled('../../kernel/dist/testing/test-kernel.js')}';
+import { startServer } from '${compiled('dist/server.js')}';
+const dir = process.env.CHILD_DIR;
+const env = { ...testSecrets, DOCQA_DATA_DIR: dir, DOCQA_SECRETS_DIR: dir, LOG_LEVEL: 'ERROR' };
+const server = await startServer({ env, cwd: dir, inMemoryDatabase: true, port: 0, host: '127.0.0.1' });
+await (await fetch(server.url + '/api/health')).text();
+await server.stop();`,
+      );
+      await promisify(execFile)(
+        process.execPath,
+        ['--import', path.join(dir, 'register.mjs'), path.join(dir, 'child.mjs')],
+        {
+          cwd: dir,
+          env: { ...process.env, CHILD_DIR: dir },
+        },
+      );
+      const loaded = fs.readFileSync(path.join(dir, 'loaded.txt'), 'utf8').split('\n');
+      // The hook sees the server's own modules, so an empty list would be a broken hook, not a lean server.
+      expect(loaded.some((url) => url.includes('/server/dist/server.js'))).to.equal(true);
+      // Each is tens of MB resident (docs/operations.md, Memory): loaded by the plugin or route that uses it.
+      const lazy = ['/openai/', '/nodemailer/', '/isomorphic-git/', '/@aws-sdk/', '/@modelcontextprotocol/'];
+      expect(lazy.filter((library) => loaded.some((url) => url.includes(`/node_modules${library}`)))).to.deep.equal([]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
