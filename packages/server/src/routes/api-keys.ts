@@ -3,6 +3,7 @@ import { nameSchema } from '../http/openapi.js';
 import { DocqaError } from '@docqa/plugin-api';
 import { defineRoute } from '../http/route.js';
 import { idParams } from './identity-schemas.js';
+import { identityTokens } from '@docqa/core/identity';
 
 const scopeField = z.enum(['read', 'write', 'admin']);
 
@@ -61,9 +62,10 @@ export const apiKeyRoutes = [
       201: { description: 'Created; keep the key now.', schema: createdKeySchema },
       422: { description: "A scope beyond the caller's role, or an invalid field." },
     },
-    async handler({ services, principal, body, req }) {
+    deps: { identity: identityTokens.service },
+    async handler({ deps, principal, body, req }) {
       const fields = { name: body.name, scopes: body.scopes, expiresInDays: body.expires_in_days };
-      return { status: 201, body: await services.identity.apiKeys.create(principal!, fields, req.ip ?? null) };
+      return { status: 201, body: await deps.identity.apiKeys.create(principal!, fields, req.ip ?? null) };
     },
   }),
   defineRoute({
@@ -75,9 +77,10 @@ export const apiKeyRoutes = [
     operationId: 'listApiKeys',
     summary: "The caller's API keys (not revoked), without their secrets",
     responses: { 200: { description: 'Oldest first.', schema: keyList } },
-    handler: async ({ services, principal }) => ({
+    deps: { identity: identityTokens.service },
+    handler: async ({ deps, principal }) => ({
       status: 200,
-      body: { items: await services.identity.apiKeys.list(principal!.userId) },
+      body: { items: await deps.identity.apiKeys.list(principal!.userId) },
     }),
   }),
   defineRoute({
@@ -91,8 +94,9 @@ export const apiKeyRoutes = [
     description: 'The key is refused from the next request on.',
     request: { params: keyParams },
     responses: { 204: { description: 'Revoked.' }, 404: { description: "No such key of the caller's." } },
-    async handler({ services, principal, params, req }) {
-      await services.identity.apiKeys.revoke(principal!, principal!.userId, params.id, req.ip ?? null);
+    deps: { identity: identityTokens.service },
+    async handler({ deps, principal, params, req }) {
+      await deps.identity.apiKeys.revoke(principal!, principal!.userId, params.id, req.ip ?? null);
       return { status: 204 };
     },
   }),
@@ -106,10 +110,11 @@ export const apiKeyRoutes = [
     summary: "A user's API keys (admin)",
     request: { params: idParams },
     responses: { 200: { description: 'Oldest first.', schema: keyList }, 404: { description: 'No such user.' } },
-    async handler({ services, params }) {
-      const user = await services.identity.users.byId(params.id);
+    deps: { identity: identityTokens.service },
+    async handler({ deps, params }) {
+      const user = await deps.identity.users.byId(params.id);
       if (!user) throw new DocqaError('not_found', `User ${params.id} was not found.`);
-      return { status: 200, body: { items: await services.identity.apiKeys.list(params.id) } };
+      return { status: 200, body: { items: await deps.identity.apiKeys.list(params.id) } };
     },
   }),
   defineRoute({
@@ -122,8 +127,9 @@ export const apiKeyRoutes = [
     summary: "Revoke a user's API key (admin)",
     request: { params: userKeyParams },
     responses: { 204: { description: 'Revoked.' }, 404: { description: 'No such key of this user.' } },
-    async handler({ services, principal, params, req }) {
-      await services.identity.apiKeys.revoke(principal!, params.id, params.key_id, req.ip ?? null);
+    deps: { identity: identityTokens.service },
+    async handler({ deps, principal, params, req }) {
+      await deps.identity.apiKeys.revoke(principal!, params.id, params.key_id, req.ip ?? null);
       return { status: 204 };
     },
   }),

@@ -3,6 +3,7 @@ import { nameSchema } from '../http/openapi.js';
 import { auditTokens } from '@docqa/core/audit';
 import { defineRoute } from '../http/route.js';
 import { idParams, pageQuery } from './identity-schemas.js';
+import { identityTokens } from '@docqa/core/identity';
 
 const entrySchema = z.object({
   id: z.uuid(),
@@ -112,9 +113,10 @@ export const auditRoutes = [
     description: 'Applies to every replica without a restart; recorded as config.update.',
     request: { body: configSchema.strict() },
     responses: { 200: { description: 'The policy now in effect.', schema: configSchema } },
-    handler: async ({ kernel, services, principal, body, req }) => {
+    deps: { identity: identityTokens.service },
+    handler: async ({ kernel, deps, principal, body, req }) => {
       await kernel.settings.set({ RAG_AUDIT_RETENTION_DAYS: body.retention_days }, principal!.username);
-      await services.identity.recordConfigUpdate(principal!, req.ip, 'audit.retention', {
+      await deps.identity.recordConfigUpdate(principal!, req.ip, 'audit.retention', {
         retention_days: body.retention_days,
       });
       return { status: 200, body: { retention_days: Number(kernel.settings.get('RAG_AUDIT_RETENTION_DAYS')) } };

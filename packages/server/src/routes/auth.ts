@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import { DocqaError } from '@docqa/plugin-api';
 import { defineRoute, type MiddlewareContext } from '../http/route.js';
-import { publicUser } from '@docqa/core/identity';
+import { publicUser, identityTokens } from '@docqa/core/identity';
 import { resetRateLimit } from '../http/reset-rate-limit.js';
 import { emailField, messageSchema, passwordField, tokenPairSchema, userSchema } from './identity-schemas.js';
 
@@ -31,9 +31,10 @@ export const authRoutes = [
       'Answers the token pair, or `{mfa_required, mfa_token}` when the account has TOTP enabled (then call /api/auth/mfa/verify).',
     request: { body: z.object({ username: z.string().min(1).max(256), password: passwordField }) },
     responses: { 200: { description: 'Signed in, or the TOTP step is next.', schema: loginResult } },
-    handler: async ({ services, body, req }) => ({
+    deps: { identity: identityTokens.service },
+    handler: async ({ deps, body, req }) => ({
       status: 200,
-      body: await services.identity.login(body.username, body.password, req.ip ?? null),
+      body: await deps.identity.login(body.username, body.password, req.ip ?? null),
     }),
   }),
   defineRoute({
@@ -47,7 +48,8 @@ export const authRoutes = [
       'The refresh token is rotated: each works once. Using one twice ends that sign-in (every token of its family).',
     request: { body: z.object({ refresh_token: z.string().min(1).max(4096) }) },
     responses: { 200: { description: 'A new pair.', schema: tokenPairSchema } },
-    handler: async ({ services, body }) => ({ status: 200, body: await services.identity.refresh(body.refresh_token) }),
+    deps: { identity: identityTokens.service },
+    handler: async ({ deps, body }) => ({ status: 200, body: await deps.identity.refresh(body.refresh_token) }),
   }),
   defineRoute({
     method: 'post',
@@ -58,8 +60,9 @@ export const authRoutes = [
     operationId: 'logoutEverywhere',
     summary: 'Sign out everywhere: every token of this account stops working',
     responses: { 204: { description: 'Signed out everywhere.' } },
-    handler: async ({ services, principal }) => {
-      await services.identity.logoutEverywhere(principal!);
+    deps: { identity: identityTokens.service },
+    handler: async ({ deps, principal }) => {
+      await deps.identity.logoutEverywhere(principal!);
       return { status: 204 };
     },
   }),
@@ -75,9 +78,10 @@ export const authRoutes = [
     middleware: resetLimiter,
     request: { body: z.object({ email: z.string().min(1).max(254) }) },
     responses: { 200: { description: 'Accepted.', schema: messageSchema } },
-    handler: async ({ services, body }) => {
+    deps: { identity: identityTokens.service },
+    handler: async ({ deps, body }) => {
       const started = Date.now();
-      services.identity.forgotPassword(body.email);
+      deps.identity.forgotPassword(body.email);
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, forgotPasswordFloorMs - (Date.now() - started))));
       return {
         status: 200,
@@ -97,8 +101,9 @@ export const authRoutes = [
     middleware: resetLimiter,
     request: { body: z.object({ token: z.string().min(1).max(512), new_password: passwordField }) },
     responses: { 200: { description: 'The password is set.', schema: messageSchema } },
-    handler: async ({ services, body }) => {
-      await services.identity.resetPassword(body.token, body.new_password);
+    deps: { identity: identityTokens.service },
+    handler: async ({ deps, body }) => {
+      await deps.identity.resetPassword(body.token, body.new_password);
       return { status: 200, body: { detail: 'The password is set; sign in with it.' } };
     },
   }),
@@ -110,8 +115,9 @@ export const authRoutes = [
     operationId: 'getCurrentUser',
     summary: 'The signed-in user',
     responses: { 200: { description: 'The user.', schema: userSchema } },
-    handler: async ({ services, principal }) => {
-      const user = await services.identity.users.byId(principal!.userId);
+    deps: { identity: identityTokens.service },
+    handler: async ({ deps, principal }) => {
+      const user = await deps.identity.users.byId(principal!.userId);
       // Deleted since the token's check (on another replica, whose change counts here within 5 s).
       if (!user) throw new DocqaError('unauthorized', 'The account of this token no longer exists.');
       return { status: 200, body: publicUser(user) };
@@ -127,9 +133,10 @@ export const authRoutes = [
     summary: "Set or change the signed-in user's email",
     request: { body: z.object({ email: emailField.nullable() }) },
     responses: { 200: { description: 'The user.', schema: userSchema } },
-    handler: async ({ services, principal, body }) => ({
+    deps: { identity: identityTokens.service },
+    handler: async ({ deps, principal, body }) => ({
       status: 200,
-      body: publicUser(await services.identity.setOwnEmail(principal!, body.email)),
+      body: publicUser(await deps.identity.setOwnEmail(principal!, body.email)),
     }),
   }),
   defineRoute({
@@ -144,14 +151,10 @@ export const authRoutes = [
       'Needs the current password. Every older token of the account stops working; the answer is a new pair for this client.',
     request: { body: z.object({ current_password: passwordField, new_password: passwordField }) },
     responses: { 200: { description: 'A new pair.', schema: tokenPairSchema } },
-    handler: async ({ services, principal, body, req }) => ({
+    deps: { identity: identityTokens.service },
+    handler: async ({ deps, principal, body, req }) => ({
       status: 200,
-      body: await services.identity.changePassword(
-        principal!,
-        body.current_password,
-        body.new_password,
-        req.ip ?? null,
-      ),
+      body: await deps.identity.changePassword(principal!, body.current_password, body.new_password, req.ip ?? null),
     }),
   }),
   defineRoute({
@@ -175,7 +178,8 @@ export const authRoutes = [
         schema: z.object({ access_token_expire_seconds: z.number(), refresh_token_expire_seconds: z.number() }),
       },
     },
-    async handler({ kernel, services, principal, body, req }) {
+    deps: { identity: identityTokens.service },
+    async handler({ kernel, deps, principal, body, req }) {
       const changes = {
         ...(body.access_token_expire_seconds !== undefined
           ? { ACCESS_TOKEN_EXPIRE_SECONDS: body.access_token_expire_seconds }
@@ -185,7 +189,7 @@ export const authRoutes = [
           : {}),
       };
       const all = await kernel.settings.set(changes, principal!.username);
-      await services.identity.recordConfigUpdate(principal, req.ip, 'auth.settings', changes);
+      await deps.identity.recordConfigUpdate(principal, req.ip, 'auth.settings', changes);
       return {
         status: 200,
         body: {

@@ -3,6 +3,7 @@ import { nameSchema } from '../http/openapi.js';
 import { defineRoute } from '../http/route.js';
 import { brandingSchema, brandingTokens } from '@docqa/core/branding';
 import { readLogoUpload } from '../http/read-logo-upload.js';
+import { identityTokens } from '@docqa/core/identity';
 
 const brandingResponse = z.object({
   name: z.string(),
@@ -49,10 +50,10 @@ export const brandingRoutes = [
     description: "Fields left out take DocQA's defaults. Recorded as config.update.",
     request: { body: brandingSchema },
     responses: { 200: { description: 'The branding now in effect.', schema: brandingResponse } },
-    deps: { branding: brandingTokens.service },
-    handler: async ({ deps, services, principal, body, req }) => {
+    deps: { branding: brandingTokens.service, identity: identityTokens.service },
+    handler: async ({ deps, principal, body, req }) => {
       await deps.branding.put(body);
-      await services.identity.recordConfigUpdate(principal, req.ip, 'branding', {
+      await deps.identity.recordConfigUpdate(principal, req.ip, 'branding', {
         name: body.name,
         colors: body.colors,
       });
@@ -104,11 +105,11 @@ export const brandingRoutes = [
       413: { description: 'Larger than 2 MB.' },
       415: { description: 'Not a PNG, JPEG, WebP or safe SVG image.' },
     },
-    deps: { branding: brandingTokens.service },
-    async handler({ deps, services, principal, req }) {
+    deps: { branding: brandingTokens.service, identity: identityTokens.service },
+    async handler({ deps, principal, req }) {
       const logo = await deps.branding.replaceLogo(await readLogoUpload(req));
       const { logo_url: _, ...recorded } = logo;
-      await services.identity.recordConfigUpdate(principal, req.ip, 'branding.logo', recorded);
+      await deps.identity.recordConfigUpdate(principal, req.ip, 'branding.logo', recorded);
       return { status: 201, body: logo };
     },
   }),

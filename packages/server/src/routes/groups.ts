@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { nameSchema } from '../http/openapi.js';
 import { defineRoute } from '../http/route.js';
 import { idParams, pageQuery } from './identity-schemas.js';
+import { groupsTokens } from '@docqa/core/groups';
+import { identityTokens } from '@docqa/core/identity';
 
 const groupSchema = z.object({
   id: z.uuid(),
@@ -50,8 +52,9 @@ export const groupRoutes = [
         }),
       },
     },
-    async handler({ services, query }) {
-      const page = await services.groups.list(query.limit, query.offset);
+    deps: { groups: groupsTokens.service },
+    async handler({ deps, query }) {
+      const page = await deps.groups.list(query.limit, query.offset);
       return { status: 200, body: { ...page, limit: query.limit, offset: query.offset } };
     },
   }),
@@ -65,9 +68,10 @@ export const groupRoutes = [
     summary: 'Create a group',
     request: { body: z.strictObject({ name: groupName, description: z.string().max(500).default('') }) },
     responses: { 201: { description: 'Created.', schema: groupSchema } },
-    handler: async ({ services, body }) => ({
+    deps: { groups: groupsTokens.service },
+    handler: async ({ deps, body }) => ({
       status: 201,
-      body: await services.groups.create(body.name, body.description),
+      body: await deps.groups.create(body.name, body.description),
     }),
   }),
   defineRoute({
@@ -84,9 +88,10 @@ export const groupRoutes = [
         schema: groupSchema.extend({ members: z.array(z.object({ id: z.uuid(), username: z.string() })) }),
       },
     },
-    handler: async ({ services, params }) => ({
+    deps: { groups: groupsTokens.service },
+    handler: async ({ deps, params }) => ({
       status: 200,
-      body: { ...(await services.groups.get(params.id)), members: await services.groups.members(params.id) },
+      body: { ...(await deps.groups.get(params.id)), members: await deps.groups.members(params.id) },
     }),
   }),
   defineRoute({
@@ -102,9 +107,10 @@ export const groupRoutes = [
       body: z.strictObject({ name: groupName.optional(), description: z.string().max(500).optional() }),
     },
     responses: { 200: { description: 'The group.', schema: groupSchema } },
-    handler: async ({ services, params, body }) => ({
+    deps: { groups: groupsTokens.service },
+    handler: async ({ deps, params, body }) => ({
       status: 200,
-      body: await services.groups.update(params.id, body),
+      body: await deps.groups.update(params.id, body),
     }),
   }),
   defineRoute({
@@ -117,8 +123,9 @@ export const groupRoutes = [
     summary: 'Delete a group (its access grants go with it)',
     request: { params: idParams },
     responses: { 204: { description: 'Deleted.' } },
-    async handler({ services, params }) {
-      await services.groups.delete(params.id);
+    deps: { groups: groupsTokens.service },
+    async handler({ deps, params }) {
+      await deps.groups.delete(params.id);
       return { status: 204 };
     },
   }),
@@ -132,8 +139,9 @@ export const groupRoutes = [
     summary: 'Add a user to a group',
     request: { params: idParams.extend({ user_id: z.uuid() }) },
     responses: { 204: { description: 'The user is a member.' } },
-    async handler({ services, params }) {
-      await services.groups.addMember(params.id, params.user_id);
+    deps: { groups: groupsTokens.service },
+    async handler({ deps, params }) {
+      await deps.groups.addMember(params.id, params.user_id);
       return { status: 204 };
     },
   }),
@@ -147,8 +155,9 @@ export const groupRoutes = [
     summary: 'Remove a user from a group',
     request: { params: idParams.extend({ user_id: z.uuid() }) },
     responses: { 204: { description: 'The user is not a member.' } },
-    async handler({ services, params }) {
-      await services.groups.removeMember(params.id, params.user_id);
+    deps: { groups: groupsTokens.service },
+    async handler({ deps, params }) {
+      await deps.groups.removeMember(params.id, params.user_id);
       return { status: 204 };
     },
   }),
@@ -162,9 +171,10 @@ export const groupRoutes = [
     responses: {
       200: { description: 'Groups, the built-in everyone first.', schema: z.object({ items: z.array(groupSchema) }) },
     },
-    handler: async ({ services, principal }) => ({
+    deps: { groups: groupsTokens.service },
+    handler: async ({ deps, principal }) => ({
       status: 200,
-      body: { items: await services.groups.groupsOfUser(principal!.userId) },
+      body: { items: await deps.groups.groupsOfUser(principal!.userId) },
     }),
   }),
   defineRoute({
@@ -177,9 +187,10 @@ export const groupRoutes = [
     summary: 'The groups that may see a connector, integration or document',
     request: { params: resourceParams },
     responses: { 200: { description: 'The grants.', schema: accessSchema } },
-    handler: async ({ services, params }) => ({
+    deps: { groups: groupsTokens.service },
+    handler: async ({ deps, params }) => ({
       status: 200,
-      body: { ...params, group_ids: await services.groups.resourceGroups(params.resource_type, params.resource_id) },
+      body: { ...params, group_ids: await deps.groups.resourceGroups(params.resource_type, params.resource_id) },
     }),
   }),
   defineRoute({
@@ -193,13 +204,10 @@ export const groupRoutes = [
     description: 'Documents without grants of their own follow their connector or integration. Admins see everything.',
     request: { params: resourceParams, body: z.strictObject({ group_ids: z.array(z.uuid()).max(1000) }) },
     responses: { 200: { description: 'The grants now.', schema: accessSchema } },
-    async handler({ services, params, body, principal, req }) {
-      const groupIds = await services.groups.setResourceGroups(
-        params.resource_type,
-        params.resource_id,
-        body.group_ids,
-      );
-      await services.identity.recordConfigUpdate(principal, req.ip, `access.${params.resource_type}`, {
+    deps: { groups: groupsTokens.service, identity: identityTokens.service },
+    async handler({ deps, params, body, principal, req }) {
+      const groupIds = await deps.groups.setResourceGroups(params.resource_type, params.resource_id, body.group_ids);
+      await deps.identity.recordConfigUpdate(principal, req.ip, `access.${params.resource_type}`, {
         resource_id: params.resource_id,
         group_ids: groupIds,
       });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { nameSchema } from '../http/openapi.js';
 import { defineRoute } from '../http/route.js';
+import { documentsTokens } from '@docqa/core/documents';
 
 const statsSchema = z.object({
   documents: z.object({
@@ -29,7 +30,8 @@ export const indexRoutes = [
     operationId: 'getIndexStats',
     summary: 'What the index holds',
     responses: { 200: { description: 'Index statistics.', schema: statsSchema } },
-    handler: async ({ services }) => ({ status: 200, body: await services.index.stats() }),
+    deps: { index: documentsTokens.index },
+    handler: async ({ deps }) => ({ status: 200, body: await deps.index.stats() }),
   }),
   defineRoute({
     method: 'post',
@@ -41,9 +43,10 @@ export const indexRoutes = [
     description:
       'Documents are re-indexed one by one; each keeps answering from its old chunks until its new ones are committed. While a rebuild is queued, another request answers 409.',
     responses: { 202: { description: 'The rebuild job.', schema: z.object({ job_id: z.uuid() }) } },
-    handler: async ({ services, principal }) => ({
+    deps: { index: documentsTokens.index },
+    handler: async ({ deps, principal }) => ({
       status: 202,
-      body: { job_id: await services.index.startRebuild(principal!.userId) },
+      body: { job_id: await deps.index.startRebuild(principal!.userId) },
     }),
   }),
 ];

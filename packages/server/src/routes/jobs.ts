@@ -3,7 +3,7 @@ import { nameSchema } from '../http/openapi.js';
 import { DocqaError, type JobInfo, type JobState } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import { defineRoute } from '../http/route.js';
-import { syncQueue } from '@docqa/core/sync';
+import { syncQueue, syncTokens } from '@docqa/core/sync';
 import { idParams, pageQuery } from './identity-schemas.js';
 
 /** The decisions file's job kinds, and the queue each lives in. */
@@ -163,13 +163,14 @@ export const jobRoutes = [
       "The job ends `cancelled`; running work is stopped through its abort signal on whichever replica runs it, and the jobs it started (a sync's indexing of the documents it found) are cancelled too. A finished job answers 409.",
     request: { params: idParams },
     responses: { 202: { description: 'Cancelled.', schema: jobSchema } },
-    async handler({ kernel, services, params }) {
+    deps: { syncs: syncTokens.service },
+    async handler({ kernel, deps, params }) {
       const job = await findJob(kernel, params.id);
       await kernel.jobs.cancel(job.queue, job.id);
       // Started at once but not waited for (a big sync queued thousands, cancelled one at a time);
       // the sync does it again once its loop has stopped, catching one queued as the cancel came in.
       if (job.queue === syncQueue) {
-        services.syncs
+        deps.syncs
           .cancelIndexingStartedBy(job.id)
           .catch((error: unknown) =>
             kernel.logger.warn({ err: error, job_id: job.id }, 'cancelling the indexing a sync queued failed'),

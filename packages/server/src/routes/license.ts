@@ -3,6 +3,7 @@ import { nameSchema } from '../http/openapi.js';
 import { plans } from '@docqa/plugin-api';
 import { licenseTokens } from '@docqa/core/license';
 import { defineRoute } from '../http/route.js';
+import { documentsTokens } from '@docqa/core/documents';
 
 const nullableCount = z.number().int().nullable();
 
@@ -32,11 +33,11 @@ export const licenseRoutes = [
     operationId: 'getLicense',
     summary: 'The license, the plan in effect, and usage against its limits',
     responses: { 200: { description: 'The license and usage.', schema: licenseSchema } },
-    deps: { license: licenseTokens.service },
+    deps: { license: licenseTokens.service, documents: documentsTokens.service },
     // The same totals the upload and sync limits are checked against.
-    handler: async ({ deps, services }) => ({
+    handler: async ({ deps }) => ({
       status: 200,
-      body: deps.license.describe(await services.documents.repository.totals()),
+      body: deps.license.describe(await deps.documents.repository.totals()),
       headers: { 'Cache-Control': 'no-store' },
     }),
   }),
@@ -51,10 +52,10 @@ export const licenseRoutes = [
       'The key is a compact JWS signed with Ed25519 (the contents of the license key file; surrounding whitespace is ignored). A key that does not verify, is malformed or has expired answers 422 and the previous license stays. Every attempt is audited as license.apply.',
     request: { body: z.strictObject({ license_key: z.string().min(1).max(16_384).describe('The license key.') }) },
     responses: { 200: { description: 'Applied; the license now in effect.', schema: licenseSchema } },
-    deps: { license: licenseTokens.service },
-    handler: async ({ deps, services, principal, req, body }) => {
+    deps: { license: licenseTokens.service, documents: documentsTokens.service },
+    handler: async ({ deps, principal, req, body }) => {
       const state = await deps.license.apply(principal!, req.ip, body.license_key);
-      return { status: 200, body: deps.license.describe(await services.documents.repository.totals(), state) };
+      return { status: 200, body: deps.license.describe(await deps.documents.repository.totals(), state) };
     },
   }),
 ];

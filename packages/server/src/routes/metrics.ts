@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../http/route.js';
+import { metricsTokens } from '@docqa/core/metrics';
 
 export const metricsRoutes = [
   defineRoute({
@@ -19,10 +20,11 @@ export const metricsRoutes = [
         contentType: 'text/plain; version=0.0.4',
       },
     },
-    async handler({ services, res }) {
-      const text = await services.metrics.exposition();
+    deps: { metrics: metricsTokens.service },
+    async handler({ deps, res }) {
+      const text = await deps.metrics.exposition();
       // send() gives the answer a length: a chunked one waits on delayed ACKs, tens of milliseconds per scrape.
-      res.status(200).set({ 'Content-Type': services.metrics.contentType, 'Cache-Control': 'no-store' }).send(text);
+      res.status(200).set({ 'Content-Type': deps.metrics.contentType, 'Cache-Control': 'no-store' }).send(text);
       return 'handled' as const;
     },
   }),

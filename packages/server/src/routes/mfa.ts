@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../http/route.js';
 import { tokenPairSchema } from './identity-schemas.js';
+import { identityTokens } from '@docqa/core/identity';
 
 const code = z.string().trim().min(6).max(32);
 
@@ -17,7 +18,8 @@ export const mfaRoutes = [
     responses: {
       200: { description: 'The secret to enrol.', schema: z.object({ secret: z.string(), otpauth_uri: z.string() }) },
     },
-    handler: async ({ services, principal }) => ({ status: 200, body: await services.mfa.setup(principal!) }),
+    deps: { mfa: identityTokens.mfa },
+    handler: async ({ deps, principal }) => ({ status: 200, body: await deps.mfa.setup(principal!) }),
   }),
   defineRoute({
     method: 'post',
@@ -29,9 +31,10 @@ export const mfaRoutes = [
     summary: 'Turn TOTP on with a first code; answers the recovery codes once',
     request: { body: z.object({ code }) },
     responses: { 200: { description: 'Enabled.', schema: z.object({ recovery_codes: z.array(z.string()) }) } },
-    handler: async ({ services, principal, body }) => ({
+    deps: { mfa: identityTokens.mfa },
+    handler: async ({ deps, principal, body }) => ({
       status: 200,
-      body: await services.mfa.enable(principal!, body.code),
+      body: await deps.mfa.enable(principal!, body.code),
     }),
   }),
   defineRoute({
@@ -48,8 +51,9 @@ export const mfaRoutes = [
         .refine((body) => body.code !== undefined || body.password !== undefined, 'send code or password'),
     },
     responses: { 204: { description: 'Disabled.' } },
-    handler: async ({ services, principal, body }) => {
-      await services.mfa.disable(principal!, body);
+    deps: { mfa: identityTokens.mfa },
+    handler: async ({ deps, principal, body }) => {
+      await deps.mfa.disable(principal!, body);
       return { status: 204 };
     },
   }),
@@ -62,9 +66,10 @@ export const mfaRoutes = [
     summary: 'Second sign-in step: the mfa_token of /login and a TOTP or recovery code',
     request: { body: z.object({ mfa_token: z.string().min(1).max(4096), code }) },
     responses: { 200: { description: 'Signed in.', schema: tokenPairSchema } },
-    handler: async ({ services, body, req }) => ({
+    deps: { mfa: identityTokens.mfa },
+    handler: async ({ deps, body, req }) => ({
       status: 200,
-      body: await services.mfa.verifyLogin(body.mfa_token, body.code, req.ip ?? null),
+      body: await deps.mfa.verifyLogin(body.mfa_token, body.code, req.ip ?? null),
     }),
   }),
 ];

@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import { defineRoute, type MiddlewareContext } from '../http/route.js';
 import { clientRateLimit } from '../http/reset-rate-limit.js';
-import { isSafeReturnPath } from '@docqa/core/identity';
+import { isSafeReturnPath, identityTokens } from '@docqa/core/identity';
 import { idParams, pageQuery, tokenPairSchema } from './identity-schemas.js';
 import { oidcProviderCreateBody, oidcProviderSchema, oidcProviderUpdateBody } from './oidc-schemas.js';
 
@@ -35,7 +35,8 @@ export const oidcRoutes = [
         schema: z.object({ items: z.array(z.object({ name: z.string(), display_name: z.string() })) }),
       },
     },
-    handler: async ({ services }) => ({ status: 200, body: { items: await services.oidc.enabledProviders() } }),
+    deps: { oidc: identityTokens.oidc },
+    handler: async ({ deps }) => ({ status: 200, body: { items: await deps.oidc.enabledProviders() } }),
   }),
   defineRoute({
     method: 'get',
@@ -57,8 +58,9 @@ export const oidcRoutes = [
     },
     middleware: startLimiter,
     responses: { 302: { description: 'To the identity provider (Location).' } },
-    handler: async ({ services, params, query }) => {
-      const location = await services.oidc.start(params.name, query.return_to ?? null);
+    deps: { oidc: identityTokens.oidc },
+    handler: async ({ deps, params, query }) => {
+      const location = await deps.oidc.start(params.name, query.return_to ?? null);
       return { status: 302, headers: { Location: location, ...noStore } };
     },
   }),
@@ -80,9 +82,10 @@ export const oidcRoutes = [
       200: { description: 'Signed in (Accept: application/json).', schema: tokenPairSchema },
       302: { description: 'Signed in; to the web UI with the tokens in the fragment.' },
     },
-    handler: async ({ kernel, services, params, req }) => {
+    deps: { oidc: identityTokens.oidc },
+    handler: async ({ kernel, deps, params, req }) => {
       // Only the query matters; the host part is a placeholder the service replaces with the redirect URI.
-      const signIn = await services.oidc.callback(params.name, new URL(req.originalUrl, 'http://callback.invalid'));
+      const signIn = await deps.oidc.callback(params.name, new URL(req.originalUrl, 'http://callback.invalid'));
       if (req.accepts(['text/html', 'application/json']) === 'application/json')
         return { status: 200, body: signIn.tokens, headers: noStore };
       const fragment = new URLSearchParams({
@@ -115,8 +118,9 @@ export const oidcRoutes = [
         }),
       },
     },
-    async handler({ services, query }) {
-      const { items, total } = await services.oidc.providers.list(query.limit, query.offset);
+    deps: { oidc: identityTokens.oidc },
+    async handler({ deps, query }) {
+      const { items, total } = await deps.oidc.providers.list(query.limit, query.offset);
       return { status: 200, body: { items, total, limit: query.limit, offset: query.offset } };
     },
   }),
@@ -131,13 +135,14 @@ export const oidcRoutes = [
       'Once any provider is stored, the OIDC_* variables are no longer used. `redirect_uri` defaults to PUBLIC_URL + /api/auth/oidc/{name}/callback. A duplicate name answers 409.',
     request: { body: oidcProviderCreateBody },
     responses: { 201: { description: 'Created.', schema: oidcProviderSchema } },
-    async handler({ kernel, services, principal, body, req }) {
+    deps: { oidc: identityTokens.oidc },
+    async handler({ kernel, deps, principal, body, req }) {
       const redirectUri =
         body.redirect_uri ??
         `${String(kernel.config.values.PUBLIC_URL).replace(/\/+$/, '')}/api/auth/oidc/${body.name}/callback`;
       return {
         status: 201,
-        body: await services.oidc.createProvider(principal!, req.ip, { ...body, redirect_uri: redirectUri }),
+        body: await deps.oidc.createProvider(principal!, req.ip, { ...body, redirect_uri: redirectUri }),
       };
     },
   }),
@@ -150,7 +155,8 @@ export const oidcRoutes = [
     summary: 'One stored OIDC provider',
     request: { params: idParams },
     responses: { 200: { description: 'The provider.', schema: oidcProviderSchema } },
-    handler: async ({ services, params }) => ({ status: 200, body: await services.oidc.getProvider(params.id) }),
+    deps: { oidc: identityTokens.oidc },
+    handler: async ({ deps, params }) => ({ status: 200, body: await deps.oidc.getProvider(params.id) }),
   }),
   defineRoute({
     method: 'put',
@@ -163,9 +169,10 @@ export const oidcRoutes = [
       'Send the fields to change. `client_secret`: a string replaces it, null removes it, leaving it out keeps it. The name cannot change: users are linked to it.',
     request: { params: idParams, body: oidcProviderUpdateBody },
     responses: { 200: { description: 'The provider.', schema: oidcProviderSchema } },
-    handler: async ({ services, principal, params, body, req }) => ({
+    deps: { oidc: identityTokens.oidc },
+    handler: async ({ deps, principal, params, body, req }) => ({
       status: 200,
-      body: await services.oidc.updateProvider(principal!, req.ip, params.id, body),
+      body: await deps.oidc.updateProvider(principal!, req.ip, params.id, body),
     }),
   }),
   defineRoute({
@@ -179,8 +186,9 @@ export const oidcRoutes = [
       'Its users keep their accounts but cannot sign in through it until a provider of the same name exists again.',
     request: { params: idParams },
     responses: { 204: { description: 'Removed.' } },
-    async handler({ services, principal, params, req }) {
-      await services.oidc.deleteProvider(principal!, req.ip, params.id);
+    deps: { oidc: identityTokens.oidc },
+    async handler({ deps, principal, params, req }) {
+      await deps.oidc.deleteProvider(principal!, req.ip, params.id);
       return { status: 204 };
     },
   }),

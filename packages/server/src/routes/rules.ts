@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { nameSchema } from '../http/openapi.js';
 import { defineRoute } from '../http/route.js';
 import { pageQuery } from './identity-schemas.js';
+import { rulesTokens } from '@docqa/core/rules';
+import { identityTokens } from '@docqa/core/identity';
 
 const sourceParams = z.object({ source_id: z.uuid().describe('A connector or integration id.') });
 const ruleParams = sourceParams.extend({ rule_id: z.uuid() });
@@ -61,9 +63,10 @@ export const ruleRoutes = [
         }),
       },
     },
-    handler: async ({ services, params, query }) => ({
+    deps: { rules: rulesTokens.service },
+    handler: async ({ deps, params, query }) => ({
       status: 200,
-      body: { ...(await services.rules.page(params.source_id, query)), limit: query.limit, offset: query.offset },
+      body: { ...(await deps.rules.page(params.source_id, query)), limit: query.limit, offset: query.offset },
     }),
   }),
   defineRoute({
@@ -78,9 +81,10 @@ export const ruleRoutes = [
       '`pattern` (and `query_pattern`) use Python regular expression syntax and must hold exactly one capture group; a bad one answers 422 naming the field.',
     request: { params: sourceParams, body: ruleBody },
     responses: { 201: { description: 'Created.', schema: ruleSchema } },
-    async handler({ services, params, body, principal, req }) {
-      const created = await services.rules.create(params.source_id, body);
-      await services.identity.recordConfigUpdate(principal, req.ip, 'metadata.rule', {
+    deps: { identity: identityTokens.service, rules: rulesTokens.service },
+    async handler({ deps, params, body, principal, req }) {
+      const created = await deps.rules.create(params.source_id, body);
+      await deps.identity.recordConfigUpdate(principal, req.ip, 'metadata.rule', {
         action: 'create',
         source_id: params.source_id,
         id: created.id,
@@ -99,9 +103,10 @@ export const ruleRoutes = [
     summary: 'Replace a rule',
     request: { params: ruleParams, body: ruleBody },
     responses: { 200: { description: 'The rule.', schema: ruleSchema } },
-    async handler({ services, params, body, principal, req }) {
-      const updated = await services.rules.update(params.source_id, params.rule_id, body);
-      await services.identity.recordConfigUpdate(principal, req.ip, 'metadata.rule', {
+    deps: { identity: identityTokens.service, rules: rulesTokens.service },
+    async handler({ deps, params, body, principal, req }) {
+      const updated = await deps.rules.update(params.source_id, params.rule_id, body);
+      await deps.identity.recordConfigUpdate(principal, req.ip, 'metadata.rule', {
         action: 'update',
         source_id: params.source_id,
         id: params.rule_id,
@@ -120,9 +125,10 @@ export const ruleRoutes = [
     summary: 'Delete a rule',
     request: { params: ruleParams },
     responses: { 204: { description: 'Deleted.' } },
-    async handler({ services, params, principal, req }) {
-      await services.rules.delete(params.source_id, params.rule_id);
-      await services.identity.recordConfigUpdate(principal, req.ip, 'metadata.rule', {
+    deps: { identity: identityTokens.service, rules: rulesTokens.service },
+    async handler({ deps, params, principal, req }) {
+      await deps.rules.delete(params.source_id, params.rule_id);
+      await deps.identity.recordConfigUpdate(principal, req.ip, 'metadata.rule', {
         action: 'delete',
         source_id: params.source_id,
         id: params.rule_id,
@@ -163,9 +169,10 @@ export const ruleRoutes = [
         }),
       },
     },
-    handler: async ({ services, params, body }) => ({
+    deps: { rules: rulesTokens.service },
+    handler: async ({ deps, params, body }) => ({
       status: 200,
-      body: await services.rules.test(params.source_id, body),
+      body: await deps.rules.test(params.source_id, body),
     }),
   }),
   defineRoute({
@@ -178,9 +185,10 @@ export const ruleRoutes = [
     summary: 'Re-apply the rules to indexed chunks as a job',
     request: { params: sourceParams },
     responses: { 202: { description: 'The job.', schema: z.object({ job_id: z.uuid() }) } },
-    handler: async ({ services, params }) => ({
+    deps: { rules: rulesTokens.service },
+    handler: async ({ deps, params }) => ({
       status: 202,
-      body: { job_id: await services.rules.requestRefresh(params.source_id) },
+      body: { job_id: await deps.rules.requestRefresh(params.source_id) },
     }),
   }),
 ];

@@ -3,6 +3,7 @@ import { nameSchema } from '../http/openapi.js';
 import { schedulesTokens } from '@docqa/core/schedules';
 import { defineRoute } from '../http/route.js';
 import { idParams, pageQuery } from './identity-schemas.js';
+import { identityTokens } from '@docqa/core/identity';
 
 const scheduleSchema = z.object({
   id: z.uuid(),
@@ -59,10 +60,10 @@ export const scheduleRoutes = [
       }),
     },
     responses: { 201: { description: 'Created.', schema: scheduleSchema } },
-    deps: { schedules: schedulesTokens.service },
-    async handler({ deps, services, body, principal, req }) {
+    deps: { schedules: schedulesTokens.service, identity: identityTokens.service },
+    async handler({ deps, body, principal, req }) {
       const created = await deps.schedules.create(body);
-      await services.identity.recordConfigUpdate(principal, req.ip, 'schedule', { action: 'create', ...body });
+      await deps.identity.recordConfigUpdate(principal, req.ip, 'schedule', { action: 'create', ...body });
       return { status: 201, body: created };
     },
   }),
@@ -94,10 +95,10 @@ export const scheduleRoutes = [
         .refine((b) => b.cron !== undefined || b.enabled !== undefined, 'send cron or enabled'),
     },
     responses: { 200: { description: 'The schedule.', schema: scheduleSchema } },
-    deps: { schedules: schedulesTokens.service },
-    async handler({ deps, services, params, body, principal, req }) {
+    deps: { schedules: schedulesTokens.service, identity: identityTokens.service },
+    async handler({ deps, params, body, principal, req }) {
       const updated = await deps.schedules.update(params.id, body);
-      await services.identity.recordConfigUpdate(principal, req.ip, 'schedule', {
+      await deps.identity.recordConfigUpdate(principal, req.ip, 'schedule', {
         action: 'update',
         id: params.id,
         ...body,
@@ -115,10 +116,10 @@ export const scheduleRoutes = [
     summary: 'Delete a schedule',
     request: { params: idParams },
     responses: { 204: { description: 'Deleted.' } },
-    deps: { schedules: schedulesTokens.service },
-    async handler({ deps, services, params, principal, req }) {
+    deps: { schedules: schedulesTokens.service, identity: identityTokens.service },
+    async handler({ deps, params, principal, req }) {
       await deps.schedules.delete(params.id);
-      await services.identity.recordConfigUpdate(principal, req.ip, 'schedule', { action: 'delete', id: params.id });
+      await deps.identity.recordConfigUpdate(principal, req.ip, 'schedule', { action: 'delete', id: params.id });
       return { status: 204 };
     },
   }),

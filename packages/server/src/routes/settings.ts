@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { nameSchema } from '../http/openapi.js';
 import { seedVariables } from '@docqa/kernel';
 import { defineRoute } from '../http/route.js';
+import { identityTokens } from '@docqa/core/identity';
 
 const settingValue = z.union([z.string(), z.number(), z.boolean()]);
 
@@ -43,9 +44,10 @@ export const settingsRoutes = [
       'Validates every change first; one invalid value answers 422 listing each bad field and changes nothing. Other replicas apply the change within 5 seconds. Recorded as config.update.',
     request: { body: changeSchema },
     responses: { 200: { description: 'The settings after the change.', schema: settingsSchema } },
-    async handler({ kernel, services, body, principal, req }) {
+    deps: { identity: identityTokens.service },
+    async handler({ kernel, deps, body, principal, req }) {
       await kernel.settings.set(body, principal?.username);
-      await services.identity.recordConfigUpdate(principal, req.ip, 'runtime.settings', { changed: body });
+      await deps.identity.recordConfigUpdate(principal, req.ip, 'runtime.settings', { changed: body });
       return {
         status: 200,
         body: { settings: kernel.settings.all(), derived: { EFFECTIVE_N_CTX: kernel.effectiveNCtx } },

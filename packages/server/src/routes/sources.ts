@@ -3,6 +3,9 @@ import { nameSchema } from '../http/openapi.js';
 import { defineRoute, type AnyRoute } from '../http/route.js';
 import type { SourceKind } from '@docqa/core/sources';
 import { idParams, pageQuery } from './identity-schemas.js';
+import { sourcesTokens } from '@docqa/core/sources';
+import { identityTokens } from '@docqa/core/identity';
+import { syncTokens } from '@docqa/core/sync';
 
 const sourceSchema = z.object({
   id: z.uuid(),
@@ -50,12 +53,13 @@ function sourceRoutes(kind: SourceKind, base: string, tag: string, syncVerb: 'sc
           }),
         },
       },
-      async handler({ services, query }) {
-        const page = await services.sources.list(kind, query.limit, query.offset);
+      deps: { sources: sourcesTokens.service },
+      async handler({ deps, query }) {
+        const page = await deps.sources.list(kind, query.limit, query.offset);
         return {
           status: 200,
           body: {
-            items: await Promise.all(page.items.map((row) => services.sources.present(row))),
+            items: await Promise.all(page.items.map((row) => deps.sources.present(row))),
             total: page.total,
             limit: query.limit,
             offset: query.offset,
@@ -74,15 +78,16 @@ function sourceRoutes(kind: SourceKind, base: string, tag: string, syncVerb: 'sc
         'The config is validated by the plugin of `type` (and opened once, so paths and credentials are checked).',
       request: { body: sourceBody },
       responses: { 201: { description: 'Created.', schema: sourceSchema } },
-      async handler({ services, body, principal, req }) {
-        const created = await services.sources.create(kind, body);
-        await services.identity.recordConfigUpdate(principal, req.ip, kind, {
+      deps: { identity: identityTokens.service, sources: sourcesTokens.service },
+      async handler({ deps, body, principal, req }) {
+        const created = await deps.sources.create(kind, body);
+        await deps.identity.recordConfigUpdate(principal, req.ip, kind, {
           action: 'create',
           id: created.id,
           name: created.name,
           type: created.type,
         });
-        return { status: 201, body: await services.sources.present(created) };
+        return { status: 201, body: await deps.sources.present(created) };
       },
     }),
     defineRoute({
@@ -94,9 +99,10 @@ function sourceRoutes(kind: SourceKind, base: string, tag: string, syncVerb: 'sc
       summary: `One ${kind}`,
       request: { params: idParams },
       responses: { 200: { description: `The ${kind}.`, schema: sourceSchema } },
-      handler: async ({ services, params }) => ({
+      deps: { sources: sourcesTokens.service },
+      handler: async ({ deps, params }) => ({
         status: 200,
-        body: await services.sources.present(await services.sources.get(kind, params.id)),
+        body: await deps.sources.present(await deps.sources.get(kind, params.id)),
       }),
     }),
     defineRoute({
@@ -108,17 +114,18 @@ function sourceRoutes(kind: SourceKind, base: string, tag: string, syncVerb: 'sc
       summary: `Update a ${kind}`,
       request: { params: idParams, body: sourceBody },
       responses: { 200: { description: `The ${kind}.`, schema: sourceSchema } },
-      async handler({ services, params, body, principal, req }) {
-        const updated = await services.sources.update(kind, params.id, body);
+      deps: { identity: identityTokens.service, sources: sourcesTokens.service },
+      async handler({ deps, params, body, principal, req }) {
+        const updated = await deps.sources.update(kind, params.id, body);
         // The config's field names, never its values: some of them are secrets.
-        await services.identity.recordConfigUpdate(principal, req.ip, kind, {
+        await deps.identity.recordConfigUpdate(principal, req.ip, kind, {
           action: 'update',
           id: updated.id,
           name: updated.name,
           fields: Object.keys(body.config ?? {}),
           enabled: updated.enabled,
         });
-        return { status: 200, body: await services.sources.present(updated) };
+        return { status: 200, body: await deps.sources.present(updated) };
       },
     }),
     defineRoute({
@@ -130,9 +137,10 @@ function sourceRoutes(kind: SourceKind, base: string, tag: string, syncVerb: 'sc
       summary: `Delete a ${kind} and its documents`,
       request: { params: idParams },
       responses: { 204: { description: 'Deleted.' } },
-      async handler({ services, params, principal, req }) {
-        await services.syncs.deleteSource(kind, params.id);
-        await services.identity.recordConfigUpdate(principal, req.ip, kind, { action: 'delete', id: params.id });
+      deps: { identity: identityTokens.service, syncs: syncTokens.service },
+      async handler({ deps, params, principal, req }) {
+        await deps.syncs.deleteSource(kind, params.id);
+        await deps.identity.recordConfigUpdate(principal, req.ip, kind, { action: 'delete', id: params.id });
         return { status: 204 };
       },
     }),
@@ -145,9 +153,10 @@ function sourceRoutes(kind: SourceKind, base: string, tag: string, syncVerb: 'sc
       summary: `Start a ${syncVerb} of a ${kind}`,
       request: { params: idParams },
       responses: { 202: { description: 'The job.', schema: z.object({ job_id: z.uuid() }) } },
-      handler: async ({ services, params }) => ({
+      deps: { sources: sourcesTokens.service, syncs: syncTokens.service },
+      handler: async ({ deps, params }) => ({
         status: 202,
-        body: { job_id: await services.syncs.start(await services.sources.get(kind, params.id), syncVerb) },
+        body: { job_id: await deps.syncs.start(await deps.sources.get(kind, params.id), syncVerb) },
       }),
     }),
   ];
@@ -163,9 +172,10 @@ export const connectorRoutes: AnyRoute[] = [
     operationId: 'syncAllSources',
     summary: 'Sync every enabled connector and integration',
     responses: { 202: { description: 'One job per source.', schema: z.object({ job_ids: z.array(z.uuid()) }) } },
-    handler: async ({ services, principal, req }) => ({
+    deps: { syncs: syncTokens.service },
+    handler: async ({ deps, principal, req }) => ({
       status: 202,
-      body: { job_ids: await services.syncs.startAll(principal!, req.ip) },
+      body: { job_ids: await deps.syncs.startAll(principal!, req.ip) },
     }),
   }),
   ...sourceRoutes('connector', '/api/connectors', 'Connectors', 'scan'),

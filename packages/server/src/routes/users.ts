@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DocqaError } from '@docqa/plugin-api';
 import { defineRoute } from '../http/route.js';
-import { publicUser } from '@docqa/core/identity';
+import { publicUser, identityTokens } from '@docqa/core/identity';
 import {
   emailField,
   idParams,
@@ -29,8 +29,9 @@ export const userRoutes = [
     summary: 'List users',
     request: { query: pageQuery },
     responses: { 200: { description: 'A page of users, by user name.', schema: userList } },
-    async handler({ services, query }) {
-      const { items, total } = await services.identity.users.list(query.limit, query.offset);
+    deps: { identity: identityTokens.service },
+    async handler({ deps, query }) {
+      const { items, total } = await deps.identity.users.list(query.limit, query.offset);
       return { status: 200, body: { items: items.map(publicUser), total, limit: query.limit, offset: query.offset } };
     },
   }),
@@ -51,9 +52,10 @@ export const userRoutes = [
       }),
     },
     responses: { 201: { description: 'Created.', schema: userSchema } },
-    handler: async ({ services, principal, body, req }) => ({
+    deps: { identity: identityTokens.service },
+    handler: async ({ deps, principal, body, req }) => ({
       status: 201,
-      body: publicUser(await services.identity.createUser(principal!, req.ip, body)),
+      body: publicUser(await deps.identity.createUser(principal!, req.ip, body)),
     }),
   }),
   defineRoute({
@@ -65,8 +67,9 @@ export const userRoutes = [
     summary: 'One user',
     request: { params: idParams },
     responses: { 200: { description: 'The user.', schema: userSchema } },
-    async handler({ services, params }) {
-      const user = await services.identity.users.byId(params.id);
+    deps: { identity: identityTokens.service },
+    async handler({ deps, params }) {
+      const user = await deps.identity.users.byId(params.id);
       if (!user) throw new DocqaError('not_found', `User ${params.id} was not found.`);
       return { status: 200, body: publicUser(user) };
     },
@@ -90,9 +93,10 @@ export const userRoutes = [
         .refine((body) => Object.keys(body).length > 0, 'name at least one of password, role, email'),
     },
     responses: { 200: { description: 'The user.', schema: userSchema } },
-    handler: async ({ services, principal, params, body, req }) => ({
+    deps: { identity: identityTokens.service },
+    handler: async ({ deps, principal, params, body, req }) => ({
       status: 200,
-      body: publicUser(await services.identity.updateUser(principal!, params.id, body, req.ip ?? null)),
+      body: publicUser(await deps.identity.updateUser(principal!, params.id, body, req.ip ?? null)),
     }),
   }),
   defineRoute({
@@ -105,8 +109,9 @@ export const userRoutes = [
     description: 'The last admin cannot be deleted.',
     request: { params: idParams },
     responses: { 204: { description: 'Deleted.' } },
-    async handler({ services, principal, params, req }) {
-      await services.identity.deleteUser(principal!, req.ip, params.id);
+    deps: { identity: identityTokens.service },
+    async handler({ deps, principal, params, req }) {
+      await deps.identity.deleteUser(principal!, req.ip, params.id);
       return { status: 204 };
     },
   }),
