@@ -114,6 +114,31 @@ describe('configuration', () => {
     );
   });
 
+  it('validates the limits of docs/security.md that were fixed constants, defaulting to their old values', () => {
+    const { values } = loadConfig(secrets, { cwd: '/tmp' });
+    expect(values).to.include({
+      INDEX_EXTRACTION_TIMEOUT_SECONDS: 600,
+      RULE_CPU_BUDGET_MS: 50,
+      RULE_CPU_MS_PER_MILLION_CHARACTERS: 200,
+      SIGN_IN_ACCOUNT_TOTAL_MAX_WAIT_SECONDS: 60,
+      SIGN_IN_UNSETTLED_SECONDS: 10,
+      UPLOAD_DRAIN_SECONDS: 30,
+    });
+    const bad: Record<string, [string, string]> = {
+      INDEX_EXTRACTION_TIMEOUT_SECONDS: ['0', 'from 1 to 86400'],
+      RULE_CPU_BUDGET_MS: ['0', 'from 1 to 60000'],
+      RULE_CPU_MS_PER_MILLION_CHARACTERS: ['-1', 'from 0 to 600000'],
+      SIGN_IN_ACCOUNT_TOTAL_MAX_WAIT_SECONDS: ['1.5', 'from 1 to 86400'],
+      SIGN_IN_UNSETTLED_SECONDS: ['3601', 'from 1 to 3600'],
+      UPLOAD_DRAIN_SECONDS: ['soon', 'from 0 to 3600'],
+    };
+    for (const [name, [value, range]] of Object.entries(bad)) {
+      expect(failure({ ...secrets, [name]: value })).to.match(
+        new RegExp(`^Configuration error: ${name}="${value.replace('.', '\\.')}" must be a whole number ${range} \\(`),
+      );
+    }
+  });
+
   it('names the variable of a bad value in one line', () => {
     const message = failure({ ...secrets, N_THREADS: 'abc' });
     expect(message.split('\n')).to.have.length(1);

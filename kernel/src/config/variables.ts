@@ -104,6 +104,13 @@ export const variables = {
     group: 'process',
     description: 'Largest JSON request body.',
   }),
+  UPLOAD_DRAIN_SECONDS: spec({
+    parse: p.int(0, 3600),
+    default: '30',
+    group: 'process',
+    description:
+      "How long the rest of a refused request's body (an upload over a limit) is read and discarded so its client reads the answer, before the connection is closed (0: close at once; docs/security.md).",
+  }),
   SHUTDOWN_TIMEOUT_SECONDS: spec({
     parse: p.int(1, 3600),
     default: '30',
@@ -231,6 +238,20 @@ export const variables = {
     default: '900',
     group: 'auth',
     description: 'Longest wait after failed sign-ins of one client or one account from one client.',
+  }),
+  SIGN_IN_ACCOUNT_TOTAL_MAX_WAIT_SECONDS: spec({
+    parse: p.int(1, 86_400),
+    default: '60',
+    group: 'auth',
+    description:
+      'Longest wait of the count of one account over all clients, kept short so nobody can lock a user out for long by failing in their name (at most SIGN_IN_MAX_WAIT_SECONDS).',
+  }),
+  SIGN_IN_UNSETTLED_SECONDS: spec({
+    parse: p.int(1, 3600),
+    default: '10',
+    group: 'auth',
+    description:
+      'A sign-in under way counts towards the allowances until it settles; one that never settles (an error on the way) stops counting after this long.',
   }),
   API_KEY_RATE_LIMIT: spec({
     parse: p.requestRate,
@@ -495,6 +516,26 @@ export const variables = {
     group: 'ingestion',
     description:
       'JavaScript heap of each extraction worker thread, in MB. A document needing more (a zip bomb) fails alone with an error naming this limit and its worker is replaced, so the process stays within its memory budget (docs/security.md).',
+  }),
+  INDEX_EXTRACTION_TIMEOUT_SECONDS: spec({
+    parse: p.int(1, 86_400),
+    default: '600',
+    group: 'ingestion',
+    description:
+      'Most time reading one document may take; its extraction worker is then terminated and replaced and the document fails naming this limit (docs/security.md).',
+  }),
+  RULE_CPU_BUDGET_MS: spec({
+    parse: p.int(1, 60_000),
+    default: '50',
+    group: 'ingestion',
+    description:
+      "CPU time one metadata rule's pattern may spend on one document or query, plus RULE_CPU_MS_PER_MILLION_CHARACTERS for its length; a rule over it is skipped and named on the document (docs/security.md).",
+  }),
+  RULE_CPU_MS_PER_MILLION_CHARACTERS: spec({
+    parse: p.int(0, 600_000),
+    default: '200',
+    group: 'ingestion',
+    description: "What a metadata rule's CPU budget grows by per million characters matched.",
   }),
   INDEX_UPSERT_BATCH_SIZE: spec({
     parse: p.int(1, 100_000),

@@ -22,7 +22,7 @@ export {
   type RuleFailure,
   type RuleTarget,
 } from './rules/apply-rules.js';
-export { RuleRunner, type MatchOutcome } from './rules/rule-runner.js';
+export { RuleRunner, type MatchOutcome, type RuleBudget } from './rules/rule-runner.js';
 export {
   defaultExtractionHeapLimitMb,
   ExtractionPool,

@@ -63,6 +63,7 @@ export async function extractAndChunk(
     .find((candidate) => candidate.extensions.includes('.md')) as ExtractorProvider;
   const pool = new ExtractionPool(values.INDEX_EXTRACTION_WORKERS, {
     heapLimitMb: values.INDEX_EXTRACTION_WORKER_HEAP_MB,
+    timeoutMs: values.INDEX_EXTRACTION_TIMEOUT_SECONDS * 1000,
   });
   const minChunkLength = Number(kernel.settings.get('RAG_MIN_CHUNK_LENGTH'));
   const boundaryRules = rules.filter((rule) => rule.chunk_boundary);

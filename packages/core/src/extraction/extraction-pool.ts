@@ -29,7 +29,10 @@ interface Slot {
 export const defaultExtractionHeapLimitMb = 1024;
 
 export interface ExtractionPoolOptions {
-  /** Most time one document may take; the worker is then terminated and replaced. */
+  /**
+   * Most time one document may take; the worker is then terminated and replaced. The server passes
+   * INDEX_EXTRACTION_TIMEOUT_SECONDS; its default is this one.
+   */
   timeoutMs?: number;
   /**
    * Most JavaScript heap (V8 old generation) of each worker thread, in MB. A document whose parser
@@ -133,10 +136,13 @@ export class ExtractionPool {
       };
       const timer = setTimeout(() => {
         finish(true);
+        // file_too_large, as the PDF extractor's own time limit: the document is too big to read in time.
         task.reject(
           new DocqaError(
-            'unsupported_media_type',
-            `${task.input.filename} took longer than ${Math.round(this.#timeoutMs / 1000)} s to read; it was given up.`,
+            'file_too_large',
+            `${task.input.filename} took longer than ${Math.round(this.#timeoutMs / 1000)} s to read ` +
+              '(INDEX_EXTRACTION_TIMEOUT_SECONDS); it was given up.',
+            { extra: { limit: 'INDEX_EXTRACTION_TIMEOUT_SECONDS' } },
           ),
         );
       }, this.#timeoutMs);

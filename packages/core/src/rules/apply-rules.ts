@@ -15,10 +15,13 @@ export interface ApplyRulesOptions {
   headerChars?: number;
   /**
    * CPU time one rule may spend matching one text before it is reported as failed: this much, plus
-   * `cpuMsPerMillionCharacters` for the text's length. Default 50 ms.
+   * `cpuMsPerMillionCharacters` for the text's length. Default: the runner's budget (50 ms).
    */
   timeBudgetMs?: number;
-  /** What the budget grows by per million characters matched, so a long document is not a hostile one. Default 200. */
+  /**
+   * What the budget grows by per million characters matched, so a long document is not a hostile one.
+   * Default: the runner's budget (200).
+   */
   cpuMsPerMillionCharacters?: number;
   /** A runner to reuse across documents; without one, a temporary runner is started and closed. */
   runner?: RuleRunner;
@@ -57,6 +60,18 @@ export function ruleBudgetMs(
   return Math.round(base + ((options.cpuMsPerMillionCharacters ?? 200) * textLength) / 1_000_000);
 }
 
+/** The options' budget where they give one, else the runner's (the server's settings). */
+function budgetOf(
+  runner: RuleRunner,
+  text: string,
+  options: Pick<ApplyRulesOptions, 'timeBudgetMs' | 'cpuMsPerMillionCharacters'>,
+): number {
+  return ruleBudgetMs(text.length, {
+    timeBudgetMs: options.timeBudgetMs ?? runner.budget.baseMs,
+    cpuMsPerMillionCharacters: options.cpuMsPerMillionCharacters ?? runner.budget.msPerMillionCharacters,
+  });
+}
+
 type Matcher = (regex: TranslatedRegex, text: string, all: boolean) => Promise<MatchOutcome>;
 
 const collator = new Intl.Collator('en', { numeric: true });
@@ -82,7 +97,7 @@ export async function applyRules(
 ): Promise<RuleApplication> {
   return withRunner(options.runner, (runner) =>
     evaluateRules(rules, target, options.headerChars ?? 2000, (regex, text, all) =>
-      runner.match({ source: regex.source, flags: regex.flags, text, all }, ruleBudgetMs(text.length, options)),
+      runner.match({ source: regex.source, flags: regex.flags, text, all }, budgetOf(runner, text, options)),
     ),
   );
 }
@@ -103,7 +118,7 @@ export async function classifyQuery(
     const failures: RuleFailure[] = [];
     for (const rule of sortRules(rules)) {
       const outcome = await matchRule(rule, rule.query_pattern ?? rule.pattern, query, true, (regex, text, all) =>
-        runner.match({ source: regex.source, flags: regex.flags, text, all }, ruleBudgetMs(text.length, options)),
+        runner.match({ source: regex.source, flags: regex.flags, text, all }, budgetOf(runner, text, options)),
       );
       if ('error' in outcome) {
         failures.push({ ruleId: rule.id, error: outcome.error });

@@ -2,6 +2,11 @@ import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '@docqa/plugin-api';
 import type { FoundMatch, MatchReply, MatchRequest } from './rule-worker.js';
 
+export interface RuleBudget {
+  baseMs: number;
+  msPerMillionCharacters: number;
+}
+
 export type MatchOutcome = { matches: FoundMatch[] } | { error: string };
 
 const WORKER_START_TIMEOUT_MS = 30_000;
@@ -17,10 +22,19 @@ const WORKER_START_TIMEOUT_MS = 30_000;
  * when done; an idle worker does not keep the process alive.
  */
 export class RuleRunner {
+  /**
+   * The CPU budget of one match: `baseMs` plus `msPerMillionCharacters` for the text's length
+   * (RULE_CPU_BUDGET_MS, RULE_CPU_MS_PER_MILLION_CHARACTERS where the server makes the runner).
+   */
+  readonly budget: RuleBudget;
   private worker: Promise<Worker> | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private nextId = 1;
   private closed = false;
+
+  constructor(budget: Partial<RuleBudget> = {}) {
+    this.budget = { baseMs: budget.baseMs ?? 50, msPerMillionCharacters: budget.msPerMillionCharacters ?? 200 };
+  }
 
   /** Matches `source` over `text`, or reports `its pattern used more than N ms of CPU time` or the worker's error. */
   match(request: Omit<MatchRequest, 'id'>, budgetMs: number): Promise<MatchOutcome> {

@@ -138,7 +138,7 @@ export function createApp(options: AppOptions): express.Express {
 
   app.use(requestId());
   app.use(requestScope(values.REQUEST_STATEMENT_TIMEOUT_SECONDS));
-  app.use(drainUnreadBody());
+  app.use(drainUnreadBody(values.UPLOAD_DRAIN_SECONDS * 1000));
   app.use(accessLog(kernel.logger));
   app.use((_req: Request, res: Response, next: NextFunction) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');

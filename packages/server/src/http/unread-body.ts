@@ -7,9 +7,10 @@ import type { NextFunction, Request, Response } from 'express';
  * sending sees its connection reset instead of reading the answer. So the rest is read and thrown
  * away, in constant memory, and the connection stays usable for the client's next request. A client
  * that keeps sending for longer than `lingerMs` after the answer has its connection closed, as
- * nginx's lingering close does: no request holds a socket for ever.
+ * nginx's lingering close does: no request holds a socket for ever. The server passes
+ * UPLOAD_DRAIN_SECONDS.
  */
-export function drainUnreadBody(lingerMs = 30_000) {
+export function drainUnreadBody(lingerMs: number) {
   return (req: Request, res: Response, next: NextFunction): void => {
     res.on('finish', () => {
       if (req.complete || req.readableEnded || req.destroyed) return;

@@ -12,6 +12,7 @@ import type { LicenseService } from '../license/contract.js';
 export interface IndexingConfig {
   INDEX_EXTRACTION_WORKERS: number;
   INDEX_EXTRACTION_WORKER_HEAP_MB: number;
+  INDEX_EXTRACTION_TIMEOUT_SECONDS: number;
   INDEX_UPSERT_BATCH_SIZE: number;
   INDEX_LANGUAGES: readonly string[];
   INDEXING_OCR_ENABLED: boolean;

@@ -34,6 +34,7 @@ function indexingConfig(config: ConfigService): IndexingConfig {
   return {
     INDEX_EXTRACTION_WORKERS: Number(config.get('INDEX_EXTRACTION_WORKERS')),
     INDEX_EXTRACTION_WORKER_HEAP_MB: Number(config.get('INDEX_EXTRACTION_WORKER_HEAP_MB')),
+    INDEX_EXTRACTION_TIMEOUT_SECONDS: Number(config.get('INDEX_EXTRACTION_TIMEOUT_SECONDS')),
     INDEX_UPSERT_BATCH_SIZE: Number(config.get('INDEX_UPSERT_BATCH_SIZE')),
     INDEX_LANGUAGES: config.get('INDEX_LANGUAGES') as string[],
     INDEXING_OCR_ENABLED: config.get('INDEXING_OCR_ENABLED') === true,

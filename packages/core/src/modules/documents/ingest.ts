@@ -50,6 +50,7 @@ export class IngestPipeline {
     const values = env.config;
     this.#pool = new ExtractionPool(values.INDEX_EXTRACTION_WORKERS, {
       heapLimitMb: values.INDEX_EXTRACTION_WORKER_HEAP_MB,
+      timeoutMs: values.INDEX_EXTRACTION_TIMEOUT_SECONDS * 1000,
     });
     this.#logger = env.logger.child({ component: 'ingest' });
   }

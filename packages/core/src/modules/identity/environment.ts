@@ -22,6 +22,8 @@ export interface IdentityConfig {
   SIGN_IN_ACCOUNT_TOTAL_FAILURES: number;
   SIGN_IN_CLIENT_FAILURES: number;
   SIGN_IN_MAX_WAIT_SECONDS: number;
+  SIGN_IN_ACCOUNT_TOTAL_MAX_WAIT_SECONDS: number;
+  SIGN_IN_UNSETTLED_SECONDS: number;
 }
 
 /** What identity's services work with: its dependencies, resolved once. */
@@ -54,5 +56,7 @@ export function identityConfig(config: ConfigService): IdentityConfig {
     SIGN_IN_ACCOUNT_TOTAL_FAILURES: Number(config.get('SIGN_IN_ACCOUNT_TOTAL_FAILURES')),
     SIGN_IN_CLIENT_FAILURES: Number(config.get('SIGN_IN_CLIENT_FAILURES')),
     SIGN_IN_MAX_WAIT_SECONDS: Number(config.get('SIGN_IN_MAX_WAIT_SECONDS')),
+    SIGN_IN_ACCOUNT_TOTAL_MAX_WAIT_SECONDS: Number(config.get('SIGN_IN_ACCOUNT_TOTAL_MAX_WAIT_SECONDS')),
+    SIGN_IN_UNSETTLED_SECONDS: Number(config.get('SIGN_IN_UNSETTLED_SECONDS')),
   };
 }

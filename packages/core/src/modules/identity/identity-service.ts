@@ -50,7 +50,8 @@ export class IdentityService {
       accountTotalFailures: v.SIGN_IN_ACCOUNT_TOTAL_FAILURES,
       clientFailures: v.SIGN_IN_CLIENT_FAILURES,
       maxWaitSeconds: v.SIGN_IN_MAX_WAIT_SECONDS,
-      accountTotalMaxWaitSeconds: Math.min(60, v.SIGN_IN_MAX_WAIT_SECONDS),
+      accountTotalMaxWaitSeconds: Math.min(v.SIGN_IN_ACCOUNT_TOTAL_MAX_WAIT_SECONDS, v.SIGN_IN_MAX_WAIT_SECONDS),
+      unsettledSeconds: v.SIGN_IN_UNSETTLED_SECONDS,
     });
   }
 

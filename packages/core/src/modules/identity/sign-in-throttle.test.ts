@@ -8,6 +8,7 @@ const limits = {
   clientFailures: 20,
   maxWaitSeconds: 900,
   accountTotalMaxWaitSeconds: 60,
+  unsettledSeconds: 10,
 };
 const waitOf = (throttle: SignInThrottle, attempt: { account: string | null; client: string }, now: number): number => {
   try {
@@ -36,6 +37,14 @@ describe('sign-in throttle', () => {
     for (let i = 0; i < 5; i++) throttle.begin(attempt, 0);
     expect(waitOf(throttle, attempt, 0)).to.equal(1);
     expect(waitOf(throttle, attempt, 60_000)).to.equal(0);
+  });
+
+  it('stops counting a sign-in that never settled after unsettledSeconds', () => {
+    const throttle = new SignInThrottle({ ...limits, unsettledSeconds: 3 });
+    const attempt = { account: 'admin', client: '203.0.113.7' };
+    for (let i = 0; i < 5; i++) throttle.begin(attempt, 0);
+    expect(waitOf(throttle, attempt, 2_999)).to.equal(1);
+    expect(waitOf(throttle, attempt, 3_000)).to.equal(0);
   });
 
   it('lets an account fail five times from a client, then doubles the wait, up to the cap', () => {

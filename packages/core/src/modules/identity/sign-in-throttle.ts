@@ -11,10 +11,9 @@ export interface SignInLimits {
   maxWaitSeconds: number;
   /** The longest wait of the all-clients account count, short so an attacker cannot lock a user out. */
   accountTotalMaxWaitSeconds: number;
+  /** An attempt checked but never settled (its request failed otherwise) counts as under way this long. */
+  unsettledSeconds: number;
 }
-
-/** An attempt checked but never settled (its request failed otherwise) counts as under way this long. */
-const underwayForgetMs = 10_000;
 
 interface Record {
   failures: number;
@@ -80,7 +79,7 @@ export class SignInThrottle {
   }
 
   #underwayAt(key: string, now: number): number[] {
-    const fresh = (this.#underway.get(key) ?? []).filter((at) => now - at < underwayForgetMs);
+    const fresh = (this.#underway.get(key) ?? []).filter((at) => now - at < this.limits.unsettledSeconds * 1000);
     if (fresh.length === 0) this.#underway.delete(key);
     return fresh;
   }

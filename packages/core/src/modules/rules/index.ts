@@ -9,12 +9,15 @@ import { StoredRules } from './rule-service.js';
  */
 export const rulesModule = defineModule({
   id: 'rules',
-  deps: { db: tokens.db, jobs: tokens.jobs },
+  deps: { db: tokens.db, jobs: tokens.jobs, config: tokens.config },
   provides: { service: rulesTokens.service },
   migrations: ruleMigrations,
   queues: { [metadataRefreshQueue]: metadataRefreshQueueOptions },
   init: ({ deps, onStop }) => {
-    const rules = new StoredRules(deps.db, deps.jobs);
+    const rules = new StoredRules(deps.db, deps.jobs, {
+      baseMs: Number(deps.config.get('RULE_CPU_BUDGET_MS')),
+      msPerMillionCharacters: Number(deps.config.get('RULE_CPU_MS_PER_MILLION_CHARACTERS')),
+    });
     onStop(() => rules.close());
     return { service: rules };
   },

@@ -7,6 +7,7 @@ import {
   parseRule,
   RuleRunner,
   type MetadataRule,
+  type RuleBudget,
   type MetadataRuleFields,
 } from '../../index.js';
 import {
@@ -69,12 +70,15 @@ function parseBody(input: unknown): MetadataRuleFields {
 
 /** Rules per source, a dry run of a pattern, and the rules the ingestion and chat apply. */
 export class StoredRules implements RulesService {
-  readonly runner = new RuleRunner();
+  readonly runner: RuleRunner;
 
   constructor(
     private readonly db: Db,
     private readonly jobs: JobsService,
-  ) {}
+    budget: RuleBudget,
+  ) {
+    this.runner = new RuleRunner(budget);
+  }
 
   async #source(sourceId: string): Promise<'connector' | 'integration'> {
     const { rows } = await this.db.query<{ kind: 'connector' | 'integration' }>(
