@@ -176,6 +176,33 @@ describe('MCP server (end to end, the MCP SDK client over HTTP and stdio)', func
     expect(documentIds(filtered.items)).to.not.include(documents['handbook.txt']);
   });
 
+  it('search takes a source filter (source_type, source_id) as POST /api/search does', async () => {
+    const client = await overHttp(keys.eddie!.key);
+    const { tools } = await client.listTools();
+    const filters = (tools.find((tool) => tool.name === 'search')!.inputSchema.properties as Json).filters as Json;
+    expect(filters.properties).to.include.all.keys('source_type', 'source_id');
+    const query = 'paid holiday days';
+    const uploads = await result(client, 'search', { query, filters: { source_type: 'upload' } });
+    expect(documentIds(uploads.items)).to.include(documents['handbook.txt']);
+    expect(uploads.retrieval_settings.filters).to.include({ source_type: 'upload' });
+    // Every document here is an upload: none comes from a connector, nor from a source that does not exist.
+    const connectors = await result(client, 'search', { query, filters: { source_type: 'connector' } });
+    expect(connectors.items).to.deep.equal([]);
+    const unknown = await result(client, 'search', {
+      query,
+      filters: { source_id: '00000000-0000-4000-8000-000000000000' },
+    });
+    expect(unknown.items).to.deep.equal([]);
+    const rest = await (
+      await ApiClient.login(server.url, 'eddie', 'eddie-password-1')
+    ).call('POST', '/api/search', {
+      query,
+      filters: { source_type: 'connector' },
+    });
+    expect(rest.body.items).to.deep.equal([]);
+    expect(await toolError(client, 'search', { query, filters: { source_type: 'mailbox' } })).to.include('source_type');
+  });
+
   it('ask answers from the documents with sources, and follows up in the same conversation', async () => {
     const client = await overHttp(keys.eddie!.key);
     const first = await result(client, 'ask', { question: 'How many days of paid holiday does an employee get?' });

@@ -21,6 +21,12 @@ const searchInput = {
   filters: z
     .strictObject({
       document_ids: z.array(z.uuid()).max(1000).optional().describe('Only these documents.'),
+      // As POST /api/search takes them (and list_documents' `source`).
+      source_type: z
+        .enum(['upload', 'connector', 'integration'])
+        .optional()
+        .describe('Only documents from this kind of source: uploads, connectors or integrations.'),
+      source_id: z.uuid().optional().describe("Only this connector's or integration's documents."),
       metadata: z
         .record(z.string(), z.string())
         .optional()
