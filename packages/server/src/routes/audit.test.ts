@@ -14,6 +14,7 @@ describe('audit log (ENTERPRISE): events, queries, append-only, hash chain, rete
   let t: SearchTestServer;
   let userId: string;
   const started = new Date();
+  const connectorRoot = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-audit-connector-')));
 
   const entries = async (query = '') =>
     (await t.call('GET', `/api/audit${query}`, t.admin)).body as { items: Json[]; total: number };
@@ -27,7 +28,13 @@ describe('audit log (ENTERPRISE): events, queries, append-only, hash chain, rete
     // FREE while the old entries are written: the log keeps nothing then (not even the default
     // admin's creation), so they are the first entries of the chain.
     let plan: 'FREE' | 'ENTERPRISE' = 'FREE';
-    t = await startSearchServer({ plan: () => plan, embedder: false, plugins: [{ plugin: connectorTemplate }] });
+    t = await startSearchServer({
+      plan: () => plan,
+      embedder: false,
+      plugins: [{ plugin: connectorTemplate }],
+      // The directory a filesystem connector of the source-changes test may read.
+      env: { CONNECTOR_ALLOWED_PATHS: connectorRoot },
+    });
     expect(
       Number((await t.server.kernel.db.query<{ n: string }>('select count(*) as n from audit_event')).rows[0]?.n),
     ).to.equal(0);
@@ -68,7 +75,10 @@ describe('audit log (ENTERPRISE): events, queries, append-only, hash chain, rete
     await t.call('PATCH', '/api/admin/settings', t.admin, { RAG_LOG_TOKEN_USAGE: true });
     await t.call('DELETE', `/api/auth/users/${userId}`, t.admin);
   });
-  after(() => t?.stop());
+  after(async () => {
+    await t?.stop();
+    fs.rmSync(connectorRoot, { recursive: true, force: true });
+  });
 
   it("records the spec's events with actor, time, IP, target and outcome; chat queries redacted by default", async () => {
     const { items } = await entries();
@@ -124,6 +134,20 @@ describe('audit log (ENTERPRISE): events, queries, append-only, hash chain, rete
     ).body;
     await t.call('DELETE', `/api/schedules/${schedule.id}`, t.admin);
     expect((await t.call('DELETE', `/api/integrations/${source.id}`, t.admin)).status).to.equal(204);
+    // Connectors go through the same routes as integrations, under their own kind.
+    const connector = await t.call('POST', '/api/connectors', t.admin, {
+      name: 'Audited connector',
+      type: 'filesystem',
+      config: { path: connectorRoot },
+    });
+    expect(connector.status, JSON.stringify(connector.body)).to.equal(201);
+    const connectorUpdate = await t.call('PUT', `/api/connectors/${connector.body.id}`, t.admin, {
+      name: 'Audited connector 2',
+      type: 'filesystem',
+      config: { path: connectorRoot },
+    });
+    expect(connectorUpdate.status, JSON.stringify(connectorUpdate.body)).to.equal(200);
+    expect((await t.call('DELETE', `/api/connectors/${connector.body.id}`, t.admin)).status).to.equal(204);
     const dave = (await t.call('POST', '/api/auth/users', t.admin, { username: 'dave', password: 'dave-password-1' }))
       .body;
     await t.call('PUT', `/api/auth/users/${dave.id}`, t.admin, { role: 'editor' });
@@ -144,6 +168,9 @@ describe('audit log (ENTERPRISE): events, queries, append-only, hash chain, rete
       'integration create',
       'integration update',
       'integration delete',
+      'connector create',
+      'connector update',
+      'connector delete',
       'metadata.rule create',
       'metadata.rule delete',
       'schedule create',
