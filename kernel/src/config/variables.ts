@@ -391,13 +391,14 @@ export const variables = {
     parse: p.int(1, 1000),
     default: '10',
     group: 'database',
-    description: 'Connection pool size (ignored by the embedded database).',
+    description:
+      'Connection pool size (ignored by the embedded database: PGlite is one connection, which statements take in turn).',
   }),
   DB_MAX_OVERFLOW: spec({
     parse: p.int(0, 1000),
     default: '20',
     group: 'database',
-    description: 'Connections beyond the pool size under load.',
+    description: 'Connections beyond the pool size under load (ignored by the embedded database, as DB_POOL_SIZE).',
   }),
   DB_POOL_TIMEOUT: spec({
     parse: p.int(1, 3600),
@@ -416,7 +417,8 @@ export const variables = {
     parse: p.int(0),
     default: '1800',
     group: 'database',
-    description: 'Seconds after which connections are replaced (0: never).',
+    description:
+      'Seconds after which connections are replaced (0: never). Ignored by the embedded database: its one connection is in the process.',
   }),
   CACHE_URL: spec({
     parse: p.url(['redis', 'rediss', 'postgres', 'postgresql']),
