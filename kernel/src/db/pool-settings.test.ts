@@ -35,7 +35,8 @@ describe('database pool settings', function () {
       Number(
         (
           await observer.query<{ n: string }>(
-            `select count(*) as n from pg_stat_activity where datname = current_database() and application_name = 'docqa'`,
+            `select count(*) as n from pg_stat_activity
+              where datname = current_database() and application_name = 'docqa'`,
           )
         ).rows[0]?.n,
       );

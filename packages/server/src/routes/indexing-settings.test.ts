@@ -27,7 +27,8 @@ describe('indexing variables (spec 8.2)', function () {
       begin insert into statement_rows (tbl, n) select TG_TABLE_NAME, count(*) from inserted; return null; end $$`);
     for (const table of ['chunk', 'vector_embedding'])
       await db.query(
-        `create trigger note_statement_rows after insert on ${table} referencing new table as inserted for each statement execute function note_statement_rows()`,
+        `create trigger note_statement_rows after insert on ${table} referencing new table as inserted
+          for each statement execute function note_statement_rows()`,
       );
     try {
       // Ten sections of about 300 tokens: ten chunks.
@@ -54,7 +55,7 @@ describe('indexing variables (spec 8.2)', function () {
     }
   });
 
-  it("INDEXING_OCR_LANGUAGES reaches the OCR extractor's options: a language not installed fails the image", async () => {
+  it("INDEXING_OCR_LANGUAGES reaches the OCR extractor's options: a missing language fails the image", async () => {
     const form = new FormData();
     // The languages are checked before a pixel is decoded, so any bytes do.
     form.append('file', new Blob([Buffer.from('not really a picture')]), 'scan.png');
