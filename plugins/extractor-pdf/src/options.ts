@@ -11,7 +11,7 @@ import { z } from 'zod';
 export const pdfExtractorOptionsSchema = z.strictObject({
   /** Most pages a PDF may have; 5,000 is a very long manual. */
   maxPages: z.number().int().min(1).max(1_000_000).default(5_000),
-  /** Most seconds reading one PDF may take; below the extraction pool's own 600 s. */
+  /** Most seconds reading one PDF may take; below the extraction pool's own INDEX_EXTRACTION_TIMEOUT_SECONDS (600). */
   maxExtractionSeconds: z.number().int().min(1).max(86_400).default(300),
 });
 
