@@ -225,7 +225,8 @@ export const variables = {
     parse: p.int(1, 100_000),
     default: '100',
     group: 'auth',
-    description: 'Failed sign-ins of one account from all clients before each further one waits (capped at 60 s).',
+    description:
+      'Failed sign-ins of one account from all clients before each further one waits (at most SIGN_IN_ACCOUNT_TOTAL_MAX_WAIT_SECONDS).',
   }),
   SIGN_IN_CLIENT_FAILURES: spec({
     parse: p.int(1, 100_000),
