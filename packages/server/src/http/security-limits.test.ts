@@ -9,7 +9,6 @@ import { createTemporaryDatabase, testSecrets } from '@docqa/kernel/testing';
 import { applyRules } from '@docqa/core';
 import { startServer, type RunningServer } from '../server.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
 const slowExtractor = definePlugin({
