@@ -104,7 +104,8 @@ export function registerTools(server: McpServer, context: McpContext): void {
       description:
         'Finds the passages of the documents the caller may read that best match a query (BM25 in the ' +
         "passage's language, fused with embedding search when configured). Each item has the passage text, " +
-        'its document_id, title, path and score.',
+        'its document_id, title, path, score and location (pages, heading path, sheet, rows, and its offsets ' +
+        'in the extracted text of GET /api/docs/{id}/content).',
       inputSchema: searchInput,
       annotations: readOnly,
     },

@@ -4,6 +4,7 @@ import { nameSchema } from '../http/openapi.js';
 import { DocqaError } from '@docqa/plugin-api';
 import type { Logger } from '@docqa/plugin-api';
 import { defineRoute } from '../http/route.js';
+import { locationSchema } from './location-schema.js';
 import { collectOutcome, type ChatEvent } from '@docqa/core/chat';
 
 const maxQueryLength = 8000;
@@ -52,6 +53,7 @@ const sourceSchema = z.object({
   text: z.string(),
   score: z.number(),
   metadata: z.record(z.string(), z.unknown()),
+  location: locationSchema,
 });
 nameSchema(sourceSchema, 'ChatSource');
 

@@ -41,7 +41,10 @@ const completionSchema = z.object({
   usage: usageSchema,
   docqa_sources: z
     .array(z.record(z.string(), z.unknown()))
-    .describe('The passages cited as [n] (`index` is n): chunk_id, document_id, title, path, text, score, metadata.'),
+    .describe(
+      'The passages cited as [n] (`index` is n): chunk_id, document_id, title, path, text, score, metadata, ' +
+        'location (SourceLocation: pages, heading path, sheet, rows, offsets in the extracted text).',
+    ),
 });
 const unknownModel = { description: 'Unknown model.', schema: errorSchema };
 const errors = {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../http/route.js';
+import { locationSchema } from './location-schema.js';
 
 const maxQueryLength = 8000;
 
@@ -46,6 +47,7 @@ const searchResponse = z.object({
           'BM25 in lexical mode, cosine similarity in dense mode, the reciprocal rank fusion score in hybrid mode.',
         ),
       metadata: z.record(z.string(), z.unknown()),
+      location: locationSchema,
     }),
   ),
   retrieval_settings: z.object({

@@ -36,6 +36,16 @@ const searchStandIn: SearchService = {
             text: passage,
             score: 1,
             metadata: {},
+            location: {
+              page_start: null,
+              page_end: null,
+              heading_path: [],
+              sheet: null,
+              row_start: null,
+              row_end: null,
+              char_start: 0,
+              char_end: passage.length,
+            },
           },
         ]
       : [],

@@ -95,4 +95,20 @@ export const documentMigrations: ModuleMigration[] = [
       'drop table vector_deletion',
     ],
   },
+  {
+    name: '0021_chunk_rows_and_text_layout',
+    up: [
+      // Where a chunk is in a spreadsheet: the 1-based sheet rows (xlsx) or records (CSV) it covers,
+      // null for other formats and for chunks indexed before this migration (re-index to fill).
+      'alter table chunk add column row_start integer null, add column row_end integer null',
+      // The section map and pages of the extracted text (GET /api/docs/{id}/content), computed from
+      // the extraction's blocks when it is indexed: exact where the chunks only approximate it (a
+      // chunk may start mid-section or span a page break). Null for texts kept before it.
+      'alter table document_text add column layout jsonb null',
+    ],
+    down: [
+      'alter table document_text drop column layout',
+      'alter table chunk drop column row_start, drop column row_end',
+    ],
+  },
 ];

@@ -1,6 +1,7 @@
 import { createToken } from '@docqa/plugin-api';
 import type { Principal } from '../identity/contract.js';
 import type { SearchFilters } from './filters.js';
+import type { SourceLocation } from './location.js';
 
 // What other code may know of the search module: the search service and its shapes, and the
 // lexical index's building blocks: indexing writes postings inside its own transactions, and the
@@ -26,6 +27,7 @@ export {
   type LexicalReindexData,
 } from './lexical-reindex.js';
 export { reciprocalRankFusion } from './fusion.js';
+export { sheetOf, sourceLocation, xlsxMediaType, type LocatedChunk, type SourceLocation } from './location.js';
 
 export interface SearchRequest {
   query: string;
@@ -41,6 +43,8 @@ export interface SearchItem {
   text: string;
   score: number;
   metadata: Record<string, unknown>;
+  /** Where the passage is in its document: pages, headings, sheet and rows, offsets in its text. */
+  location: SourceLocation;
 }
 
 export type RetrievalMode = 'lexical' | 'dense' | 'hybrid';

@@ -7,6 +7,7 @@ import type { CurrentModels } from '../models/contract.js';
 import type { RetrievalMode, SearchItem, SearchRequest, SearchResult, SearchService } from './contract.js';
 import { reciprocalRankFusion, type RankedHit } from './fusion.js';
 import { lexicalSearch } from './lexical-index.js';
+import { sourceLocation, type LocatedChunk } from './location.js';
 import {
   checkFilterLimits,
   documentConditions,
@@ -131,16 +132,21 @@ export class HybridSearchService implements SearchService {
 
   async #loadItems(hits: RankedHit[]): Promise<SearchItem[]> {
     if (hits.length === 0) return [];
-    const { rows } = await this.#db.query<{
-      id: string;
-      document_id: string;
-      text: string;
-      metadata: Record<string, unknown>;
-      title: string | null;
-      filename: string;
-      path: string;
-    }>(
-      'select c.id, c.document_id, c.text, c.metadata, d.title, d.filename, d.path from chunk c join document d on d.id = c.document_id where c.id = any($1::uuid[])',
+    const { rows } = await this.#db.query<
+      LocatedChunk & {
+        id: string;
+        document_id: string;
+        text: string;
+        metadata: Record<string, unknown>;
+        title: string | null;
+        filename: string;
+        path: string;
+        media_type: string;
+      }
+    >(
+      `select c.id, c.document_id, c.text, c.metadata, c.heading_path, c.page_start, c.page_end, c.row_start,
+         c.row_end, c.char_start, c.char_end, d.title, d.filename, d.path, d.media_type
+       from chunk c join document d on d.id = c.document_id where c.id = any($1::uuid[])`,
       [hits.map((hit) => hit.chunkId)],
     );
     const byId = new Map(rows.map((row) => [row.id, row]));
@@ -157,6 +163,7 @@ export class HybridSearchService implements SearchService {
           text: row.text,
           score: hit.score,
           metadata: row.metadata,
+          location: sourceLocation(row, row.media_type),
         },
       ];
     });
