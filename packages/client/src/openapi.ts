@@ -705,6 +705,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/docs/{id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of a document's extracted text, with its section map and pages
+         * @description The text indexing extracted, `limit` characters from `offset`; a source's `location.char_start`/`char_end` index this text. `sections` and `pages` cover the whole document whatever the page asked. A document outside the caller's groups answers 404, as one that does not exist.
+         */
+        get: operations["getDocumentContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/docs/{id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The original file of a document
+         * @description The bytes as uploaded or synced, with the document's media type, as an attachment (or inline for a PDF when asked). `Content-Security-Policy: sandbox` and `nosniff` keep stored HTML or SVG from running on this origin. ETag is the SHA-256 of the bytes; If-None-Match answers 304. A document outside the caller's groups answers 404, as one that does not exist.
+         */
+        get: operations["getDocumentFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/index/stats": {
         parameters: {
             query?: never;
@@ -1722,6 +1762,35 @@ export interface components {
             updated_at: string;
             indexed_at: string | null;
         };
+        DocumentContent: {
+            /** Format: uuid */
+            document_id: string;
+            /** @description The document title, or its file name when it has none. */
+            title: string;
+            media_type: string;
+            offset: number;
+            limit: number;
+            /** @description Length of the whole extracted text, in UTF-16 code units. */
+            total_chars: number;
+            /** @description The text from offset, at most limit characters. */
+            text: string;
+            /** @description Every section of the whole text, in order: a run of text under one heading path. */
+            sections: {
+                heading_path: string[];
+                char_start: number;
+                char_end: number;
+                page_start: number | null;
+                page_end: number | null;
+                /** @description The worksheet (xlsx); null for other formats. */
+                sheet: string | null;
+            }[];
+            /** @description Where each page with text is in the whole text (PDF); empty for formats without pages. */
+            pages: {
+                page: number;
+                char_start: number;
+                char_end: number;
+            }[];
+        };
         IndexStats: {
             documents: {
                 total: number;
@@ -1815,6 +1884,25 @@ export interface components {
             created_at: string;
             updated_at: string;
         };
+        /** @description Where the passage comes from in its document. */
+        SourceLocation: {
+            /** @description First 1-based page (PDF); null for formats without pages. */
+            page_start: number | null;
+            /** @description Last 1-based page (PDF); null for formats without pages. */
+            page_end: number | null;
+            /** @description Headings the passage sits under, outermost first (Markdown, DOCX, HTML; the sheet name for xlsx). */
+            heading_path: string[];
+            /** @description The worksheet of an xlsx workbook; null for other formats. */
+            sheet: string | null;
+            /** @description First 1-based sheet row (xlsx) or record (CSV, the header is 1); null for other formats. */
+            row_start: number | null;
+            /** @description Last row, as row_start. */
+            row_end: number | null;
+            /** @description Offset of the passage in the extracted text of GET /api/docs/{id}/content, in UTF-16 code units: text.slice(char_start, char_end) is the passage. */
+            char_start: number;
+            /** @description End (exclusive) of the passage in the extracted text. */
+            char_end: number;
+        };
         ChatAnswer: {
             /** Format: uuid */
             conversation_id: string;
@@ -1888,6 +1976,7 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             };
+            location: components["schemas"]["SourceLocation"];
         };
         ConversationSummary: {
             /** Format: uuid */
@@ -3869,6 +3958,111 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    getDocumentContent: {
+        parameters: {
+            query?: {
+                /** @description First character (UTF-16 code unit) of the text to return; at most total_chars. */
+                offset?: number;
+                /** @description Characters to return, at most 100000. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The text and its map. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentContent"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            /** @description No such document the caller may see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The text was not kept with its sections (`reason`: `reindex_required`, or `not_indexed` while the document is not indexed): re-index the document. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description offset past the end of the text, or limit outside 1 to 100000. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getDocumentFile: {
+        parameters: {
+            query?: {
+                /** @description `inline` lets a browser show a PDF in place; every other type is always sent as an attachment. */
+                disposition?: "attachment" | "inline";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unchanged since the ETag sent. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            /** @description No such document the caller may see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The stored file is gone (`reason`: `file_missing`): sync the source or upload it again. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error"];
+        };
+    };
     getIndexStats: {
         parameters: {
             query?: never;
@@ -5436,6 +5630,7 @@ export interface operations {
                             metadata: {
                                 [key: string]: unknown;
                             };
+                            location: components["schemas"]["SourceLocation"];
                         }[];
                         retrieval_settings: {
                             /** @enum {string} */
@@ -5781,7 +5976,7 @@ export interface operations {
                             completion_tokens: number;
                             total_tokens: number;
                         };
-                        /** @description The passages cited as [n] (`index` is n): chunk_id, document_id, title, path, text, score, metadata. */
+                        /** @description The passages cited as [n] (`index` is n): chunk_id, document_id, title, path, text, score, metadata, location (SourceLocation: pages, heading path, sheet, rows, offsets in the extracted text). */
                         docqa_sources: {
                             [key: string]: unknown;
                         }[];

@@ -3,6 +3,7 @@ import { nameSchema } from '../http/openapi.js';
 import { defineRoute } from '../http/route.js';
 import { isRelativeSourcePath } from '@docqa/core/documents';
 import { idParams, pageQuery } from './identity-schemas.js';
+import { documentContentRoutes } from './document-content.js';
 
 const documentSchema = z.object({
   id: z.uuid(),
@@ -227,4 +228,5 @@ export const documentRoutes = [
       ),
     }),
   }),
+  ...documentContentRoutes,
 ];

@@ -9,6 +9,15 @@ export type { DocumentService, DocumentListQuery, UploadOptions } from './docume
 export type { IndexService, IndexStats } from './index-service.js';
 export type { DocumentRow, DocumentStatus } from './document-repository.js';
 export type { UploadBody } from './multipart-parts.js';
+export {
+  defaultContentLimit,
+  maxContentLimit,
+  type ContentPage,
+  type ContentSection,
+  type DocumentContent,
+  type DocumentFile,
+  type DocumentLayout,
+} from './document-content.js';
 export { isRelativeSourcePath } from './connector-targets.js';
 export { readChunkText, readTextPage, chunksPerPage, type TextPage } from './document-text.js';
 // The index writer's steps, which bench:ingest times one by one.

@@ -5,6 +5,7 @@ import type { Principal } from '../identity/contract.js';
 import type { GroupsService } from '../groups/contract.js';
 import type { SourceService } from '../sources/contract.js';
 import { BlobStore, type StagedBlob } from './blob-store.js';
+import { openFile, readContent, type DocumentContent, type DocumentFile } from './document-content.js';
 import { ConnectorDocuments, type ConnectorUploadFile } from './connector-documents.js';
 import { ConnectorTargets, isRelativeSourcePath, type ConnectorTarget } from './connector-targets.js';
 import { DocumentRepository, publicDocument, type DocumentRow } from './document-repository.js';
@@ -343,10 +344,28 @@ export class DocumentService {
 
   /** One document the caller may see; 404 alike for one that does not exist and one outside their groups. */
   async get(principal: Principal, id: string) {
+    return publicDocument(await this.#visible(principal, id));
+  }
+
+  /**
+   * `limit` characters of a readable document's extracted text from `offset`, with its section map
+   * and pages; 409 (reason `reindex_required`) for a text indexing did not keep with its layout.
+   */
+  async content(principal: Principal, id: string, offset: number, limit: number): Promise<DocumentContent> {
+    return readContent(this.env.db, await this.#visible(principal, id), offset, limit);
+  }
+
+  /** The original bytes of a readable document; 409 (reason `file_missing`) when they are gone. */
+  async file(principal: Principal, id: string): Promise<DocumentFile> {
+    const row = await this.#visible(principal, id);
+    return openFile(this.blobs.pathOf(row.content_hash), row);
+  }
+
+  async #visible(principal: Principal, id: string): Promise<DocumentRow> {
     const scope = await this.groups.scopeFor(principal);
     const row = await this.repository.visibleById(id, scope.all ? null : scope.groupIds);
     if (!row) throw new DocqaError('not_found', `Document ${id} was not found.`);
-    return publicDocument(row);
+    return row;
   }
 
   /**
