@@ -1894,7 +1894,7 @@ export interface components {
             heading_path: string[];
             /** @description The worksheet of an xlsx workbook; null for other formats. */
             sheet: string | null;
-            /** @description First 1-based sheet row (xlsx) or record (CSV, the header is 1); null for other formats. */
+            /** @description First 1-based sheet row (xlsx) or record (CSV: non-empty records, the header is 1); null for other formats. */
             row_start: number | null;
             /** @description Last row, as row_start. */
             row_end: number | null;

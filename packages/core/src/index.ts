@@ -1,5 +1,6 @@
 export { chunkDocument, type Chunk, type ChunkingOptions } from './chunking/chunk-document.js';
 export { documentText } from './chunking/document-text.js';
+export { documentLayout, type TextLayout } from './chunking/layout.js';
 export { estimateTokens } from './chunking/text-spans.js';
 export { translatePythonRegex, countCaptureGroups, type TranslatedRegex } from './rules/python-regex.js';
 export {

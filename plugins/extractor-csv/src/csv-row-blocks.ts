@@ -10,7 +10,11 @@ export class CsvRowBlocks {
   warnings = 0;
   private headers: string[] | null = null;
 
-  addRow(cells: readonly string[], hadParseError: boolean): void {
+  /**
+   * `row` is the 1-based number of the record among the file's non-empty records, the header being
+   * 1: the row a spreadsheet shows for a file without blank lines or line breaks in quoted cells.
+   */
+  addRow(cells: readonly string[], hadParseError: boolean, row?: number): void {
     if (this.headers === null) {
       // A header cell left empty still needs a label, or its values would lose their meaning.
       this.headers = cells.map((cell, index) => cell.trim() || `Column ${index + 1}`);
@@ -22,6 +26,6 @@ export class CsvRowBlocks {
       this.headers,
       cells.map((cell) => cell.trim()),
     );
-    if (text) this.blocks.push({ kind: 'table_row', text });
+    if (text) this.blocks.push({ kind: 'table_row', text, ...(row === undefined ? {} : { row }) });
   }
 }

@@ -18,6 +18,7 @@ export async function extract(input: ExtractorInput, signal?: AbortSignal): Prom
   signal?.throwIfAborted();
   const rows = new CsvRowBlocks();
   const source = Readable.from(decodeTextFile(input.path, input.filename, signal));
+  let record = 0;
   try {
     await new Promise<void>((resolve, reject) => {
       Papa.parse<string[]>(source, {
@@ -26,9 +27,12 @@ export async function extract(input: ExtractorInput, signal?: AbortSignal): Prom
         skipEmptyLines: 'greedy',
         step(result, parser) {
           if (signal?.aborted) return parser.abort();
+          // Records as the parser yields them, empty ones already skipped (skipping them here instead
+          // would change how it guesses the delimiter): a file without blank lines counts as a sheet does.
+          record += 1;
           // A file of one column has no delimiter to detect; that is not a problem with the file.
           const problems = result.errors.filter((error) => error.code !== 'UndetectableDelimiter');
-          rows.addRow(result.data, problems.length > 0);
+          rows.addRow(result.data, problems.length > 0, record);
         },
         complete: () => resolve(),
         error: (error: Error) => reject(error),

@@ -66,6 +66,7 @@ async function appendRows(
   signal: AbortSignal | undefined,
 ): Promise<void> {
   let headers: string[] | undefined;
+  let headerRow = 0;
   let headerRowOnly = true;
   for await (const row of worksheet) {
     signal?.throwIfAborted();
@@ -75,15 +76,17 @@ async function appendRows(
     for (const cell of cells) budget.spend(cell);
     if (!headers) {
       headers = cells;
+      headerRow = row.number;
       continue;
     }
     headerRowOnly = false;
     const text = formatTableRow(headers, cells);
     // With tables off the row keeps its "Header: value" text, as a plain paragraph.
-    blocks.push({ kind: tables ? 'table_row' : 'paragraph', text });
+    // row.number is the sheet's own 1-based row, empty rows counted: the row Excel shows.
+    blocks.push({ kind: tables ? 'table_row' : 'paragraph', text, row: row.number });
   }
   // A sheet that is a single row (a list of names, a title) still has text worth finding.
-  if (headers && headerRowOnly) blocks.push({ kind: 'paragraph', text: joinCells(headers) });
+  if (headers && headerRowOnly) blocks.push({ kind: 'paragraph', text: joinCells(headers), row: headerRow });
 }
 
 /** The row's cells from column A on; exceljs's row.values is 1-based and sparse. */

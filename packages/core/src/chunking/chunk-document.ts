@@ -11,6 +11,9 @@ export interface Chunk {
   headingPath: string[];
   pageStart?: number;
   pageEnd?: number;
+  /** The first and last spreadsheet rows of the blocks the chunk covers (ExtractedBlock.row). */
+  rowStart?: number;
+  rowEnd?: number;
   kind: 'text' | 'table';
   start: number;
   end: number;
@@ -266,7 +269,34 @@ function toChunk(draft: Draft, index: number, text: string, blocks: PlacedBlock[
   const pageEnd = pageAt(blocks, Math.max(draft.start, draft.end - 1));
   if (pageStart !== undefined) chunk.pageStart = pageStart;
   if (pageEnd !== undefined) chunk.pageEnd = pageEnd;
+  const rows = rowsWithin(blocks, draft.start, draft.end);
+  if (rows) {
+    chunk.rowStart = rows.first;
+    chunk.rowEnd = rows.last;
+  }
   return chunk;
+}
+
+/**
+ * The lowest and highest rows of the blocks overlapping [start, end): a binary search to the first
+ * block ending after `start`, then a walk over the chunk's own blocks, so a workbook of a million
+ * rows costs each chunk its own blocks, not all of them.
+ */
+function rowsWithin(blocks: PlacedBlock[], start: number, end: number): { first: number; last: number } | null {
+  let low = 0;
+  let high = blocks.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((blocks[middle]?.end ?? Infinity) <= start) low = middle + 1;
+    else high = middle;
+  }
+  let found: { first: number; last: number } | null = null;
+  for (let i = low; i < blocks.length && (blocks[i]?.start ?? Infinity) < end; i++) {
+    const row = blocks[i]?.row;
+    if (row === undefined) continue;
+    found = found ? { first: Math.min(found.first, row), last: Math.max(found.last, row) } : { first: row, last: row };
+  }
+  return found;
 }
 
 /** The page of the last block starting at or before `offset` (binary search: blocks are in order). */

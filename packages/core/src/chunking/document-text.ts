@@ -11,6 +11,8 @@ export interface PlacedBlock {
   start: number;
   end: number;
   page: number | undefined;
+  /** The spreadsheet row the block came from (ExtractedBlock.row). */
+  row: number | undefined;
 }
 
 /**
@@ -41,7 +43,8 @@ export function layoutBlocks(document: ExtractedDocument): PlacedBlock[] {
 
 function placeBlock(block: ExtractedBlock, start: number, page: number | undefined): PlacedBlock {
   const kind = block.kind === 'page_break' ? 'paragraph' : block.kind;
-  return { kind, text: block.text, level: block.level ?? 1, start, end: start + block.text.length, page };
+  const end = start + block.text.length;
+  return { kind, text: block.text, level: block.level ?? 1, start, end, page, row: block.row };
 }
 
 /**

@@ -6,6 +6,11 @@ export interface ExtractedBlock {
   /** Heading level (1 is the top) for headings. */
   level?: number;
   page?: number;
+  /**
+   * Spreadsheets: the 1-based row of the sheet (xlsx) or record of the file (CSV, the header is 1)
+   * the block was made from, so citations can point at it.
+   */
+  row?: number;
 }
 
 export interface ExtractedDocument {

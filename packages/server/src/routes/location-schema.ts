@@ -14,7 +14,9 @@ export const locationSchema = z
       .number()
       .int()
       .nullable()
-      .describe('First 1-based sheet row (xlsx) or record (CSV, the header is 1); null for other formats.'),
+      .describe(
+        'First 1-based sheet row (xlsx) or record (CSV: non-empty records, the header is 1); null for other formats.',
+      ),
     row_end: z.number().int().nullable().describe('Last row, as row_start.'),
     char_start: z
       .number()

@@ -25,8 +25,8 @@ export interface SearchTestServer {
   admin: string;
   call(method: string, route: string, token: string | null, body?: unknown): Promise<{ status: number; body: Json }>;
   login(username: string, password: string): Promise<string>;
-  /** Uploads text files and waits until every one is indexed; answers their ids by name. */
-  uploadTexts(files: Record<string, string>): Promise<Record<string, string>>;
+  /** Uploads files (text or bytes) and waits until every one is indexed; answers their ids by name. */
+  uploadTexts(files: Record<string, string | Buffer>): Promise<Record<string, string>>;
   stop(): Promise<void>;
 }
 
@@ -91,9 +91,10 @@ export async function startSearchServer(options: SearchServerOptions): Promise<S
   const login = async (username: string, password: string) =>
     (await call('POST', '/api/auth/login', null, { username, password })).body.access_token as string;
   const admin = await login('admin', 'admin-password-1');
-  const uploadTexts = async (files: Record<string, string>) => {
+  const uploadTexts = async (files: Record<string, string | Buffer>) => {
     const form = new FormData();
-    for (const [name, text] of Object.entries(files)) form.append('file', new Blob([Buffer.from(text)]), name);
+    for (const [name, text] of Object.entries(files))
+      form.append('file', new Blob([typeof text === 'string' ? Buffer.from(text) : text]), name);
     const res = await fetch(`${server.url}/api/docs/upload`, {
       method: 'POST',
       body: form,

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { SqlExecutor } from '@docqa/plugin-api';
-import type { Chunk, LanguageDetector } from '../../index.js';
+import type { Chunk, LanguageDetector, TextLayout } from '../../index.js';
 import { analyseChunk, languageDetector, writePostings } from '../search/contract.js';
 import { writeRuleOutcomes, type RuleOutcome } from '../analytics/contract.js';
 
@@ -34,9 +34,10 @@ export interface ChunkedDocument {
   outcomes: readonly RuleOutcome[];
   /**
    * `documentText` of the extraction and the extractor's own metadata, kept for metadata refreshes
-   * (document_text); null when the text is over `defaultMaxTextCharacters`, then none is kept.
+   * (document_text), with its section map and pages (`layout`, for GET /api/docs/{id}/content); null
+   * when the text is over `defaultMaxTextCharacters`, then none is kept.
    */
-  extraction: { text: string; metadata: Record<string, unknown> } | null;
+  extraction: { text: string; metadata: Record<string, unknown>; layout?: TextLayout } | null;
   /** The rules skipped on it (`describeRuleFailures`), kept as the indexed document's `error`. */
   ruleFailures?: string | null;
 }
@@ -71,9 +72,9 @@ export async function writeChunkedDocument(
       metadata: document.chunkMetadata[chunk.index] ?? {},
     }));
     await tx.query(
-      `insert into chunk (id, document_id, position, text, heading_path, kind, page_start, page_end, char_start, char_end, token_count, term_count, language, metadata)
-       select u.id, $1, u.position, u.text, coalesce((select array_agg(x) from jsonb_array_elements_text(u.heading_path) x), '{}'), u.kind, u.page_start, u.page_end, u.char_start, u.char_end, u.token_count, u.term_count, u.language, u.metadata
-       from jsonb_to_recordset($2::jsonb) as u(id uuid, position int, text text, heading_path jsonb, kind text, page_start int, page_end int, char_start int, char_end int, token_count int, term_count int, language text, metadata jsonb)`,
+      `insert into chunk (id, document_id, position, text, heading_path, kind, page_start, page_end, row_start, row_end, char_start, char_end, token_count, term_count, language, metadata)
+       select u.id, $1, u.position, u.text, coalesce((select array_agg(x) from jsonb_array_elements_text(u.heading_path) x), '{}'), u.kind, u.page_start, u.page_end, u.row_start, u.row_end, u.char_start, u.char_end, u.token_count, u.term_count, u.language, u.metadata
+       from jsonb_to_recordset($2::jsonb) as u(id uuid, position int, text text, heading_path jsonb, kind text, page_start int, page_end int, row_start int, row_end int, char_start int, char_end int, token_count int, term_count int, language text, metadata jsonb)`,
       [document.id, JSON.stringify(rows)],
     );
     await writePostings(tx, document.id, analysed);
@@ -105,9 +106,15 @@ export async function writeDocumentText(
     return;
   }
   await tx.query(
-    `insert into document_text (document_id, text, extracted_metadata) values ($1, $2, $3::jsonb)
-     on conflict (document_id) do update set text = excluded.text, extracted_metadata = excluded.extracted_metadata`,
-    [documentId, extraction.text, JSON.stringify(extraction.metadata)],
+    `insert into document_text (document_id, text, extracted_metadata, layout) values ($1, $2, $3::jsonb, $4::jsonb)
+     on conflict (document_id) do update
+     set text = excluded.text, extracted_metadata = excluded.extracted_metadata, layout = excluded.layout`,
+    [
+      documentId,
+      extraction.text,
+      JSON.stringify(extraction.metadata),
+      extraction.layout ? JSON.stringify(extraction.layout) : null,
+    ],
   );
 }
 
@@ -120,6 +127,8 @@ function chunkRow(documentId: string, chunk: Chunk) {
     kind: chunk.kind,
     page_start: chunk.pageStart ?? null,
     page_end: chunk.pageEnd ?? null,
+    row_start: chunk.rowStart ?? null,
+    row_end: chunk.rowEnd ?? null,
     char_start: chunk.start,
     char_end: chunk.end,
     token_count: Math.ceil(chunk.text.split(/\s+/).filter(Boolean).length * 1.3),

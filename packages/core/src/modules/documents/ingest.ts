@@ -11,6 +11,7 @@ import {
   applyRules,
   chunkDocument,
   describeRuleFailures,
+  documentLayout,
   documentText,
   ExtractionPool,
   type Chunk,
@@ -121,7 +122,10 @@ export class IngestPipeline {
         { document_id: document.id, characters: text.length },
         'the extracted text is too large to keep; a metadata refresh of this document uses its chunks',
       );
-    const extraction = text.length > defaultMaxTextCharacters ? null : { text, metadata: extracted.metadata };
+    const extraction =
+      text.length > defaultMaxTextCharacters
+        ? null
+        : { text, metadata: extracted.metadata, layout: documentLayout(extracted) };
     await this.env.db.transaction((tx) =>
       writeChunkedDocument(
         tx,

@@ -1,4 +1,11 @@
-import { applyRules, describeRuleFailures, documentText, type MetadataRule } from '../../index.js';
+import {
+  applyRules,
+  describeRuleFailures,
+  documentLayout,
+  documentText,
+  type MetadataRule,
+  type TextLayout,
+} from '../../index.js';
 import {
   defaultMaxTextCharacters,
   type Db,
@@ -31,6 +38,8 @@ export type ExtractDocument = (document: RefreshedDocument, signal: AbortSignal)
 interface Extraction {
   text: string;
   metadata: Record<string, unknown>;
+  /** Set when the text is extracted again: kept with it for GET /api/docs/{id}/content. */
+  layout?: TextLayout;
 }
 
 export interface RefreshOutcome {
@@ -108,7 +117,7 @@ async function extractAgain(
     const text = documentText(extracted);
     if (text.length > defaultMaxTextCharacters) reason = 'its text is over the size kept for refreshes';
     else if (chunks.every((chunk) => text.slice(chunk.char_start, chunk.char_end) === chunk.text))
-      return { text, metadata: extracted.metadata };
+      return { text, metadata: extracted.metadata, layout: documentLayout(extracted) };
     else reason = 'its extraction no longer lines up with its chunks';
   } catch (error) {
     if (signal.aborted) throw error;

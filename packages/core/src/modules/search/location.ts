@@ -11,7 +11,7 @@ export interface SourceLocation {
   heading_path: string[];
   /** The worksheet of an xlsx workbook; null for every other format. */
   sheet: string | null;
-  /** 1-based sheet rows (xlsx) or record numbers (CSV, the header being 1); null otherwise. */
+  /** 1-based sheet rows (xlsx) or records (CSV: non-empty records, the header being 1); null otherwise. */
   row_start: number | null;
   row_end: number | null;
   char_start: number;
