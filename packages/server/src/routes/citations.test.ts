@@ -150,6 +150,7 @@ describe('citations: source locations, document content and file', function () {
       const { word } = expected[name]!;
       const searched = await t.call('POST', '/api/search', t.admin, { query: word, top_k: 1 });
       const location = searched.body.items[0].location as Json;
+      expect(location, name).to.deep.include(expected[name]!.location);
       const json = await t.call('POST', '/api/chat', t.admin, { query: `What about the ${word}?`, top_k: 1 });
       expect(json.status).to.equal(200);
       expect(json.body.sources[0].document_id).to.equal(ids[name]);
