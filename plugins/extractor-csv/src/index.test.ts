@@ -68,8 +68,9 @@ describe('extractor-csv', function () {
     expect(document).to.deep.equal({
       title: 'team.members',
       blocks: [
-        { kind: 'table_row', text: 'id: 1; name: Ada; Column 3: x' },
-        { kind: 'table_row', text: 'id: 2; name: Bob "B" Smith; email: bob@example.com' },
+        // Rows count the non-empty records, the header being 1: the blank lines are not counted.
+        { kind: 'table_row', text: 'id: 1; name: Ada; Column 3: x', row: 2 },
+        { kind: 'table_row', text: 'id: 2; name: Bob "B" Smith; email: bob@example.com', row: 3 },
       ],
       metadata: {},
     });
@@ -77,18 +78,18 @@ describe('extractor-csv', function () {
 
   it('makes table rows even when tables are off, since a CSV is a table', async () => {
     const document = await extractCsv('a,b\n1,2\n', 'data.csv', false);
-    expect(document.blocks).to.deep.equal([{ kind: 'table_row', text: 'a: 1; b: 2' }]);
+    expect(document.blocks).to.deep.equal([{ kind: 'table_row', text: 'a: 1; b: 2', row: 2 }]);
   });
 
   it('detects a semicolon delimiter and reads a single-column file without warnings', async () => {
     expect((await extractCsv('Name;Preis\nTee;3,50\n')).blocks).to.deep.equal([
-      { kind: 'table_row', text: 'Name: Tee; Preis: 3,50' },
+      { kind: 'table_row', text: 'Name: Tee; Preis: 3,50', row: 2 },
     ]);
     expect(await extractCsv('word\nalpha\nbeta\n', 'words.csv')).to.deep.equal({
       title: 'words',
       blocks: [
-        { kind: 'table_row', text: 'word: alpha' },
-        { kind: 'table_row', text: 'word: beta' },
+        { kind: 'table_row', text: 'word: alpha', row: 2 },
+        { kind: 'table_row', text: 'word: beta', row: 3 },
       ],
       metadata: {},
     });
@@ -97,16 +98,16 @@ describe('extractor-csv', function () {
   it('keeps what parses from rows of the wrong length and counts them as parse warnings', async () => {
     const document = await extractCsv('a,b\n1,2\n3\n4,5,6\n');
     expect(document.blocks).to.deep.equal([
-      { kind: 'table_row', text: 'a: 1; b: 2' },
-      { kind: 'table_row', text: 'a: 3' },
-      { kind: 'table_row', text: 'a: 4; b: 5; Column 3: 6' },
+      { kind: 'table_row', text: 'a: 1; b: 2', row: 2 },
+      { kind: 'table_row', text: 'a: 3', row: 3 },
+      { kind: 'table_row', text: 'a: 4; b: 5; Column 3: 6', row: 4 },
     ]);
     expect(document.metadata).to.deep.equal({ parse_warnings: '2' });
   });
 
   it('keeps the rows before an unterminated quote and records a warning', async () => {
     const document = await extractCsv('a,b\n1,2\n3,"never closed\n4,5\n');
-    expect(document.blocks[0]).to.deep.equal({ kind: 'table_row', text: 'a: 1; b: 2' });
+    expect(document.blocks[0]).to.deep.equal({ kind: 'table_row', text: 'a: 1; b: 2', row: 2 });
     expect(Number(document.metadata.parse_warnings)).to.be.at.least(1);
   });
 
@@ -116,7 +117,11 @@ describe('extractor-csv', function () {
     for (let i = 0; i < rows; i += 1) lines.push(`${i},wörd ${i}`);
     const document = await extractCsv(lines.join('\n'));
     expect(document.blocks).to.have.length(rows);
-    expect(document.blocks.at(-1)).to.deep.equal({ kind: 'table_row', text: `n: ${rows - 1}; word: wörd ${rows - 1}` });
+    expect(document.blocks.at(-1)).to.deep.equal({
+      kind: 'table_row',
+      text: `n: ${rows - 1}; word: wörd ${rows - 1}`,
+      row: rows + 1,
+    });
     expect(document.metadata).to.deep.equal({});
   });
 

@@ -92,15 +92,17 @@ describe('extractor-xlsx', function () {
     const document = await provider.extract(input(path, 'staff.xlsx'), signal);
     expect(document.blocks).to.deep.equal([
       { kind: 'heading', text: 'People', level: 1 },
-      { kind: 'table_row', text: 'Name: Ada; Born: 1815-12-10; Score: 1.5; Double: 3; Active: TRUE' },
+      // Each row says its sheet row, the empty rows 3 and 5 counted: what Excel shows beside it.
+      { kind: 'table_row', text: 'Name: Ada; Born: 1815-12-10; Score: 1.5; Double: 3; Active: TRUE', row: 2 },
       {
         kind: 'table_row',
         text: 'Name: Zoë in 東京; Born: 2020-01-02T03:04:05.000Z; Score: 12345678901234; Active: FALSE',
+        row: 4,
       },
-      { kind: 'table_row', text: 'Score: 0.25' },
+      { kind: 'table_row', text: 'Score: 0.25', row: 6 },
       { kind: 'heading', text: 'Empty', level: 1 },
       { kind: 'heading', text: 'Notes', level: 1 },
-      { kind: 'paragraph', text: 'Remember | the milk' },
+      { kind: 'paragraph', text: 'Remember | the milk', row: 1 },
     ]);
     expect(document.metadata).to.deep.equal({ sheets: '3' });
     expect(document.title).to.equal(undefined);
@@ -114,6 +116,7 @@ describe('extractor-xlsx', function () {
     expect(document.blocks[1]).to.deep.equal({
       kind: 'paragraph',
       text: 'Name: Ada; Born: 1815-12-10; Score: 1.5; Double: 3; Active: TRUE',
+      row: 2,
     });
   });
 
@@ -125,7 +128,11 @@ describe('extractor-xlsx', function () {
     const path = join(dir, 'prices.xlsx');
     await workbook.xlsx.writeFile(path);
     const document = await provider.extract(input(path, 'prices.xlsx'), signal);
-    expect(document.blocks[1]).to.deep.equal({ kind: 'table_row', text: 'Item: Tea; Column 2: loose; Price: 4' });
+    expect(document.blocks[1]).to.deep.equal({
+      kind: 'table_row',
+      text: 'Item: Tea; Column 2: loose; Price: 4',
+      row: 2,
+    });
   });
 
   it('refuses a truncated workbook, naming the file', async () => {
@@ -153,7 +160,11 @@ describe('extractor-xlsx', function () {
     await writer.commit();
     const document = await provider.extract(input(path, 'big.xlsx'), signal);
     expect(document.blocks).to.have.length(20_001);
-    expect(document.blocks.at(-1)).to.deep.equal({ kind: 'table_row', text: 'Order: 20000; Customer: Customer 0' });
+    expect(document.blocks.at(-1)).to.deep.equal({
+      kind: 'table_row',
+      text: 'Order: 20000; Customer: Customer 0',
+      row: 20_001,
+    });
   });
 
   describe('zip bomb limits', () => {
