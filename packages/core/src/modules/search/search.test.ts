@@ -26,9 +26,14 @@ const documentsStandIn = defineModule({
       up: [
         `create table document (id uuid primary key, path text not null, filename text not null,
           status text not null, title text null, metadata jsonb not null default '{}',
-          chunk_count integer not null default 0, source_type text not null default 'upload', source_id text null)`,
+          chunk_count integer not null default 0, source_type text not null default 'upload', source_id text null,
+          media_type text not null default 'text/plain')`,
+        // With the columns of a chunk's location, which every search item carries.
         `create table chunk (id uuid primary key, document_id uuid not null references document (id) on delete cascade,
-          position integer not null, text text not null, metadata jsonb not null default '{}')`,
+          position integer not null, text text not null, metadata jsonb not null default '{}',
+          heading_path text[] not null default '{}', page_start integer null, page_end integer null,
+          row_start integer null, row_end integer null, char_start integer not null default 0,
+          char_end integer not null default 0)`,
       ],
     },
   ],
