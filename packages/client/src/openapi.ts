@@ -1784,7 +1784,7 @@ export interface components {
                 /** @description The worksheet (xlsx); null for other formats. */
                 sheet: string | null;
             }[];
-            /** @description Where each page with text is in the whole text (PDF); empty for formats without pages. */
+            /** @description Where each page with text is in the whole text (PDF, plain text with form feeds); empty for formats without pages. */
             pages: {
                 page: number;
                 char_start: number;
@@ -1886,9 +1886,9 @@ export interface components {
         };
         /** @description Where the passage comes from in its document. */
         SourceLocation: {
-            /** @description First 1-based page (PDF); null for formats without pages. */
+            /** @description First 1-based page (PDF; plain text split by form feeds); null for formats without pages. */
             page_start: number | null;
-            /** @description Last 1-based page (PDF); null for formats without pages. */
+            /** @description Last 1-based page, as page_start. */
             page_end: number | null;
             /** @description Headings the passage sits under, outermost first (Markdown, DOCX, HTML; the sheet name for xlsx). */
             heading_path: string[];

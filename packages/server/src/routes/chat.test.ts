@@ -63,7 +63,26 @@ describe('chat (extractive backend: no model configured, ENTERPRISE)', function 
       title: 'invoices.txt',
       path: 'invoices.txt',
     });
-    expect(first).to.have.all.keys('index', 'chunk_id', 'document_id', 'title', 'path', 'text', 'score', 'metadata');
+    expect(first).to.have.all.keys(
+      'index',
+      'chunk_id',
+      'document_id',
+      'title',
+      'path',
+      'text',
+      'score',
+      'metadata',
+      'location',
+    );
+    // A plain text file: page 1 (form feeds end its pages), no headings, sheet or rows; the passage's offsets.
+    expect(first.location).to.deep.include({
+      page_start: 1,
+      page_end: 1,
+      heading_path: [],
+      sheet: null,
+      row_end: null,
+    });
+    expect(first.location.char_end - first.location.char_start).to.equal(first.text.length);
     expect((body.sources as Json[]).map((source) => source.index)).to.deep.equal(
       body.sources.map((_: unknown, i: number) => i + 1),
     );

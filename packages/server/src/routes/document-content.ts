@@ -46,7 +46,9 @@ const contentSchema = z.object({
     .describe('Every section of the whole text, in order: a run of text under one heading path.'),
   pages: z
     .array(z.object({ page: z.number().int(), char_start: z.number().int(), char_end: z.number().int() }))
-    .describe('Where each page with text is in the whole text (PDF); empty for formats without pages.'),
+    .describe(
+      'Where each page with text is in the whole text (PDF, plain text with form feeds); empty for formats without pages.',
+    ),
 });
 nameSchema(contentSchema, 'DocumentContent');
 

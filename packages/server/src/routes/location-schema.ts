@@ -4,8 +4,12 @@ import { nameSchema } from '../http/openapi.js';
 /** Where a passage is in its document (search items, chat sources, OpenAI-compatible and MCP citations). */
 export const locationSchema = z
   .object({
-    page_start: z.number().int().nullable().describe('First 1-based page (PDF); null for formats without pages.'),
-    page_end: z.number().int().nullable().describe('Last 1-based page (PDF); null for formats without pages.'),
+    page_start: z
+      .number()
+      .int()
+      .nullable()
+      .describe('First 1-based page (PDF; plain text split by form feeds); null for formats without pages.'),
+    page_end: z.number().int().nullable().describe('Last 1-based page, as page_start.'),
     heading_path: z
       .array(z.string())
       .describe('Headings the passage sits under, outermost first (Markdown, DOCX, HTML; the sheet name for xlsx).'),

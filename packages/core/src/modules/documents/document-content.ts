@@ -15,7 +15,7 @@ export interface ContentSection {
   sheet: string | null;
 }
 
-/** Where one page of a paged format (PDF) is in the extracted text; pages without text are left out. */
+/** Where one page of a paged format (PDF, plain text) is in the extracted text; pages without text are left out. */
 export interface ContentPage {
   page: number;
   char_start: number;

@@ -4,7 +4,7 @@
  * extracted text exactly as GET /api/docs/{id}/content returns it (the chunk is that slice).
  */
 export interface SourceLocation {
-  /** 1-based pages of paged formats (PDF); null otherwise. */
+  /** 1-based pages of paged formats (PDF; plain text, whose form feeds end pages); null otherwise. */
   page_start: number | null;
   page_end: number | null;
   /** The headings the passage sits under, outermost first (a workbook's sheet name for xlsx). */
