@@ -166,6 +166,10 @@ describe('MCP server (end to end, the MCP SDK client over HTTP and stdio)', func
     const found = answer.structuredContent as Json;
     expect(found.items[0]).to.include({ document_id: documents['handbook.txt'], title: 'handbook.txt' });
     expect(found.items[0].text).to.include('twenty-five days of paid holiday');
+    // Where the passage is, as POST /api/search says it: a plain text file has no headings, sheet or rows.
+    const location = found.items[0].location as Json;
+    expect(location).to.deep.include({ heading_path: [], sheet: null, row_start: null, row_end: null });
+    expect(location.char_end - location.char_start).to.equal(found.items[0].text.length);
     expect(found.retrieval_settings).to.include({ top_k: 3 });
     const link = answer.content.find((block) => block.type === 'resource_link') as Json;
     expect(link).to.include({ uri: `docqa://documents/${documents['handbook.txt']}`, name: 'handbook.txt' });
@@ -208,6 +212,7 @@ describe('MCP server (end to end, the MCP SDK client over HTTP and stdio)', func
     const first = await result(client, 'ask', { question: 'How many days of paid holiday does an employee get?' });
     expect(first.answer).to.include('twenty-five days of paid holiday');
     expect(first.sources[0]).to.include({ index: 1, document_id: documents['handbook.txt'] });
+    expect(first.sources[0].location).to.include.all.keys('heading_path', 'page_start', 'char_start', 'char_end');
     const conversation = first.conversation_id as string;
     const next = await result(client, 'ask', {
       question: 'Do unused days carry over?',

@@ -128,6 +128,10 @@ describe('OpenAI-compatible API with API keys (end to end, the openai package)',
     expect(answer.choices[0]!.finish_reason).to.equal('stop');
     const sources = (answer as typeof answer & WithSources).docqa_sources!;
     expect(sources[0]).to.include({ index: 1, document_id: documents['handbook.txt'], title: 'handbook.txt' });
+    // The citation's place in its document, as chat sources carry it.
+    const location = sources[0]!.location as Json;
+    expect(location).to.deep.include({ heading_path: [], sheet: null, row_start: null });
+    expect(location.char_end - location.char_start).to.equal(sources[0]!.text.length);
     expect(answer.usage!.prompt_tokens).to.be.greaterThan(0);
     expect(answer.usage!.completion_tokens).to.be.greaterThan(0);
     expect(answer.usage!.total_tokens).to.equal(answer.usage!.prompt_tokens + answer.usage!.completion_tokens);
@@ -150,6 +154,7 @@ describe('OpenAI-compatible API with API keys (end to end, the openai package)',
     type Chunk = (typeof chunks)[number] & WithSources;
     const finished = chunks.find((piece) => piece.choices[0]?.finish_reason === 'stop') as Chunk;
     expect(finished.docqa_sources![0]).to.include({ document_id: documents['handbook.txt'] });
+    expect(finished.docqa_sources![0]!.location).to.include.all.keys('heading_path', 'char_start', 'char_end');
     expect(chunks.at(-1)!.usage!.completion_tokens).to.be.greaterThan(0);
     const body = await raw('/chat/completions', keys.eddie!.key, { ...question, stream: true });
     expect(body.text.endsWith('data: [DONE]\n\n')).to.equal(true);
