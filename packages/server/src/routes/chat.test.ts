@@ -75,14 +75,15 @@ describe('chat (extractive backend: no model configured, ENTERPRISE)', function 
       'location',
     );
     // A plain text file: page 1 (form feeds end its pages), no headings, sheet or rows; the passage's offsets.
-    expect(first.location).to.deep.include({
+    const location = first!.location as Json;
+    expect(location).to.deep.include({
       page_start: 1,
       page_end: 1,
       heading_path: [],
       sheet: null,
       row_end: null,
     });
-    expect(first.location.char_end - first.location.char_start).to.equal(first.text.length);
+    expect(location.char_end - location.char_start).to.equal(first!.text.length);
     expect((body.sources as Json[]).map((source) => source.index)).to.deep.equal(
       body.sources.map((_: unknown, i: number) => i + 1),
     );

@@ -46,7 +46,8 @@ async function samples(dir: string): Promise<Record<string, Buffer>> {
   await workbook.xlsx.writeFile(xlsxPath);
   return {
     'guide.md': Buffer.from(
-      '# Guide\n\nWhat this guide is for.\n\n## Install\n\nRun the installer, then the quokkaword check.\n\n## Use\n\nOpen it.\n',
+      '# Guide\n\nWhat this guide is for.\n\n## Install\n\n' +
+        'Run the installer, then the quokkaword check.\n\n## Use\n\nOpen it.\n',
     ),
     'paper.pdf': Buffer.from(await pdf.save()),
     'report.docx': Buffer.from(docx),
@@ -229,7 +230,7 @@ describe('citations: source locations, document content and file', function () {
     expect(stale.body).to.include({ code: 'conflict', reason: 'reindex_required' });
   });
 
-  it('/file answers the uploaded bytes with safe headers, revalidates by ETag, and hides what the caller may not read', async () => {
+  it('/file answers the uploaded bytes with safe headers, revalidates by ETag, hides unreadable ones', async () => {
     for (const name of ['paper.pdf', 'plants.xlsx', 'page.html']) {
       const res = await get(`/api/docs/${ids[name]}/file`);
       expect(res.status, name).to.equal(200);

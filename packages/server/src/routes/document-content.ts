@@ -47,7 +47,8 @@ const contentSchema = z.object({
   pages: z
     .array(z.object({ page: z.number().int(), char_start: z.number().int(), char_end: z.number().int() }))
     .describe(
-      'Where each page with text is in the whole text (PDF, plain text with form feeds); empty for formats without pages.',
+      'Where each page with text is in the whole text (PDF, plain text with form feeds); ' +
+        'empty for formats without pages.',
     ),
 });
 nameSchema(contentSchema, 'DocumentContent');
@@ -61,7 +62,8 @@ const fileQuery = z.object({
 
 const conflict = {
   description:
-    'The text was not kept with its sections (`reason`: `reindex_required`, or `not_indexed` while the document is not indexed): re-index the document.',
+    'The text was not kept with its sections (`reason`: `reindex_required`, or `not_indexed` while the ' +
+    'document is not indexed): re-index the document.',
 };
 
 export const documentContentRoutes = [
@@ -72,8 +74,11 @@ export const documentContentRoutes = [
     tag: 'Documents',
     operationId: 'getDocumentContent',
     summary: "A page of a document's extracted text, with its section map and pages",
-    description:
-      "The text indexing extracted, `limit` characters from `offset`; a source's `location.char_start`/`char_end` index this text. `sections` and `pages` cover the whole document whatever the page asked. A document outside the caller's groups answers 404, as one that does not exist.",
+    description: [
+      "The text indexing extracted, `limit` characters from `offset`; a source's `location.char_start`/`char_end`",
+      'index this text. `sections` and `pages` cover the whole document whatever the page asked.',
+      "A document outside the caller's groups answers 404, as one that does not exist.",
+    ].join(' '),
     request: { params: idParams, query: contentQuery },
     responses: {
       200: { description: 'The text and its map.', schema: contentSchema },
@@ -93,8 +98,12 @@ export const documentContentRoutes = [
     tag: 'Documents',
     operationId: 'getDocumentFile',
     summary: 'The original file of a document',
-    description:
-      "The bytes as uploaded or synced, with the document's media type, as an attachment (or inline for a PDF when asked). `Content-Security-Policy: sandbox` and `nosniff` keep stored HTML or SVG from running on this origin. ETag is the SHA-256 of the bytes; If-None-Match answers 304. A document outside the caller's groups answers 404, as one that does not exist.",
+    description: [
+      "The bytes as uploaded or synced, with the document's media type, as an attachment (or inline for a PDF",
+      'when asked). `Content-Security-Policy: sandbox` and `nosniff` keep stored HTML or SVG from running on',
+      'this origin. ETag is the SHA-256 of the bytes; If-None-Match answers 304.',
+      "A document outside the caller's groups answers 404, as one that does not exist.",
+    ].join(' '),
     request: { params: idParams, query: fileQuery },
     responses: {
       200: { description: 'The file.', contentType: 'application/octet-stream' },

@@ -26,7 +26,8 @@ export const locationSchema = z
       .number()
       .int()
       .describe(
-        'Offset of the passage in the extracted text of GET /api/docs/{id}/content, in UTF-16 code units: text.slice(char_start, char_end) is the passage.',
+        'Offset of the passage in the extracted text of GET /api/docs/{id}/content, in UTF-16 code units: ' +
+          'text.slice(char_start, char_end) is the passage.',
       ),
     char_end: z.number().int().describe('End (exclusive) of the passage in the extracted text.'),
   })

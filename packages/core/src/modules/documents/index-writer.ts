@@ -72,9 +72,15 @@ export async function writeChunkedDocument(
       metadata: document.chunkMetadata[chunk.index] ?? {},
     }));
     await tx.query(
-      `insert into chunk (id, document_id, position, text, heading_path, kind, page_start, page_end, row_start, row_end, char_start, char_end, token_count, term_count, language, metadata)
-       select u.id, $1, u.position, u.text, coalesce((select array_agg(x) from jsonb_array_elements_text(u.heading_path) x), '{}'), u.kind, u.page_start, u.page_end, u.row_start, u.row_end, u.char_start, u.char_end, u.token_count, u.term_count, u.language, u.metadata
-       from jsonb_to_recordset($2::jsonb) as u(id uuid, position int, text text, heading_path jsonb, kind text, page_start int, page_end int, row_start int, row_end int, char_start int, char_end int, token_count int, term_count int, language text, metadata jsonb)`,
+      `insert into chunk (id, document_id, position, text, heading_path, kind, page_start, page_end, row_start, row_end,
+         char_start, char_end, token_count, term_count, language, metadata)
+       select u.id, $1, u.position, u.text,
+         coalesce((select array_agg(x) from jsonb_array_elements_text(u.heading_path) x), '{}'), u.kind,
+         u.page_start, u.page_end, u.row_start, u.row_end, u.char_start, u.char_end, u.token_count, u.term_count,
+         u.language, u.metadata
+       from jsonb_to_recordset($2::jsonb) as u(id uuid, position int, text text, heading_path jsonb, kind text,
+         page_start int, page_end int, row_start int, row_end int, char_start int, char_end int, token_count int,
+         term_count int, language text, metadata jsonb)`,
       [document.id, JSON.stringify(rows)],
     );
     await writePostings(tx, document.id, analysed);
