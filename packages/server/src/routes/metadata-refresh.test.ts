@@ -148,12 +148,18 @@ describe('metadata refresh (#29 item 4): the rules see the full extracted text, 
   });
 
   it('a document indexed before its text was kept is extracted again from its bytes, and keeps its text from then on', async () => {
+    const layout = async () =>
+      (await server.kernel.db.query<{ layout: Json | null }>('select layout from document_text')).rows[0]?.layout;
+    const indexedLayout = await layout();
+    expect(indexedLayout?.sections).to.not.be.empty;
     await server.kernel.db.query('delete from document_text');
     expect(await refresh()).to.deep.equal({ documents: 1, re_extracted: 1, from_chunks: 0 });
     const refreshed = await state();
     expect(refreshed.document.metadata).to.deep.equal(indexed.document.metadata);
     expect(refreshed.chunks).to.deep.equal(indexed.chunks);
     expect(await storedTexts()).to.equal(1);
+    // The text extracted again is kept with its section map, so GET /api/docs/{id}/content can serve it.
+    expect(await layout()).to.deep.equal(indexedLayout);
   });
 
   it('without its text or its bytes, refresh falls back to the chunks and counts the document', async () => {
