@@ -175,6 +175,21 @@ describe('configuration', () => {
     expect(failure({ ...secrets, DOCQA_ROLE: 'both' })).to.include('DOCQA_ROLE="both"');
   });
 
+  it('takes read replicas only beside DATABASE_URL, and refuses a replica URL that is not PostgreSQL', () => {
+    const replicas = 'postgres://u:p@r1:5432/docqa, postgres://u:p@r2:5432/docqa';
+    expect(failure({ ...secrets, DATABASE_READ_URL: replicas })).to.match(
+      /^Configuration error: DATABASE_READ_URL needs DATABASE_URL/,
+    );
+    const { values } = loadConfig(
+      { ...secrets, DATABASE_URL: 'postgres://db/docqa', DATABASE_READ_URL: replicas },
+      { cwd: '/tmp' },
+    );
+    expect(values.DATABASE_READ_URL).to.deep.equal(['postgres://u:p@r1:5432/docqa', 'postgres://u:p@r2:5432/docqa']);
+    expect(values.DATABASE_READ_MAX_LAG_SECONDS).to.equal(30);
+    const wrong = failure({ ...secrets, DATABASE_URL: 'postgres://db/docqa', DATABASE_READ_URL: 'http://u:secret@r1/x' });
+    expect(wrong).to.include('DATABASE_READ_URL must be a URL with scheme postgres').and.not.include('secret');
+  });
+
   it('never prints the value of a secret', () => {
     const message = failure({ ...secrets, JWT_SECRET_KEY: 'short-secret' });
     expect(message).to.include('JWT_SECRET_KEY').and.not.include('short-secret');

@@ -160,6 +160,11 @@ function crossChecks(c: ConfigValues, production: boolean): string[] {
       `DOCQA_ROLE=${c.DOCQA_ROLE} (docqa serve --role ${c.DOCQA_ROLE}) needs DATABASE_URL: the embedded database belongs to one process, which serves the API and runs the jobs; use role all, or a PostgreSQL server for separate api and worker processes.`,
     );
   }
+  if (c.DATABASE_READ_URL !== undefined && c.DATABASE_READ_URL.length > 0 && !c.DATABASE_URL) {
+    problems.push(
+      'DATABASE_READ_URL needs DATABASE_URL: read replicas copy a PostgreSQL server, and the embedded database has none.',
+    );
+  }
   if (production) {
     if (c.DEFAULT_ADMIN_PASSWORD === 'changeme') {
       problems.push(

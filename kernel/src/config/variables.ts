@@ -388,6 +388,19 @@ export const variables = {
     group: 'database',
     description: 'PostgreSQL server with pgvector; unset: the embedded database in DOCQA_DATA_DIR.',
   }),
+  DATABASE_READ_URL: spec({
+    parse: p.list(',', p.url(['postgres', 'postgresql'])),
+    sensitive: true,
+    group: 'database',
+    description:
+      "PostgreSQL streaming replicas of DATABASE_URL's database, comma-separated, that search reads from (round-robin over those healthy, the primary when none is); each gets a pool of DB_POOL_SIZE + DB_MAX_OVERFLOW connections. Needs DATABASE_URL (docs/operations.md, Read replicas).",
+  }),
+  DATABASE_READ_MAX_LAG_SECONDS: spec({
+    parse: p.int(1, 86_400),
+    default: '30',
+    group: 'database',
+    description: 'A replica of DATABASE_READ_URL further behind the primary than this is skipped until it catches up.',
+  }),
   DB_POOL_SIZE: spec({
     parse: p.int(1, 1000),
     default: '10',
