@@ -20,7 +20,8 @@ import {
 import { Container } from './container.js';
 import { loadConfig, readEnvironment, type LoadedConfig } from './config/load.js';
 import type { ConfigValues, VariableName } from './config/variables.js';
-import { openEmbeddedDatabase, openServerDatabase, type DatabaseConnection } from './db/pool.js';
+import { createServerPool, openEmbeddedDatabase, openServerDatabase, type DatabaseConnection } from './db/pool.js';
+import { ReadReplicas, replicaName } from './db/read-replicas.js';
 import { createDb } from './db/sql.js';
 import { createOrm, migrate, type SchemaMigration } from './db/orm.js';
 import { logAuditService } from './audit/log-audit.js';
@@ -67,6 +68,8 @@ export class Kernel {
   readonly connection: DatabaseConnection;
   readonly orm: MikroORM;
   readonly db: Db;
+  /** tokens.readDb: reads that may lag a little (search), on DATABASE_READ_URL's replicas when set. */
+  readonly readDb: ReadReplicas;
   readonly settings: DbSettingsService;
   readonly jobs: PgBossJobs;
   readonly plugins: StartedPlugins;
@@ -88,6 +91,7 @@ export class Kernel {
     this.connection = parts.connection;
     this.orm = parts.orm;
     this.db = parts.db;
+    this.readDb = parts.readDb;
     this.settings = parts.settings;
     this.jobs = parts.jobs;
     this.plugins = parts.plugins;
@@ -153,10 +157,14 @@ export class Kernel {
       }
 
       const db = createDb(connection.pool, connection.mode);
+      const readDb = openReadReplicas(config, db, logger);
+      await readDb.start();
+      cleanup.unshift(() => readDb.close());
       const container = new Container();
       container.register(tokens.config, configService(config));
       container.register(tokens.logger, logger);
       container.register(tokens.db, db);
+      container.register(tokens.readDb, readDb);
       container.register(tokens.settings, settings);
       container.register(tokens.jobs, jobs);
       container.register(tokens.jobActivity, jobs);
@@ -193,6 +201,7 @@ export class Kernel {
         connection,
         orm,
         db,
+        readDb,
         settings,
         jobs,
         plugins,
@@ -233,6 +242,7 @@ export class Kernel {
       await this.plugins.stop();
       this.settings.stop();
       await maintenanceStopped;
+      await this.readDb.close();
       await this.orm.close().catch(() => undefined);
       await this.connection.close().catch((error) => this.logger.error({ err: error }, 'closing the database failed'));
       this.logger.info('kernel stopped');
@@ -347,6 +357,29 @@ async function openDatabase(config: LoadedConfig, inMemory: boolean, logger: Roo
   );
   return openEmbeddedDatabase(inMemory ? null : config.dataDir, v.DB_POOL_TIMEOUT);
 }
+
+/** DATABASE_READ_URL's replicas, each with a pool of the primary's size; none: every read on the primary. */
+function openReadReplicas(config: LoadedConfig, primary: Db, logger: RootLogger): ReadReplicas {
+  const v = config.values;
+  const settings = {
+    size: v.DB_POOL_SIZE,
+    maxOverflow: v.DB_MAX_OVERFLOW,
+    timeoutSeconds: v.DB_POOL_TIMEOUT,
+    recycleSeconds: v.DB_POOL_RECYCLE,
+  };
+  const replicas = (v.DATABASE_READ_URL ?? []).map((url) => ({
+    name: replicaName(url),
+    pool: createServerPool(url, settings, 'docqa-read'),
+  }));
+  return new ReadReplicas(primary, replicas, {
+    maxLagSeconds: v.DATABASE_READ_MAX_LAG_SECONDS,
+    probeIntervalMs: replicaProbeIntervalMs,
+    logger,
+  });
+}
+
+/** How often replicas are probed: how long a replica back (or further behind) goes unnoticed at most. */
+const replicaProbeIntervalMs = 5000;
 
 function applyLogSettings(logger: RootLogger, settings: Record<string, unknown>): void {
   logger.setLevel(String(settings.LOG_LEVEL ?? 'INFO').toUpperCase() as LogLevelName);

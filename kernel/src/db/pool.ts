@@ -38,20 +38,7 @@ function applicationTypes(): pg.CustomTypesConfig {
 }
 
 export async function openServerDatabase(url: string, settings: PoolSettings): Promise<DatabaseConnection> {
-  const pool = new LimitedPool({
-    connectionString: url,
-    max: settings.size + settings.maxOverflow,
-    // Connections above DB_POOL_SIZE are the overflow: closed soon after the load that needed them.
-    min: 0,
-    idleTimeoutMillis: 10_000,
-    connectionTimeoutMillis: settings.timeoutSeconds * 1000,
-    maxLifetimeSeconds: settings.recycleSeconds,
-    application_name: 'docqa',
-    types: applicationTypes(),
-  });
-  pool.on('error', () => {
-    // An idle client lost its server; the pool drops it and the next query opens a new one.
-  });
+  const pool = createServerPool(url, settings);
   try {
     const client = await pool.connect();
     client.release();
@@ -64,6 +51,25 @@ export async function openServerDatabase(url: string, settings: PoolSettings): P
     );
   }
   return { mode: 'server', pool, url, close: async () => (pool.ended ? undefined : pool.end()) };
+}
+
+/** A pool on a PostgreSQL server (the primary's, a read replica's), connecting when first used. */
+export function createServerPool(url: string, settings: PoolSettings, applicationName = 'docqa'): pg.Pool {
+  const pool = new LimitedPool({
+    connectionString: url,
+    max: settings.size + settings.maxOverflow,
+    // Connections above DB_POOL_SIZE are the overflow: closed soon after the load that needed them.
+    min: 0,
+    idleTimeoutMillis: 10_000,
+    connectionTimeoutMillis: settings.timeoutSeconds * 1000,
+    maxLifetimeSeconds: settings.recycleSeconds,
+    application_name: applicationName,
+    types: applicationTypes(),
+  });
+  pool.on('error', () => {
+    // An idle client lost its server; the pool drops it and the next query opens a new one.
+  });
+  return pool;
 }
 
 /** How long a transaction on the embedded database lets single statements go first (connection-turns.ts). */

@@ -7,6 +7,7 @@ import type {
   JobActivity,
   JobsService,
   Logger,
+  ReadDb,
   SettingsService,
 } from './services.js';
 import type { ConnectorProvider } from './kinds/connector.js';
@@ -24,6 +25,8 @@ export const tokens = {
   settings: createToken<SettingsService>('core.settings'),
   logger: createToken<Logger>('core.logger'),
   db: createToken<Db>('core.db'),
+  /** Reads that may lag a little (search): a healthy read replica, else the primary. */
+  readDb: createToken<ReadDb>('core.readDb'),
   jobs: createToken<JobsService>('core.jobs'),
   /** The same runner, as observers see it. */
   jobActivity: createToken<JobActivity>('core.jobActivity'),

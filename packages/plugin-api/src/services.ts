@@ -75,6 +75,25 @@ export interface Db extends SqlExecutor {
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
 }
 
+/** A read replica of DATABASE_READ_URL as the last probe found it (name: host:port/database, no password). */
+export interface ReadReplicaState {
+  name: string;
+  /** lagging: further behind than DATABASE_READ_MAX_LAG_SECONDS (or by an unknown amount); skipped like down. */
+  status: 'up' | 'down' | 'lagging';
+  /** Seconds behind the primary; null when down or unknown. */
+  lagSeconds: number | null;
+}
+
+/**
+ * Where reads that may be a little behind go (docs/operations.md, Read replicas): a healthy replica
+ * of DATABASE_READ_URL in turn, else the primary; a replica that fails to connect mid-query is
+ * retried on the primary. Without replicas it is the primary. Never for reads that must see the
+ * caller's own writes.
+ */
+export interface ReadDb extends SqlExecutor {
+  replicas(): readonly ReadReplicaState[];
+}
+
 export interface JobContext<D> {
   id: string;
   data: D;
