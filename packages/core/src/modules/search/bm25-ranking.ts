@@ -1,4 +1,4 @@
-import type { Db } from '@docqa/plugin-api';
+import type { SqlExecutor } from '@docqa/plugin-api';
 import { SqlParams } from '@docqa/plugin-api';
 import { documentConditions, metadataCondition, type SearchScope } from './filters.js';
 
@@ -19,7 +19,7 @@ export interface WeightedTerm {
 }
 
 export interface Ranking {
-  db: Db;
+  db: SqlExecutor;
   scope: SearchScope;
   averageLength: number;
   topK: number;

@@ -23,6 +23,9 @@ export const searchModule = defineModule({
   id: 'search',
   deps: {
     db: tokens.db,
+    // Search's reads may lag the primary a little (docs/operations.md, Read replicas); the caller's
+    // groups (scopeFor) are read on the primary, so a grant made a moment ago counts.
+    readDb: tokens.readDb,
     config: tokens.config,
     jobs: tokens.jobs,
     groups: groupsTokens.service,
@@ -38,7 +41,7 @@ export const searchModule = defineModule({
     const limit = (name: string) => Number(deps.config.get(name));
     return {
       service: new HybridSearchService({
-        db: deps.db,
+        db: deps.readDb,
         groups: deps.groups,
         models: deps.models,
         vectorStore: deps.vectorStore,

@@ -1,4 +1,4 @@
-import type { SqlExecutor, Db } from '@docqa/plugin-api';
+import type { SqlExecutor } from '@docqa/plugin-api';
 import { analyzeChunk, analyzeQuery, LanguageDetector } from '../../index.js';
 import type { SearchScope } from './filters.js';
 import { rankChunks, type LexicalHit, type WeightedTerm } from './bm25-ranking.js';
@@ -138,7 +138,7 @@ export function idf(chunks: number, df: number): number {
  * after access control and never from chunks the caller may not read (see bm25-ranking.ts).
  */
 export async function lexicalSearch(
-  db: Db,
+  db: SqlExecutor,
   query: string,
   options: SearchScope & { topK: number; detector?: LanguageDetector },
 ): Promise<LexicalHit[]> {

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { SqlParams, type Db, type VectorStoreProvider } from '@docqa/plugin-api';
+import { SqlParams, type SqlExecutor, type VectorStoreProvider } from '@docqa/plugin-api';
 import type { LanguageDetector } from '../../index.js';
 import type { Principal } from '../identity/contract.js';
 import type { GroupsService } from '../groups/contract.js';
@@ -22,7 +22,8 @@ import {
 const fusionDepth = (topK: number) => Math.max(topK * 2, 50);
 
 export interface SearchDeps {
-  db: Db;
+  /** Reads only (tokens.readDb): a read replica when one is healthy, else the primary. */
+  db: SqlExecutor;
   groups: GroupsService;
   models: CurrentModels;
   vectorStore: VectorStoreProvider | undefined;
@@ -36,7 +37,7 @@ export interface SearchDeps {
 export class HybridSearchService implements SearchService {
   constructor(private readonly deps: SearchDeps) {}
 
-  get #db(): Db {
+  get #db(): SqlExecutor {
     return this.deps.db;
   }
 
