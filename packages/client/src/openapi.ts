@@ -12,7 +12,7 @@ export interface paths {
         };
         /**
          * Health status with the running version
-         * @description Answers 200 when the database answers (status ok, or degraded when jobs or the vector store are not), 503 when the database is down.
+         * @description Answers 200 when the database answers (status ok, or degraded when jobs, the vector store or a read replica are not), 503 when the database is down.
          */
         get: operations["getHealth"];
         put?: never;
@@ -2201,6 +2201,18 @@ export interface operations {
                              */
                             vectors: "ok" | "error" | "timeout" | "stopped" | "not_configured";
                         };
+                        /** @description DATABASE_READ_URL's read replicas as the last probe (every few seconds) found them; empty without. */
+                        replicas: {
+                            /** @description host:port/database of the replica (never its password). */
+                            name: string;
+                            /**
+                             * @description lagging: further behind than DATABASE_READ_MAX_LAG_SECONDS; down and lagging take no reads.
+                             * @enum {string}
+                             */
+                            status: "up" | "down" | "lagging";
+                            /** @description Seconds behind the primary at the last probe; null when down. */
+                            lag_seconds: number | null;
+                        }[];
                     };
                 };
             };
@@ -2234,6 +2246,18 @@ export interface operations {
                              */
                             vectors: "ok" | "error" | "timeout" | "stopped" | "not_configured";
                         };
+                        /** @description DATABASE_READ_URL's read replicas as the last probe (every few seconds) found them; empty without. */
+                        replicas: {
+                            /** @description host:port/database of the replica (never its password). */
+                            name: string;
+                            /**
+                             * @description lagging: further behind than DATABASE_READ_MAX_LAG_SECONDS; down and lagging take no reads.
+                             * @enum {string}
+                             */
+                            status: "up" | "down" | "lagging";
+                            /** @description Seconds behind the primary at the last probe; null when down. */
+                            lag_seconds: number | null;
+                        }[];
                     };
                 };
             };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { providerTokens } from '@docqa/plugin-api';
+import { providerTokens, tokens } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import { defineRoute } from '../http/route.js';
 import { readBuildInfo } from '../build-info.js';
@@ -20,6 +20,17 @@ const healthSchema = versionSchema.extend({
     llm: checkState,
     vectors: checkState.describe("The vector store's database (VECTORDB_URL's server when set)."),
   }),
+  replicas: z
+    .array(
+      z.object({
+        name: z.string().describe('host:port/database of the replica (never its password).'),
+        status: z
+          .enum(['up', 'down', 'lagging'])
+          .describe('lagging: further behind than DATABASE_READ_MAX_LAG_SECONDS; down and lagging take no reads.'),
+        lag_seconds: z.number().nullable().describe('Seconds behind the primary at the last probe; null when down.'),
+      }),
+    )
+    .describe("DATABASE_READ_URL's read replicas as the last probe (every few seconds) found them; empty without."),
 });
 
 const databaseCheckTimeoutMs = 5000;
@@ -58,7 +69,7 @@ export const systemRoutes = [
     operationId: 'getHealth',
     summary: 'Health status with the running version',
     description:
-      'Answers 200 when the database answers (status ok, or degraded when jobs or the vector store are not), 503 when the database is down.',
+      'Answers 200 when the database answers (status ok, or degraded when jobs, the vector store or a read replica are not), 503 when the database is down.',
     responses: {
       200: { description: 'Healthy or degraded.', schema: healthSchema },
       503: { description: 'The database is down.', schema: healthSchema },
@@ -70,10 +81,16 @@ export const systemRoutes = [
       const healthy = database === 'ok';
       // Without its vectors search still answers lexically: degraded, not down.
       const vectorsUsable = vectors === 'ok' || vectors === 'not_configured';
-      const status = healthy && jobs === 'ok' && vectorsUsable ? 'ok' : 'degraded';
+      // A replica down or behind leaves its reads to the primary: working, with less room.
+      const replicas = kernel
+        .resolve(tokens.readDb)
+        .replicas()
+        .map((replica) => ({ name: replica.name, status: replica.status, lag_seconds: replica.lagSeconds }));
+      const replicasUp = replicas.every((replica) => replica.status === 'up');
+      const status = healthy && jobs === 'ok' && vectorsUsable && replicasUp ? 'ok' : 'degraded';
       return {
         status: healthy ? 200 : 503,
-        body: { status, ...readBuildInfoCached(), checks: { database, jobs, llm, vectors } },
+        body: { status, ...readBuildInfoCached(), checks: { database, jobs, llm, vectors }, replicas },
         headers: { 'Cache-Control': 'no-store' },
       };
     },

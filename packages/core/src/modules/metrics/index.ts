@@ -9,10 +9,10 @@ import { Metrics } from './metrics.js';
  */
 export const metricsModule = defineModule({
   id: 'metrics',
-  deps: { jobActivity: tokens.jobActivity },
+  deps: { jobActivity: tokens.jobActivity, readDb: tokens.readDb },
   provides: { service: metricsTokens.service },
   init: ({ deps, onStop }) => {
-    const metrics = new Metrics(deps.jobActivity);
+    const metrics = new Metrics(deps.jobActivity, deps.readDb);
     onStop(() => metrics.close());
     return { service: metrics };
   },
