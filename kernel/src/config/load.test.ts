@@ -186,7 +186,11 @@ describe('configuration', () => {
     );
     expect(values.DATABASE_READ_URL).to.deep.equal(['postgres://u:p@r1:5432/docqa', 'postgres://u:p@r2:5432/docqa']);
     expect(values.DATABASE_READ_MAX_LAG_SECONDS).to.equal(30);
-    const wrong = failure({ ...secrets, DATABASE_URL: 'postgres://db/docqa', DATABASE_READ_URL: 'http://u:secret@r1/x' });
+    const wrong = failure({
+      ...secrets,
+      DATABASE_URL: 'postgres://db/docqa',
+      DATABASE_READ_URL: 'http://u:secret@r1/x',
+    });
     expect(wrong).to.include('DATABASE_READ_URL must be a URL with scheme postgres').and.not.include('secret');
   });
 

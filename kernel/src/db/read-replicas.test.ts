@@ -100,7 +100,10 @@ describe('read replicas (routing)', function () {
     const [a, b] = [await proxyTo(primaryUrl as string), await proxyTo(primaryUrl as string)];
     try {
       const primary = countingPrimary(primaryPool);
-      const replicas = replicasOf(primary, [withPort(primaryUrl as string, a.port), withPort(primaryUrl as string, b.port)]);
+      const replicas = replicasOf(primary, [
+        withPort(primaryUrl as string, a.port),
+        withPort(primaryUrl as string, b.port),
+      ]);
       await replicas.start();
       expect(replicas.replicas().map((replica) => replica.status)).to.deep.equal(['up', 'up']);
       const ports = new Set<number>();
@@ -119,7 +122,10 @@ describe('read replicas (routing)', function () {
   it('skips a replica that does not answer, and retries on the primary a read whose replica died under it', async () => {
     const proxy = await proxyTo(primaryUrl as string);
     const primary = countingPrimary(primaryPool);
-    const replicas = replicasOf(primary, ['postgres://docqa:docqa@127.0.0.1:1/none', withPort(primaryUrl as string, proxy.port)]);
+    const replicas = replicasOf(primary, [
+      'postgres://docqa:docqa@127.0.0.1:1/none',
+      withPort(primaryUrl as string, proxy.port),
+    ]);
     await replicas.start();
     expect(replicas.replicas().map((replica) => replica.status)).to.deep.equal(['down', 'up']);
     await replicas.query('select 1');

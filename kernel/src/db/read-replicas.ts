@@ -116,7 +116,11 @@ export class ReadReplicas implements ReadDb {
     state.status = state.lagSeconds !== null && state.lagSeconds <= this.options.maxLagSeconds ? 'up' : 'lagging';
     if (state.status !== before) {
       const log = state.status === 'up' ? this.options.logger.info : this.options.logger.warn;
-      log.call(this.options.logger, { replica: state.name, lag_seconds: state.lagSeconds }, `read replica ${state.status}`);
+      log.call(
+        this.options.logger,
+        { replica: state.name, lag_seconds: state.lagSeconds },
+        `read replica ${state.status}`,
+      );
     }
   }
 
