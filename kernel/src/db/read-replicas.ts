@@ -55,7 +55,10 @@ export class ReadReplicas implements ReadDb {
   async start(): Promise<void> {
     if (this.#states.length === 0) return;
     await this.probe();
-    this.#timer = setInterval(() => void this.probe(), this.options.probeIntervalMs);
+    // probe() settles either way: a failed probe marks its replica down.
+    this.#timer = setInterval(() => {
+      this.probe().catch(() => undefined);
+    }, this.options.probeIntervalMs);
     this.#timer.unref();
   }
 
@@ -89,7 +92,11 @@ export class ReadReplicas implements ReadDb {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = null;
     await this.#probing;
-    await Promise.all(this.#states.map((state) => (state.pool.ended ? undefined : state.pool.end().catch(() => {}))));
+    await Promise.all(
+      this.#states.map(async (state) => {
+        if (!state.pool.ended) await state.pool.end().catch(() => undefined);
+      }),
+    );
   }
 
   #pick(): ReplicaEntry | null {
