@@ -119,7 +119,7 @@ describe('read replicas (routing)', function () {
     }
   });
 
-  it('skips a replica that does not answer, and retries on the primary a read whose replica died under it', async () => {
+  it('skips a replica that does not answer; a read whose replica died under it is retried on the primary', async () => {
     const proxy = await proxyTo(primaryUrl as string);
     const primary = countingPrimary(primaryPool);
     const replicas = replicasOf(primary, [
