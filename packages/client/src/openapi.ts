@@ -1186,6 +1186,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/analytics/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Thumbs up and down on chat answers per period, and the latest down-rated answers
+         * @description Counts of up and down ratings per day, week or month over the last `days` days (a turn counts once, in the period it was last rated), and the latest down-rated turns with their question, the start of the answer, the sources and the comment. Ratings are set with PUT /api/conversations/{id}/turns/{index}/feedback.
+         */
+        get: operations["feedbackReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/schedules": {
         parameters: {
             query?: never;
@@ -1376,6 +1396,26 @@ export interface paths {
         post?: never;
         /** Delete one of the caller's conversations */
         delete: operations["deleteConversation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{id}/turns/{index}/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Rate one answer of the caller's conversation: thumbs up or down, with an optional comment
+         * @description Stored with the turn (and gone with it when the conversation is trimmed or deleted); admins see the counts and the latest down-rated answers at GET /api/analytics/feedback. Audit event chat.feedback. Another user's conversation answers 404, as an unknown one does.
+         */
+        put: operations["setTurnFeedback"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2005,6 +2045,14 @@ export interface components {
                 [key: string]: number;
             };
             created_at: string;
+            /** @description The owner's thumbs up or down on this answer. */
+            feedback: components["schemas"]["TurnFeedback"] | null;
+        };
+        TurnFeedback: {
+            /** @enum {string} */
+            rating: "up" | "down";
+            comment: string | null;
+            updated_at: string;
         };
         AuditEntry: {
             /** Format: uuid */
@@ -5428,6 +5476,75 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    feedbackReport: {
+        parameters: {
+            query?: {
+                /** @description The length of one period; periods start at UTC midnight. */
+                period?: "day" | "week" | "month";
+                /** @description How far back to count, in days. */
+                days?: number;
+                /** @description How many of the latest down-rated turns. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feedback report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        period: "day" | "week" | "month";
+                        days: number;
+                        /** @description Over every period listed. */
+                        totals: {
+                            up: number;
+                            down: number;
+                        };
+                        /** @description Oldest first, empty periods included. A turn counts once, in the period it was last rated. */
+                        periods: {
+                            /** @description The first day of the period, YYYY-MM-DD (UTC). */
+                            start: string;
+                            up: number;
+                            down: number;
+                        }[];
+                        /** @description The most recently down-rated answers, newest first. */
+                        latest_down: {
+                            /** Format: uuid */
+                            conversation_id: string;
+                            /** @description The turn within its conversation, 0-based, as the conversation shows it. */
+                            turn_index: number;
+                            rated_at: string;
+                            comment: string | null;
+                            query: string;
+                            /** @description The answer, cut after 300 characters. */
+                            answer_excerpt: string;
+                            sources: {
+                                index: number;
+                                document_id: string;
+                                title: string;
+                                path: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error"];
+        };
+    };
     listSchedules: {
         parameters: {
             query?: {
@@ -6258,6 +6375,54 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             /** @description Unknown, or not the caller's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error"];
+        };
+    };
+    setTurnFeedback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description The turn, 0-based, in the order the conversation shows them. */
+                index: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description null clears the feedback (and its comment). */
+                    rating: ("up" | "down") | null;
+                    comment?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The feedback now stored, null when cleared. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        feedback: components["schemas"]["TurnFeedback"] | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            /** @description Unknown conversation or turn, or not the caller's. */
             404: {
                 headers: {
                     [name: string]: unknown;

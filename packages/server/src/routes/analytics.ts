@@ -8,6 +8,8 @@ import {
   metadataCoverageSchema,
   metadataHitRateSchema,
   rulePriorityAuditSchema,
+  feedbackReportRequestSchema,
+  feedbackReportSchema,
   analyticsTokens,
   uploadsSourceId,
 } from '@docqa/core/analytics';
@@ -107,3 +109,22 @@ export const analyticsRoutes = endpoints.map((endpoint) =>
     },
   }),
 );
+
+/** Users' ratings of chat answers: every user's conversations, so admins only (and PRO, as all analytics). */
+export const feedbackReportRoute = defineRoute({
+  method: 'get',
+  path: '/api/analytics/feedback',
+  access: 'admin',
+  plan: 'PRO',
+  tag: 'Analytics',
+  operationId: 'feedbackReport',
+  summary: 'Thumbs up and down on chat answers per period, and the latest down-rated answers',
+  description:
+    'Counts of up and down ratings per day, week or month over the last `days` days (a turn counts once, in the period it was last rated), and the latest down-rated turns with their question, the start of the answer, the sources and the comment. Ratings are set with PUT /api/conversations/{id}/turns/{index}/feedback.',
+  request: { query: feedbackReportRequestSchema },
+  responses: { 200: { description: 'The feedback report.', schema: feedbackReportSchema } },
+  deps: { analytics: analyticsTokens.service },
+  async handler({ deps, query }) {
+    return { status: 200, body: await deps.analytics.feedback(query) };
+  },
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { chatTokens } from '@docqa/core/chat';
+import { chatTokens, maxFeedbackCommentLength } from '@docqa/core/chat';
 import { nameSchema } from '../http/openapi.js';
 import { defineRoute } from '../http/route.js';
 import { idParams, pageQuery } from './identity-schemas.js';
@@ -13,6 +13,13 @@ const summarySchema = z.object({
 });
 nameSchema(summarySchema, 'ConversationSummary');
 
+const feedbackSchema = z.object({
+  rating: z.enum(['up', 'down']),
+  comment: z.string().nullable(),
+  updated_at: z.string(),
+});
+nameSchema(feedbackSchema, 'TurnFeedback');
+
 const turnSchema = z.object({
   query: z.string(),
   rewritten_query: z.string().nullable(),
@@ -22,8 +29,24 @@ const turnSchema = z.object({
   token_budget: z.record(z.string(), z.unknown()).nullable(),
   timing: z.record(z.string(), z.number()),
   created_at: z.string(),
+  feedback: feedbackSchema.nullable().describe("The owner's thumbs up or down on this answer."),
 });
 nameSchema(turnSchema, 'ConversationTurn');
+
+const turnParams = z.object({
+  id: z.uuid(),
+  index: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(100_000)
+    .describe('The turn, 0-based, in the order the conversation shows them.'),
+});
+
+const feedbackBody = z.object({
+  rating: z.enum(['up', 'down']).nullable().describe('null clears the feedback (and its comment).'),
+  comment: z.string().max(maxFeedbackCommentLength).nullable().optional(),
+});
 
 export const conversationRoutes = [
   defineRoute({
@@ -90,6 +113,34 @@ export const conversationRoutes = [
     handler: async ({ deps, principal, params }) => {
       await deps.conversations.delete(principal!.userId, params.id);
       return { status: 204 };
+    },
+  }),
+  defineRoute({
+    method: 'put',
+    path: '/api/conversations/{id}/turns/{index}/feedback',
+    access: 'required',
+    keyScope: 'read',
+    tag: 'Chat',
+    operationId: 'setTurnFeedback',
+    summary: "Rate one answer of the caller's conversation: thumbs up or down, with an optional comment",
+    description:
+      "Stored with the turn (and gone with it when the conversation is trimmed or deleted); admins see the counts and the latest down-rated answers at GET /api/analytics/feedback. Audit event chat.feedback. Another user's conversation answers 404, as an unknown one does.",
+    request: { params: turnParams, body: feedbackBody },
+    responses: {
+      200: {
+        description: 'The feedback now stored, null when cleared.',
+        schema: z.object({ feedback: feedbackSchema.nullable() }),
+      },
+      404: { description: "Unknown conversation or turn, or not the caller's." },
+    },
+    deps: { conversations: chatTokens.conversations },
+    handler: async ({ deps, principal, params, body, req }) => {
+      const feedback = await deps.conversations.setFeedback(
+        principal!,
+        { conversationId: params.id, index: params.index, clientIp: req.ip ?? null },
+        body,
+      );
+      return { status: 200, body: { feedback } };
     },
   }),
 ];

@@ -21,7 +21,7 @@ import { conversationRoutes } from './conversations.js';
 import { modelRoutes } from './models.js';
 import { auditRoutes } from './audit.js';
 import { brandingRoutes } from './branding.js';
-import { analyticsRoutes } from './analytics.js';
+import { analyticsRoutes, feedbackReportRoute } from './analytics.js';
 import { licenseRoutes } from './license.js';
 import { modelAdminRoutes } from './model-admin.js';
 import { metricsRoutes } from './metrics.js';
@@ -42,6 +42,7 @@ export const routes: readonly AnyRoute[] = [
   ...jobRoutes,
   ...ruleRoutes,
   ...analyticsRoutes,
+  feedbackReportRoute,
   ...scheduleRoutes,
   ...searchRoutes,
   ...chatRoutes,

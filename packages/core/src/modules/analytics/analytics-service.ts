@@ -1,8 +1,9 @@
 import type { Db, SettingsService } from '@docqa/plugin-api';
+import { feedbackReport } from './feedback-stats.js';
 import { chunkSizeDistribution, chunksPerDocument, emptyMetadata } from './index-stats.js';
 import { inheritanceRatio, metadataCoverage, metadataHitRate, rulePriorityAudit } from './rule-stats.js';
 import { resolveScope, type SourceScope } from './scope.js';
-import type { AnalyticsCaller, AnalyticsService } from './contract.js';
+import type { AnalyticsCaller, AnalyticsService, FeedbackReportRequest } from './contract.js';
 
 /**
  * The analytics of spec 4.7 for one connector or integration (or `uploads`). Each answer is computed
@@ -45,5 +46,9 @@ export class DatabaseAnalytics implements AnalyticsService {
 
   async rulePriorityAudit(sourceId: string, caller: AnalyticsCaller) {
     return rulePriorityAudit(this.db, await this.#scope(sourceId, caller));
+  }
+
+  async feedback(request: FeedbackReportRequest) {
+    return feedbackReport(this.db, request);
   }
 }

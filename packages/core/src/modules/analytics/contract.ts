@@ -3,6 +3,8 @@ import type {
   ChunkSizeDistribution,
   ChunksPerDocument,
   EmptyMetadata,
+  FeedbackReport,
+  FeedbackReportRequest,
   InheritanceRatio,
   MetadataCoverage,
   MetadataHitRate,
@@ -30,6 +32,8 @@ export interface AnalyticsService {
   inheritanceRatio(sourceId: string, caller: AnalyticsCaller): Promise<InheritanceRatio>;
   emptyMetadata(sourceId: string, caller: AnalyticsCaller): Promise<EmptyMetadata>;
   rulePriorityAudit(sourceId: string, caller: AnalyticsCaller): Promise<RulePriorityAudit>;
+  /** Users' thumbs up and down on chat answers, over every conversation: for admins only. */
+  feedback(request: FeedbackReportRequest): Promise<FeedbackReport>;
 }
 
 export const analyticsTokens = {

@@ -201,3 +201,42 @@ export type MetadataCoverage = z.output<typeof metadataCoverageSchema>;
 export type InheritanceRatio = z.output<typeof inheritanceRatioSchema>;
 export type EmptyMetadata = z.output<typeof emptyMetadataSchema>;
 export type RulePriorityAudit = z.output<typeof rulePriorityAuditSchema>;
+
+export const feedbackPeriods = ['day', 'week', 'month'] as const;
+
+export const feedbackReportRequestSchema = z.object({
+  period: z.enum(feedbackPeriods).default('day').describe('The length of one period; periods start at UTC midnight.'),
+  days: z.coerce.number().int().min(1).max(366).default(30).describe('How far back to count, in days.'),
+  limit: z.coerce.number().int().min(0).max(100).default(10).describe('How many of the latest down-rated turns.'),
+});
+
+export const feedbackReportSchema = z.object({
+  period: z.enum(feedbackPeriods),
+  days: count,
+  totals: z.object({ up: count, down: count }).describe('Over every period listed.'),
+  periods: z
+    .array(
+      z.object({
+        start: z.string().describe('The first day of the period, YYYY-MM-DD (UTC).'),
+        up: count,
+        down: count,
+      }),
+    )
+    .describe('Oldest first, empty periods included. A turn counts once, in the period it was last rated.'),
+  latest_down: z
+    .array(
+      z.object({
+        conversation_id: z.uuid(),
+        turn_index: count.describe('The turn within its conversation, 0-based, as the conversation shows it.'),
+        rated_at: z.string(),
+        comment: z.string().nullable(),
+        query: z.string(),
+        answer_excerpt: z.string().describe('The answer, cut after 300 characters.'),
+        sources: z.array(z.object({ index: count, document_id: z.string(), title: z.string(), path: z.string() })),
+      }),
+    )
+    .describe('The most recently down-rated answers, newest first.'),
+});
+
+export type FeedbackReportRequest = z.output<typeof feedbackReportRequestSchema>;
+export type FeedbackReport = z.output<typeof feedbackReportSchema>;

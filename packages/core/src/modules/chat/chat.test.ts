@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { defineModule, DocqaError } from '@docqa/plugin-api';
+import { defineModule, DocqaError, type AuditEvent } from '@docqa/plugin-api';
 import llmOpenAi from '@docqa/plugin-llm-openai';
 import { startChatCompletionsServer, type ChatCompletionsServer } from '@docqa/plugin-testkit';
 import { provide, startTestModules, type TestKernel } from '@docqa/kernel/testing';
@@ -62,12 +62,14 @@ describe('chat module (without the HTTP server)', function () {
   let kernel: TestKernel;
   let chat: ChatService;
   let conversations: Conversations;
+  const audited: AuditEvent[] = [];
 
   before(async () => {
     llm = await startChatCompletionsServer({ apiKey: 'sk-chat-module-test', reply: 'Nine hours [1].' });
     kernel = await startTestModules({
       plugins: [{ plugin: llmOpenAi, options: { baseUrl: llm.baseUrl, apiKey: 'sk-chat-module-test', model: 'm' } }],
       modules: [usersStandIn, chatModule],
+      audit: { record: async (event) => void audited.push(event) },
       provide: [
         provide(searchTokens.service, searchStandIn),
         provide(rulesTokens.service, noRules),
@@ -115,6 +117,45 @@ describe('chat module (without the HTTP server)', function () {
     expect(DocqaError.is(error, 'not_found')).to.equal(true);
     const read = await conversations.get(bob.userId, mine!.conversation_id).catch((caught: unknown) => caught);
     expect(DocqaError.is(read, 'not_found')).to.equal(true);
+  });
+
+  it("keeps the owner's thumbs up or down with the turn, changes and clears it, and audits it", async () => {
+    const first = await ask(ada, 'How long is the cooling period?');
+    const id = first!.conversation_id;
+    await ask(ada, 'And the cooling period, once more?', id);
+    const at = (index: number) => ({ conversationId: id, index, clientIp: '203.0.113.7' });
+    audited.length = 0;
+    const down = await conversations.setFeedback(ada, at(1), { rating: 'down', comment: '  Wrong unit.  ' });
+    expect(down).to.include({ rating: 'down', comment: 'Wrong unit.' });
+    await conversations.setFeedback(ada, at(0), { rating: 'up' });
+    let turns = (await conversations.get(ada.userId, id)).turns;
+    expect(turns.map((turn) => turn.feedback?.rating ?? null)).to.deep.equal(['up', 'down']);
+    expect(turns[1]?.feedback?.comment).to.equal('Wrong unit.');
+    expect(audited.map((event) => [event.type, event.target, event.ip, event.details])).to.deep.equal([
+      ['chat.feedback', id, '203.0.113.7', { turn: 1, rating: 'down', with_comment: true }],
+      ['chat.feedback', id, '203.0.113.7', { turn: 0, rating: 'up', with_comment: false }],
+    ]);
+    expect(await conversations.setFeedback(ada, at(1), { rating: null, comment: 'ignored' })).to.equal(null);
+    turns = (await conversations.get(ada.userId, id)).turns;
+    expect(turns.map((turn) => turn.feedback?.rating ?? null)).to.deep.equal(['up', null]);
+  });
+
+  it("refuses feedback on another user's conversation and on a turn that does not exist (404)", async () => {
+    const mine = await ask(ada, 'Cooling period, for the feedback test?');
+    const id = mine!.conversation_id;
+    const target = (index: number) => ({ conversationId: id, index, clientIp: null });
+    for (const [who, index] of [
+      [bob, 0],
+      [ada, 1],
+    ] as const) {
+      const refused = await conversations.setFeedback(who, target(index), { rating: 'up' }).catch((e: unknown) => e);
+      expect(DocqaError.is(refused, 'not_found'), `${who.username} turn ${index}`).to.equal(true);
+    }
+    const tooLong = await conversations
+      .setFeedback(ada, target(0), { rating: 'down', comment: 'x'.repeat(2001) })
+      .catch((e: unknown) => e);
+    expect(DocqaError.is(tooLong, 'validation_failed')).to.equal(true);
+    expect((await conversations.get(ada.userId, id)).turns[0]?.feedback).to.equal(null);
   });
 
   it('purges conversations without activity past the age the retention sweep passes', async () => {

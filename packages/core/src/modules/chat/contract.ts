@@ -3,6 +3,7 @@ import type { Principal } from '../identity/contract.js';
 import type { SearchFilters, SearchItem, SearchResult } from '../search/contract.js';
 import type { Classification } from './classify.js';
 import type { Conversation, ConversationSummary } from './conversation-store.js';
+import type { FeedbackInput, TurnFeedback } from './feedback.js';
 import type { PriorTurn } from './prompt.js';
 import type { TokenBudgetReport } from './token-budget.js';
 
@@ -11,6 +12,7 @@ import type { TokenBudgetReport } from './token-budget.js';
 export type { Classification } from './classify.js';
 export type { Conversation, ConversationSummary, ConversationTurn } from './conversation-store.js';
 export type { PriorTurn } from './prompt.js';
+export { maxFeedbackCommentLength, type FeedbackInput, type TurnFeedback } from './feedback.js';
 export type { TokenBudgetReport } from './token-budget.js';
 /** The instructions every grounded answer starts with (hosted and local backends alike). */
 export { systemPrompt } from './prompt.js';
@@ -74,6 +76,15 @@ export interface Conversations {
   list(userId: string, limit: number, offset: number): Promise<{ items: ConversationSummary[]; total: number }>;
   get(userId: string, id: string): Promise<Conversation>;
   delete(userId: string, id: string): Promise<void>;
+  /**
+   * Sets (or with a null rating clears) the owner's feedback on the turn at `index`, 0-based in the
+   * order `get` shows the turns; answers what is stored. Audited as `chat.feedback`.
+   */
+  setFeedback(
+    principal: Principal,
+    target: { conversationId: string; index: number; clientIp: string | null },
+    input: FeedbackInput,
+  ): Promise<TurnFeedback | null>;
   /** Deletes conversations without activity for `maxAgeDays`; answers how many went. */
   purgeOlderThan(maxAgeDays: number): Promise<number>;
 }

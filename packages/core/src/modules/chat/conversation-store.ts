@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
-import { DocqaError, type Db } from '@docqa/plugin-api';
+import { DocqaError, type AuditService, type Db } from '@docqa/plugin-api';
+import type { Principal } from '../identity/contract.js';
+import { feedbackOf, setTurnFeedback, type FeedbackInput, type TurnFeedback } from './feedback.js';
 
 /** One question and its answer, with what the answer was built from. */
 export interface ConversationTurn {
@@ -11,6 +13,8 @@ export interface ConversationTurn {
   token_budget: Record<string, unknown> | null;
   timing: Record<string, number>;
   created_at: string;
+  /** The owner's thumbs up or down on the answer, null when none. */
+  feedback: TurnFeedback | null;
 }
 
 export interface ConversationSummary {
@@ -38,6 +42,9 @@ interface TurnRow {
   timing: Record<string, number>;
   /** timestamptz arrives as text from the kernel's database layer. */
   created_at: string;
+  feedback_rating: 'up' | 'down' | null;
+  feedback_comment: string | null;
+  feedback_at: string | null;
 }
 
 /**
@@ -45,7 +52,10 @@ interface TurnRow {
  * is indistinguishable from an unknown one (both 404).
  */
 export class ConversationStore {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly audit: AuditService,
+  ) {}
 
   /** Whose conversation `id` is: the user's own, another user's, or nobody's yet. */
   async ownership(userId: string, id: string): Promise<'own' | 'another user' | 'none'> {
@@ -75,7 +85,7 @@ export class ConversationStore {
   async appendTurn(
     userId: string,
     target: { id: string | null; create: boolean },
-    turn: Omit<ConversationTurn, 'created_at'>,
+    turn: Omit<ConversationTurn, 'created_at' | 'feedback'>,
     maxTurns: number,
   ): Promise<string> {
     return this.db.transaction(async (tx) => {
@@ -170,6 +180,14 @@ export class ConversationStore {
     if (rowCount === 0) throw new DocqaError('not_found', `Conversation ${id} was not found.`);
   }
 
+  setFeedback(
+    principal: Principal,
+    target: { conversationId: string; index: number; clientIp: string | null },
+    input: FeedbackInput,
+  ): Promise<TurnFeedback | null> {
+    return setTurnFeedback(this.db, this.audit, principal, target, input);
+  }
+
   /** Deletes conversations without activity for `maxAgeDays`; answers how many went. */
   async purgeOlderThan(maxAgeDays: number): Promise<number> {
     const { rowCount } = await this.db.query(
@@ -190,6 +208,7 @@ function toTurn(row: TurnRow): ConversationTurn {
     token_budget: row.token_budget,
     timing: row.timing,
     created_at: iso(row.created_at),
+    feedback: feedbackOf(row),
   };
 }
 

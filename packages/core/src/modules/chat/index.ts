@@ -31,7 +31,7 @@ export const chatModule = defineModule({
   provides: { service: chatTokens.service, conversations: chatTokens.conversations },
   migrations: conversationMigrations,
   init: ({ deps, logger }) => {
-    const conversations = new ConversationStore(deps.db);
+    const conversations = new ConversationStore(deps.db, deps.audit);
     const service = new GroundedChatService({
       ...deps,
       logger,

@@ -35,4 +35,22 @@ export const conversationMigrations: ModuleMigration[] = [
     ],
     down: ['drop table conversation_turn', 'drop table conversation'],
   },
+  {
+    // A user's thumbs up or down on one answer, kept with the turn so it goes when the turn does
+    // (trimmed to RAG_CONVERSATION_MAX_TURNS, purged with its conversation).
+    name: '0022_turn_feedback',
+    up: [
+      `alter table conversation_turn
+        add column feedback_rating text null check (feedback_rating in ('up', 'down')),
+        add column feedback_comment text null,
+        add column feedback_at timestamptz null`,
+      // The analytics read rated turns by time: counts per period and the latest down-rated ones.
+      'create index conversation_turn_feedback on conversation_turn (feedback_at desc) where feedback_rating is not null',
+    ],
+    down: [
+      'drop index conversation_turn_feedback',
+      `alter table conversation_turn drop column feedback_rating, drop column feedback_comment,
+        drop column feedback_at`,
+    ],
+  },
 ];
