@@ -20,6 +20,7 @@ import { LoginPage } from './pages/auth/LoginPage';
 import { ForgotPasswordPage, ResetPasswordPage } from './pages/auth/PasswordResetPages';
 import { ChatPage } from './pages/chat/ChatPage';
 import { DocumentsPage } from './pages/documents/DocumentsPage';
+import { DocumentViewerPage } from './pages/documents/DocumentViewerPage';
 import { SourcesPage } from './pages/sources/SourcesPage';
 
 interface Route {
@@ -32,6 +33,7 @@ const routes: Route[] = [
   { path: '/', role: 'viewer', render: () => <ChatPage conversationId={null} /> },
   { path: '/chat/:id', role: 'viewer', render: (p) => <ChatPage conversationId={p.id ?? null} /> },
   { path: '/documents', role: 'viewer', render: () => <DocumentsPage /> },
+  { path: '/documents/:id/view', role: 'viewer', render: (p) => <DocumentViewerPage documentId={p.id ?? ''} /> },
   { path: '/sources', role: 'viewer', render: () => <SourcesPage /> },
   { path: '/account', role: 'viewer', render: () => <AccountPage /> },
   { path: '/admin/users', role: 'admin', render: () => <UsersPage /> },

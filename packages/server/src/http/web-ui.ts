@@ -8,9 +8,11 @@ import type { Logger } from '@docqa/plugin-api';
 export const defaultWebDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
 
 // The app loads only its own files; answers are sanitised, and the policy is the second fence.
+// worker-src names what script-src already implied: the document viewer's pdf.js worker is a file
+// under /assets on this origin (no blob: or CDN workers).
 const pageHeaders = {
   'Content-Security-Policy':
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
+    "default-src 'self'; script-src 'self'; worker-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
   'Cache-Control': 'no-cache',
   'X-Frame-Options': 'DENY',
 };

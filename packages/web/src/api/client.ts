@@ -1,4 +1,4 @@
-import { request } from './http';
+import { authorizedFetch, errorFrom, request } from './http';
 import type {
   ApiKey,
   AuditEntry,
@@ -6,7 +6,10 @@ import type {
   Branding,
   Conversation,
   ConversationSummary,
+  DocumentContent,
   DocumentRecord,
+  FeedbackRating,
+  FeedbackReport,
   Group,
   IndexStats,
   Job,
@@ -31,6 +34,7 @@ import type {
   SourceInput,
   SourceKind,
   TokenPair,
+  TurnFeedback,
   User,
 } from './types';
 
@@ -183,7 +187,25 @@ export const api = {
       request<Page<ConversationSummary>>('/api/conversations', { query: { limit: pageSize, ...page } }),
     get: (conversationId: string) => request<Conversation>(`/api/conversations/${id(conversationId)}`),
     remove: (conversationId: string) => request<void>(`/api/conversations/${id(conversationId)}`, { method: 'DELETE' }),
+    /** Rates the turn at `index` (0-based, as `get` lists them); a null rating clears it. */
+    setFeedback: (conversationId: string, index: number, body: { rating: FeedbackRating | null; comment?: string }) =>
+      request<{ feedback: TurnFeedback | null }>(`/api/conversations/${id(conversationId)}/turns/${index}/feedback`, {
+        method: 'PUT',
+        body,
+      }),
   },
+  /** What the viewer shows: the extracted text around a passage, and the original file (a PDF) as a blob. */
+  documentView: {
+    content: (documentId: string, offset: number, limit: number) =>
+      request<DocumentContent>(`/api/docs/${id(documentId)}/content`, { query: { offset, limit } }),
+    file: async (documentId: string, signal?: AbortSignal): Promise<Blob> => {
+      const res = await authorizedFetch(`/api/docs/${id(documentId)}/file`, { signal });
+      if (!res.ok) throw await errorFrom(res);
+      return res.blob();
+    },
+  },
+  feedbackReport: (query: { period: 'day' | 'week' | 'month'; days: number; limit: number }) =>
+    request<FeedbackReport>('/api/analytics/feedback', { query }),
   /** Spec 4.7; the shapes are rendered defensively, whatever JSON each endpoint answers. */
   analytics: (sourceId: string, report: string) => request<unknown>(`/api/analytics/${id(sourceId)}/${report}`),
   audit: {

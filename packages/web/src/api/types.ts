@@ -97,6 +97,20 @@ export interface Conversation {
   turns: ConversationTurn[];
 }
 
+/** The owner's thumbs up or down on one answer. */
+export type TurnFeedback = Schemas['TurnFeedback'];
+
+export type FeedbackRating = TurnFeedback['rating'];
+
+/** GET /api/analytics/feedback (admins): counts per period and the latest down-rated answers. */
+export type FeedbackReport = Json<'feedbackReport', 200>;
+
+/** Where a cited passage sits in its document (pages, headings, offsets into the extracted text). */
+export type SourceLocation = Schemas['SourceLocation'];
+
+/** GET /api/docs/{id}/content: a slice of the extracted text with the whole document's sections and pages. */
+export type DocumentContent = Schemas['DocumentContent'];
+
 export type AuditEntry = Schemas['AuditEntry'];
 
 export type Branding = Schemas['Branding'];

@@ -1,10 +1,12 @@
 import { useCallback } from 'react';
 import { api } from '../../api/client';
+import { hasRole, useApp } from '../../app-context';
 import { describeError } from '../../api/http';
 import { Alert, Loading, PageHeader } from '../../components/ui';
 import { SourcePicker, useSources } from '../../components/SourcePicker';
 import { navigate, useLocation } from '../../lib/router';
 import { useAsync } from '../../lib/use-async';
+import { FeedbackReport } from './FeedbackReport';
 import { ReportView } from './ReportView';
 
 const reports: Array<{ path: string; title: string }> = [
@@ -37,6 +39,7 @@ function Report({ sourceId, path, title }: { sourceId: string; path: string; tit
 }
 
 export function AnalyticsPage() {
+  const { user } = useApp();
   const { search } = useLocation();
   const sourceId = search.get('source') ?? '';
   const sources = useSources(true);
@@ -50,6 +53,8 @@ export function AnalyticsPage() {
       <div className="toolbar">
         <SourcePicker sources={sources.data ?? []} value={sourceId} onChange={pick} />
       </div>
+      {/* Every user's ratings: the API answers them to admins only. */}
+      {hasRole(user, 'admin') ? <FeedbackReport /> : null}
       <Alert>{sources.error}</Alert>
       {sourceId ? (
         <div className="report-grid">

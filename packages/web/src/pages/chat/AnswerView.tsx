@@ -1,7 +1,10 @@
 import { useMemo, useRef, useState, type MouseEvent } from 'react';
-import type { ChatSource, TokenBudget } from '../../api/types';
+import type { ChatSource, TokenBudget, TurnFeedback } from '../../api/types';
 import { formatMs } from '../../lib/format';
 import { renderAnswer } from '../../lib/markdown';
+import { navigate } from '../../lib/router';
+import { viewerPath } from '../documents/viewer-link';
+import { FeedbackButtons, type Rate } from './FeedbackButtons';
 
 export interface DisplayTurn {
   key: string;
@@ -13,6 +16,15 @@ export interface DisplayTurn {
   retrieval_settings: Record<string, unknown> | null;
   status: 'streaming' | 'done' | 'stopped' | 'error';
   error?: string;
+  feedback?: TurnFeedback | null;
+}
+
+/** Opens the viewer in place (a modifier key or the middle button keeps the browser's new-tab behaviour). */
+function openInViewer(event: MouseEvent<HTMLAnchorElement>, source: ChatSource) {
+  const to = viewerPath(source);
+  if (!to || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  event.preventDefault();
+  navigate(to);
 }
 
 function Sources({ turnKey, sources }: { turnKey: string; sources: ChatSource[] }) {
@@ -30,6 +42,13 @@ function Sources({ turnKey, sources }: { turnKey: string; sources: ChatSource[] 
                   <span className="source-n">[{n}]</span> <strong>{source.title || source.path}</strong>{' '}
                   <span className="source-path">{source.path}</span>
                 </summary>
+                {viewerPath(source) ? (
+                  <p>
+                    <a href={viewerPath(source)!} onClick={(event) => openInViewer(event, source)}>
+                      Open {source.title || source.path} at the passage
+                    </a>
+                  </p>
+                ) : null}
                 {source.text ? (
                   <blockquote className="chunk-text">{source.text}</blockquote>
                 ) : (
@@ -83,7 +102,8 @@ function Details({ turn }: { turn: DisplayTurn }) {
   );
 }
 
-export function AnswerView({ turn }: { turn: DisplayTurn }) {
+/** `onRate` is given once the turn is saved in a conversation (its thumbs can be stored). */
+export function AnswerView({ turn, onRate }: { turn: DisplayTurn; onRate?: Rate }) {
   const [showDetails, setShowDetails] = useState(false);
   const answerRef = useRef<HTMLDivElement>(null);
   const anchor = (n: number) => `source-${turn.key}-${n}`;
@@ -92,12 +112,20 @@ export function AnswerView({ turn }: { turn: DisplayTurn }) {
     [turn.answer, turn.sources.length],
   );
 
-  // A citation opens its source and moves focus there (and back with the browser's focus order).
+  // A citation opens the document at the passage; a source without a location (an answer saved
+  // before sources had one) opens its entry below and moves focus there instead.
   const onClick = (event: MouseEvent<HTMLDivElement>) => {
     const link = (event.target as HTMLElement).closest<HTMLAnchorElement>('a.citation');
     if (!link) return;
     event.preventDefault();
-    const item = document.getElementById(anchor(Number(link.dataset.cite)));
+    const n = Number(link.dataset.cite);
+    const source = turn.sources.find((candidate, i) => (candidate.index ?? i + 1) === n);
+    const to = source ? viewerPath(source) : null;
+    if (to) {
+      navigate(to);
+      return;
+    }
+    const item = document.getElementById(anchor(n));
     const details = item?.querySelector('details');
     if (!item || !details) return;
     details.open = true;
@@ -129,6 +157,7 @@ export function AnswerView({ turn }: { turn: DisplayTurn }) {
         <Sources turnKey={turn.key} sources={turn.sources} />
         {turn.status === 'done' ? (
           <div className="answer-meta">
+            {onRate ? <FeedbackButtons feedback={turn.feedback ?? null} onRate={onRate} /> : null}
             <button
               type="button"
               className="subtle small"

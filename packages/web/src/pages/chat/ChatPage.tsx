@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../../api/client';
 import { streamChat } from '../../api/chat-stream';
 import { describeError } from '../../api/http';
-import type { Conversation } from '../../api/types';
+import type { Conversation, FeedbackRating } from '../../api/types';
 import { useApp } from '../../app-context';
 import { Alert, Loading, PageHeader } from '../../components/ui';
 import { navigate } from '../../lib/router';
@@ -132,6 +132,18 @@ export function ChatPage({ conversationId }: { conversationId: string | null }) 
     }
   };
 
+  // A turn's index in the stored conversation: answers that failed or were stopped are not saved.
+  let saved = 0;
+  const storedIndex = turns.map((turn) => (turn.status === 'done' ? saved++ : null));
+  const rateFor = (turn: DisplayTurn, index: number | null | undefined) => {
+    if (index === null || index === undefined || !conversationId || turn.status !== 'done') return undefined;
+    return async (rating: FeedbackRating | null, comment?: string) => {
+      const { feedback } = await api.conversations.setFeedback(conversationId, index, { rating, comment });
+      update(turn.key, () => ({ feedback }));
+      return feedback;
+    };
+  };
+
   return (
     <div className="chat-layout">
       <ConversationList
@@ -147,8 +159,8 @@ export function ChatPage({ conversationId }: { conversationId: string | null }) 
         {loading ? <Loading label="Loading the conversation…" /> : null}
         {turns.length === 0 && !loading ? <p className="welcome">{branding.texts.welcome}</p> : null}
         <ol className="thread" aria-label="Conversation">
-          {turns.map((turn) => (
-            <AnswerView key={turn.key} turn={turn} />
+          {turns.map((turn, i) => (
+            <AnswerView key={turn.key} turn={turn} onRate={rateFor(turn, storedIndex[i])} />
           ))}
         </ol>
         <div ref={endRef} />
