@@ -241,13 +241,17 @@ describe('web UI in a real browser (end to end)', function () {
     await details.waitFor();
     const answer = page.locator('.answer .markdown').last();
     expect(await answer.innerText()).to.include('ten years');
-    const citation = answer.locator('a.citation').first();
-    await citation.click();
-    const opened = page.locator('.sources li details[open]').first();
-    await opened.waitFor();
-    expect(await opened.locator('summary').innerText()).to.include('invoices.md');
-    expect(await opened.locator('.chunk-text').innerText()).to.include('archived for ten years');
-    expect(await page.evaluate(() => document.activeElement?.tagName)).to.equal('SUMMARY');
+    // The sources list below the answer shows the passage itself.
+    const source = page.locator('.sources li details').first();
+    await source.locator('summary').click();
+    expect(await source.locator('summary').innerText()).to.include('invoices.md');
+    expect(await source.locator('.chunk-text').innerText()).to.include('archived for ten years');
+    // A citation opens the document at the passage (test/web/viewer.test.ts covers the viewer).
+    await answer.locator('a.citation').first().click();
+    await page.waitForURL(/\/documents\/[0-9a-f-]{36}\/view\?/);
+    expect(await page.locator('.document-text mark.passage').innerText()).to.include('archived for ten years');
+    await page.goBack();
+    await details.waitFor();
     await details.click();
     await page.locator('.answer-details').getByText('Timing').waitFor();
     expect(await page.locator('.answer-details').innerText()).to.match(/total \d/);
