@@ -94,6 +94,8 @@ describe('web UI: document viewer and answer feedback (real browser)', function 
       DEFAULT_ADMIN_PASSWORD: adminPassword,
       RAG_MIN_CHUNK_LENGTH: '1',
       SHUTDOWN_TIMEOUT_SECONDS: '5',
+      // Conversations keep two turns: the thumbs of a third answer must find it where trimming put it.
+      RAG_CONVERSATION_MAX_TURNS: '2',
     };
     const planEnv = enterprisePlan(dir);
     server = await serveCli({ cwd: dir, env: baseEnv({ ...env, ...planEnv, ...database.env }), timeoutMs: 180_000 });
@@ -237,6 +239,30 @@ describe('web UI: document viewer and answer feedback (real browser)', function 
     expect(await latest.innerText()).to.include('How long does the Zorblax reactor cool down before maintenance?');
     expect(await latest.innerText()).to.include('plant-manual.pdf');
     await screenshot(page, 'feedback-analytics');
+  });
+
+  it('rates the newest answer of a conversation whose oldest turns were trimmed away', async () => {
+    await ask('How much are hotel costs refunded a night?');
+    const conversation = new URL(page.url()).pathname.split('/').pop()!;
+    for (const question of ['How many days of holiday are there?', 'Where are spare gaskets stored?']) {
+      await page.getByLabel('Question').fill(question);
+      await page.getByLabel('Question').press('Enter');
+      await page
+        .locator('.turn', { hasText: question })
+        .getByRole('button', { name: 'Token budget and timing' })
+        .waitFor();
+    }
+    const last = page.locator('.turn', { hasText: 'Where are spare gaskets stored?' });
+    await last.getByRole('button', { name: 'Good answer' }).click();
+    await last.getByText('Thanks for the feedback.').waitFor();
+    const stored = (await admin.call('GET', `/api/conversations/${conversation}`)).body.turns as Array<{
+      query: string;
+      feedback: { rating: string } | null;
+    }>;
+    expect(stored.map((turn) => [turn.query, turn.feedback?.rating ?? null])).to.deep.equal([
+      ['How many days of holiday are there?', null],
+      ['Where are spare gaskets stored?', 'up'],
+    ]);
   });
 
   it('logged no error in the browser and loaded nothing from elsewhere', () => {

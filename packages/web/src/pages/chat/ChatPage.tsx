@@ -132,12 +132,17 @@ export function ChatPage({ conversationId }: { conversationId: string | null }) 
     }
   };
 
-  // A turn's index in the stored conversation: answers that failed or were stopped are not saved.
+  // Failed and stopped answers are not saved; the stored conversation keeps only its newest turns
+  // (RAG_CONVERSATION_MAX_TURNS), so a turn's stored index is counted from the end, at the moment of rating.
   let saved = 0;
-  const storedIndex = turns.map((turn) => (turn.status === 'done' ? saved++ : null));
-  const rateFor = (turn: DisplayTurn, index: number | null | undefined) => {
-    if (index === null || index === undefined || !conversationId || turn.status !== 'done') return undefined;
+  const savedBefore = turns.map((turn) => (turn.status === 'done' ? saved++ : null));
+  const rateFor = (turn: DisplayTurn, before: number | null | undefined) => {
+    if (before === null || before === undefined || !conversationId || turn.status !== 'done') return undefined;
+    const later = saved - 1 - before;
     return async (rating: FeedbackRating | null, comment?: string) => {
+      const stored = await api.conversations.get(conversationId);
+      const index = stored.turns.length - 1 - later;
+      if (index < 0) throw new Error('This answer is no longer kept in the conversation.');
       const { feedback } = await api.conversations.setFeedback(conversationId, index, { rating, comment });
       update(turn.key, () => ({ feedback }));
       return feedback;
@@ -160,7 +165,7 @@ export function ChatPage({ conversationId }: { conversationId: string | null }) 
         {turns.length === 0 && !loading ? <p className="welcome">{branding.texts.welcome}</p> : null}
         <ol className="thread" aria-label="Conversation">
           {turns.map((turn, i) => (
-            <AnswerView key={turn.key} turn={turn} onRate={rateFor(turn, storedIndex[i])} />
+            <AnswerView key={turn.key} turn={turn} onRate={rateFor(turn, savedBefore[i])} />
           ))}
         </ol>
         <div ref={endRef} />
