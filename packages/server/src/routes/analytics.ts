@@ -119,8 +119,11 @@ export const feedbackReportRoute = defineRoute({
   tag: 'Analytics',
   operationId: 'feedbackReport',
   summary: 'Thumbs up and down on chat answers per period, and the latest down-rated answers',
-  description:
-    'Counts of up and down ratings per day, week or month over the last `days` days (a turn counts once, in the period it was last rated), and the latest down-rated turns with their question, the start of the answer, the sources and the comment. Ratings are set with PUT /api/conversations/{id}/turns/{index}/feedback.',
+  description: [
+    'Counts of up and down ratings per day, week or month over the last `days` days (a turn counts once, in the',
+    'period it was last rated), and the latest down-rated turns with their question, the start of the answer,',
+    'the sources and the comment. Ratings are set with PUT /api/conversations/{id}/turns/{index}/feedback.',
+  ].join(' '),
   request: { query: feedbackReportRequestSchema },
   responses: { 200: { description: 'The feedback report.', schema: feedbackReportSchema } },
   deps: { analytics: analyticsTokens.service },

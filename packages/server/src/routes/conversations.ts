@@ -123,8 +123,11 @@ export const conversationRoutes = [
     tag: 'Chat',
     operationId: 'setTurnFeedback',
     summary: "Rate one answer of the caller's conversation: thumbs up or down, with an optional comment",
-    description:
-      "Stored with the turn (and gone with it when the conversation is trimmed or deleted); admins see the counts and the latest down-rated answers at GET /api/analytics/feedback. Audit event chat.feedback. Another user's conversation answers 404, as an unknown one does.",
+    description: [
+      'Stored with the turn (and gone with it when the conversation is trimmed or deleted); admins see the counts',
+      'and the latest down-rated answers at GET /api/analytics/feedback. Audit event chat.feedback.',
+      "Another user's conversation answers 404, as an unknown one does.",
+    ].join(' '),
     request: { params: turnParams, body: feedbackBody },
     responses: {
       200: {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Plan } from '@docqa/plugin-api';
 import { startSearchServer, type Json, type SearchTestServer } from '../testing/search-server.test-support.js';
 
-describe('answer feedback: PUT /api/conversations/{id}/turns/{index}/feedback and GET /api/analytics/feedback', function () {
+describe('answer feedback: PUT …/turns/{index}/feedback and GET /api/analytics/feedback', function () {
   this.timeout(120_000);
   let plan: Plan = 'PRO';
   let t: SearchTestServer;

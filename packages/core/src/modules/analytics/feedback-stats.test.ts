@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { defineModule } from '@docqa/plugin-api';
 import { provide, startTestModules, type TestKernel } from '@docqa/kernel/testing';
-import { chatModule } from '../chat/index.js';
+import { standardModules } from '../index.js';
 import { modelsTokens, type CurrentModels } from '../models/contract.js';
 import { rulesTokens, type RulesService } from '../rules/contract.js';
 import { searchTokens, type SearchService } from '../search/contract.js';
@@ -18,6 +18,8 @@ const usersStandIn = defineModule({
 const user = '5e0c4a4e-0000-4000-8000-0000000000a1';
 const conversation = '5e0c4a4e-0000-4000-8000-0000000000c1';
 const unused = {} as never;
+/** The chat module, whose turns the report reads, composed as the product composes it. */
+const chatModule = standardModules.find((module) => module.id === 'chat')!;
 
 describe('analytics: the feedback report (without the HTTP server)', function () {
   this.timeout(60_000);

@@ -6,7 +6,8 @@ import { analyticsMigrations } from './migrations.js';
 
 /**
  * The metadata and index analytics (docs/analytics.md). It reads the rules' table, and its outcome
- * table references it: the rules module is a dependency, so its migrations run first.
+ * table references it: the rules module is a dependency, so its migrations run first. The feedback
+ * report reads the chat module's turns in SQL, as the other reports read the documents' tables.
  */
 export const analyticsModule = defineModule({
   id: 'analytics',

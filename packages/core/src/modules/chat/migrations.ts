@@ -45,7 +45,8 @@ export const conversationMigrations: ModuleMigration[] = [
         add column feedback_comment text null,
         add column feedback_at timestamptz null`,
       // The analytics read rated turns by time: counts per period and the latest down-rated ones.
-      'create index conversation_turn_feedback on conversation_turn (feedback_at desc) where feedback_rating is not null',
+      `create index conversation_turn_feedback on conversation_turn (feedback_at desc)
+        where feedback_rating is not null`,
     ],
     down: [
       'drop index conversation_turn_feedback',

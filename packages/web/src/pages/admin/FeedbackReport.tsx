@@ -62,8 +62,8 @@ export function FeedbackReport() {
       {data ? (
         <>
           <p className="feedback-totals">
-            <strong>{data.totals.up}</strong> thumbs up, <strong>{data.totals.down}</strong> thumbs down in the last{' '}
-            {data.days} days.
+            <strong>{data.totals.up}</strong> thumbs up, <strong>{data.totals.down}</strong> thumbs down
+            {` in the last ${data.days} days.`}
           </p>
           <PeriodTable report={data} />
           <h3>Latest answers rated down</h3>

@@ -1,4 +1,3 @@
-/// <reference types="vite/client" />
 // pdf.js and its worker are bundled by Vite: the worker is a file under /assets on our own origin
 // (the page's Content-Security-Policy allows workers from 'self' only), never a CDN. Loaded on
 // first use, so the rest of the UI does not carry pdf.js.
