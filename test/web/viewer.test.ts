@@ -230,6 +230,9 @@ describe('web UI: document viewer and answer feedback (real browser)', function 
     await screenshot(page, 'feedback-thumbs-down');
     const stored = (await admin.call('GET', `/api/conversations/${conversation}`)).body;
     expect(stored.turns[0].feedback).to.include({ rating: 'down', comment: 'It should say which reactor.' });
+    // A saved answer's citation opens the viewer too: stored sources keep their location.
+    await page.locator('.answer a.citation').first().click();
+    await page.locator('.pdf-page[data-page-number="2"] .textLayer .highlight').first().waitFor();
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Analytics', exact: true }).click();
     const report = page.getByRole('region', { name: 'Answer feedback' });
