@@ -17,6 +17,7 @@ import type { EmbeddingProvider } from './kinds/embedder.js';
 import type { LlmBackend } from './kinds/llm.js';
 import type { EmailProvider } from './kinds/email.js';
 import type { LicenseGate } from './kinds/license-gate.js';
+import type { RerankerProvider } from './kinds/reranker.js';
 import type { OutboundPolicy } from './net/outbound-policy.js';
 
 /** Services the kernel registers before any plugin starts. */
@@ -46,6 +47,8 @@ export interface ProviderKinds {
   llm: LlmBackend;
   email: EmailProvider;
   licenseGate: LicenseGate;
+  /** Loaded only when RAG_RERANK_ENABLED is set: search then reorders its fused top candidates. */
+  reranker: RerankerProvider;
 }
 
 export type PluginKind = keyof ProviderKinds;
@@ -58,6 +61,7 @@ export const providerTokens = {
   llm: createToken<LlmBackend>('provider.llm'),
   email: createToken<EmailProvider>('provider.email'),
   licenseGate: createToken<LicenseGate>('provider.licenseGate'),
+  reranker: createToken<RerankerProvider>('provider.reranker'),
 } as const satisfies { [K in PluginKind]: import('./tokens.js').Token<ProviderKinds[K]> };
 
 export const pluginKinds = Object.keys(providerTokens) as PluginKind[];

@@ -12,6 +12,7 @@ export * from './kinds/embedder.js';
 export * from './kinds/llm.js';
 export * from './kinds/email.js';
 export * from './kinds/license-gate.js';
+export * from './kinds/reranker.js';
 export * from './preset.js';
 export { decodeTextFile, readTextLines } from './text/read-text.js';
 export { pageTotal } from './list-total.js';

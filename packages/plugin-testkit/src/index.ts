@@ -9,8 +9,9 @@ export { describeVectorStoreConformance, type VectorStoreConformanceSetup } from
 export { describeConnectorConformance, type ConnectorConformanceSetup } from './conformance/connector.js';
 export { describeEmailConformance, type EmailConformanceSetup } from './conformance/email.js';
 export { describeExtractorConformance, type ExtractorConformanceSetup } from './conformance/extractor.js';
-export { writeGguf, writeTinyBertEmbeddingModel } from './gguf/index.js';
+export { writeGguf, writeTinyBertEmbeddingModel, writeTinyBertRerankerModel } from './gguf/index.js';
 export { describeEmbedderConformance, type EmbedderConformanceSetup } from './conformance/embedder.js';
+export { describeRerankerConformance, type RerankerConformanceSetup } from './conformance/reranker.js';
 export { describeLlmConformance, type LlmConformanceSetup } from './conformance/llm.js';
 export { writeTinyLlamaChatModel, type TinyLlamaOptions, type TinyLlamaModel } from './gguf/index.js';
 export {

@@ -26,6 +26,13 @@ export interface TinyBertModel {
 /** BERT's usual initialisation scale; small values keep activations tame through the layers. */
 const weightStandardDeviation = 0.02;
 const poolingTypeMean = 1;
+/** llama.cpp's LLAMA_POOLING_TYPE_RANK: the [CLS] state goes through the classifier head to one score. */
+const poolingTypeRank = 4;
+/**
+ * The classifier's output weights are drawn wider than the rest, so that the scores (a sigmoid of
+ * the head's one logit) spread over the 0..1 range instead of all sitting at 0.5.
+ */
+const classifierOutputStandardDeviation = 1;
 const tokenTypeNormal = 1;
 const tokenTypeUnknown = 2;
 const tokenTypeControl = 3;
@@ -37,6 +44,25 @@ const tokenTypeControl = 3;
  * what a plugin test needs.
  */
 export async function writeTinyBertEmbeddingModel(path: string, options: TinyBertOptions = {}): Promise<TinyBertModel> {
+  return writeTinyBert(path, options, 'embedding');
+}
+
+/**
+ * The same BERT as a cross-encoder reranker, as llama.cpp loads bge-reranker and jina-reranker:
+ * pooling type RANK and a classifier head, `cls` (dimensions → dimensions, then tanh) and
+ * `cls.output` (dimensions → one logit). node-llama-cpp ranks with it (createRankingContext) when
+ * it finds `cls.weight` or `cls.output.weight` and the tokenizer has a [SEP] token. The scores are
+ * meaningless but deterministic and differ between texts.
+ */
+export async function writeTinyBertRerankerModel(path: string, options: TinyBertOptions = {}): Promise<TinyBertModel> {
+  return writeTinyBert(path, options, 'ranking');
+}
+
+async function writeTinyBert(
+  path: string,
+  options: TinyBertOptions,
+  head: 'embedding' | 'ranking',
+): Promise<TinyBertModel> {
   const { dimensions = 32, layers = 1, heads = 2, contextLength = 512, seed = 1 } = options;
   const vocab = options.vocab ?? defaultWordPieceVocab();
   checkShape(dimensions, layers, heads, contextLength);
@@ -46,7 +72,7 @@ export async function writeTinyBertEmbeddingModel(path: string, options: TinyBer
 
   const metadata: Record<string, GgufValue> = {
     'general.architecture': gguf.string('bert'),
-    'general.name': gguf.string(`docqa-tiny-random-bert-${dimensions}d`),
+    'general.name': gguf.string(`docqa-tiny-random-bert-${head === 'ranking' ? 'reranker-' : ''}${dimensions}d`),
     'general.file_type': gguf.uint32(0), // all F32
     'bert.context_length': gguf.uint32(contextLength),
     'bert.embedding_length': gguf.uint32(dimensions),
@@ -56,7 +82,7 @@ export async function writeTinyBertEmbeddingModel(path: string, options: TinyBer
     'bert.attention.layer_norm_epsilon': gguf.float32(1e-12),
     // Read without a default by some llama.cpp versions; an encoder attends both ways.
     'bert.attention.causal': gguf.bool(false),
-    'bert.pooling_type': gguf.uint32(poolingTypeMean),
+    'bert.pooling_type': gguf.uint32(head === 'ranking' ? poolingTypeRank : poolingTypeMean),
     'tokenizer.ggml.model': gguf.string('bert'),
     'tokenizer.ggml.tokens': gguf.strings(vocab.map(toLlamaCppWordPiece)),
     'tokenizer.ggml.token_type': gguf.int32s(vocab.map((token) => tokenTypeOf(token))),
@@ -108,6 +134,27 @@ export async function writeTinyBertEmbeddingModel(path: string, options: TinyBer
       ...linear(`${prefix}.ffn_up`, dimensions, feedForward),
       ...linear(`${prefix}.ffn_down`, feedForward, dimensions),
       ...norm(`${prefix}.layer_output_norm`),
+    );
+  }
+
+  if (head === 'ranking') {
+    const wide = seededNormal(seed + 1, classifierOutputStandardDeviation);
+    const drawn = (name: string, shape: number[]): GgufTensor => ({
+      name,
+      shape,
+      type: 'F32',
+      data: Float32Array.from({ length: product(shape) }, wide),
+    });
+    // Scaled like a trained head (about 1/sqrt(inputs)), so tanh neither saturates nor flattens.
+    const scaled = (tensor: GgufTensor): GgufTensor => ({
+      ...tensor,
+      data: tensor.data.map((value) => value / Math.sqrt(dimensions)),
+    });
+    tensors.push(
+      scaled(drawn('cls.weight', [dimensions, dimensions])),
+      filled('cls.bias', dimensions, 0),
+      drawn('cls.output.weight', [dimensions, 1]),
+      filled('cls.output.bias', 1, 0),
     );
   }
 
