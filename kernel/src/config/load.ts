@@ -154,6 +154,10 @@ function crossChecks(c: ConfigValues, production: boolean): string[] {
     }
     if (c.SMTP_TLS && c.SMTP_STARTTLS) problems.push('SMTP_TLS and SMTP_STARTTLS exclude each other; set one.');
   }
+  if (c.RAG_RERANK_ENABLED && !c.RAG_RERANK_MODEL)
+    problems.push(
+      'RAG_RERANK_MODEL is required when RAG_RERANK_ENABLED=true (a catalogue name or a .gguf in MODELS_DIR).',
+    );
   if (c.TLS_ENABLED && !c.SERVER_NAME) problems.push('SERVER_NAME is required when TLS_ENABLED=1.');
   if (c.DOCQA_ROLE !== 'all' && !c.DATABASE_URL) {
     problems.push(

@@ -100,6 +100,23 @@ export const absolutePath: Parser<string> = (raw) => {
   return raw;
 };
 
+/**
+ * RAG_RERANK_MODEL: a catalogue name, or a .gguf file name (a path below MODELS_DIR at most), never
+ * a path out of MODELS_DIR: the models directory is the one place models are vetted and shared.
+ */
+export const rerankModel: Parser<string> = (raw) => {
+  const value = raw.trim();
+  if (/\.gguf$/i.test(value)) {
+    const parts = value.split(/[\\/]/);
+    if (value.startsWith('/') || parts.some((part) => part === '..' || part === ''))
+      throw new InvalidValue('must be a .gguf file name inside MODELS_DIR (no absolute path, no ..)');
+    return value;
+  }
+  if (!/^[a-z0-9][a-z0-9._-]{0,99}$/.test(value))
+    throw new InvalidValue('must be a model catalogue name or a .gguf file name in MODELS_DIR');
+  return value;
+};
+
 /** nginx's rate syntax: `10r/m` or `5r/s`. */
 export const requestRate: Parser<{ count: number; per: 'second' | 'minute'; text: string }> = (raw) => {
   const match = /^(\d+)r\/([sm])$/.exec(raw.trim());

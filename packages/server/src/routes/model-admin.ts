@@ -9,12 +9,16 @@ import {
   type ModelPullJobData,
 } from '@docqa/core/models';
 
+/** What `use` switches: reranking models are chosen with RAG_RERANK_MODEL instead. */
 const purpose = z.enum(['chat', 'embedding']);
+const modelPurpose = z
+  .enum(['chat', 'embedding', 'reranking'])
+  .describe('reranking: a cross-encoder for RAG_RERANK_MODEL, never switched in with POST /api/models/use.');
 
 const installedSchema = z.object({
   name: z.string(),
   file: z.string(),
-  purpose,
+  purpose: modelPurpose,
   size_bytes: z.number().int(),
   architecture: z.string(),
   quantization: z.string().nullable(),
@@ -52,7 +56,7 @@ const modelsSchema = z.object({
   available: z.array(
     z.object({
       name: z.string(),
-      purpose,
+      purpose: modelPurpose,
       tier: z.string().nullable(),
       recommended: z.boolean(),
       description: z.string(),

@@ -6,18 +6,31 @@ import { DocqaError } from '@docqa/plugin-api';
 import { downloadUrl, loadCatalogue } from './catalogue.js';
 
 describe('model catalogue', () => {
-  it('ships a small and a medium chat model and two embedding models of 384 to 768 dimensions, each with a checksum', () => {
+  it('ships chat, embedding (English and multilingual) and reranking models; unchecked checksums say so', () => {
     const catalogue = loadCatalogue();
     const chat = catalogue.entries.filter((entry) => entry.purpose === 'chat');
     const embedding = catalogue.entries.filter((entry) => entry.purpose === 'embedding');
+    const reranking = catalogue.entries.filter((entry) => entry.purpose === 'reranking');
     expect(chat.map((entry) => entry.tier)).to.deep.equal(['small', 'medium']);
-    expect(embedding.map((entry) => entry.dimensions)).to.deep.equal([384, 768]);
+    expect(embedding.map((entry) => [entry.name, entry.dimensions])).to.deep.equal([
+      ['bge-small-en-v1.5', 384],
+      ['bge-base-en-v1.5', 768],
+      ['multilingual-e5-small', 384],
+    ]);
+    expect(reranking.map((entry) => entry.name)).to.deep.equal(['bge-reranker-v2-m3']);
     // `docqa init` offers one recommended model of each purpose.
-    expect(chat.filter((entry) => entry.recommended)).to.have.lengthOf(1);
-    expect(embedding.filter((entry) => entry.recommended)).to.have.lengthOf(1);
+    for (const models of [chat, embedding, reranking])
+      expect(models.filter((entry) => entry.recommended)).to.have.lengthOf(1);
     for (const entry of catalogue.entries) {
-      expect(entry.sha256, entry.name).to.match(/^[0-9a-f]{64}$/);
-      for (const field of ['quantization', 'context_length', 'license', 'size', 'model_card', 'note'] as const)
+      // A checksum or size nobody could check is left out and listed as unverified, never made up.
+      for (const field of ['sha256', 'size'] as const) {
+        if (entry[field] === undefined) {
+          expect(entry.verified, `${entry.name} lacks ${field}`).to.equal(false);
+          expect(entry.unverified, `${entry.name} lacks ${field}`).to.include(field);
+        }
+      }
+      if (entry.sha256 !== undefined) expect(entry.sha256, entry.name).to.match(/^[0-9a-f]{64}$/);
+      for (const field of ['quantization', 'context_length', 'license', 'model_card', 'note'] as const)
         expect(entry[field], `${entry.name}.${field}`).to.not.equal(undefined);
       // Whatever was not confirmed on a public page says so.
       if (!entry.verified) expect(entry.unverified, entry.name).to.not.be.empty;

@@ -11,7 +11,8 @@ const huggingFaceEndpoint = 'https://huggingface.co/';
 
 const entrySchema = z.object({
   name: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,99}$/, 'lower-case letters, digits, dot, dash and underscore'),
-  purpose: z.enum(['chat', 'embedding']),
+  /** `reranking`: a cross-encoder for RAG_RERANK_MODEL; it is never switched in with `docqa models use`. */
+  purpose: z.enum(['chat', 'embedding', 'reranking']),
   tier: z.enum(['small', 'medium', 'large']).optional(),
   recommended: z.boolean().default(false),
   description: z.string().default(''),

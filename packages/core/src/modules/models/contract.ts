@@ -13,6 +13,7 @@ export type { DownloadProgress } from './download.js';
 export type { GgufSummary } from './gguf.js';
 export { ModelStore, modelPaths } from './store.js';
 export { downloadUrl } from './catalogue.js';
+export { rerankModelPath } from './rerank-model.js';
 
 /** The models answering now; chat, search and ingestion ask at each use, as a switch can happen any time. */
 export interface CurrentModels {

@@ -8,8 +8,11 @@ export interface GgufSummary {
   sizeBytes: number;
   architecture: string;
   name: string | null;
-  /** `embedding` for encoders and models that declare a pooling type; `chat` otherwise. */
-  purpose: 'chat' | 'embedding';
+  /**
+   * `reranking` for models with llama.cpp's RANK pooling (cross-encoders with a classifier head);
+   * `embedding` for other encoders and models that declare a pooling type; `chat` otherwise.
+   */
+  purpose: 'chat' | 'embedding' | 'reranking';
   quantization: string | null;
   contextLength: number | null;
   /** Width of the vectors an embedding model answers. */
@@ -18,6 +21,8 @@ export interface GgufSummary {
 }
 
 const magic = Buffer.from('GGUF', 'ascii');
+/** llama.cpp's LLAMA_POOLING_TYPE_RANK, which the GGUF converter writes for sequence classifiers (rerankers). */
+const poolingTypeRank = 4;
 /** Architectures llama.cpp runs as encoders only: they embed, they cannot chat. */
 const encoderArchitectures = new Set([
   'bert',
@@ -88,13 +93,18 @@ export async function inspectGguf(file: string): Promise<GgufSummary> {
     sizeBytes: stats.size,
     architecture,
     name: general?.name?.trim() || null,
-    purpose: encoderArchitectures.has(architecture) || own.pooling_type !== undefined ? 'embedding' : 'chat',
+    purpose: purposeOf(architecture, own.pooling_type),
     // `MOSTLY_Q4_K_M` → `Q4_K_M`, as the llm-llamacpp plugin names it.
     quantization: typeName ? typeName.replace(/^(MOSTLY|ALL)_/, '') : null,
     contextLength: numberOrNull(own.context_length),
     embeddingLength: numberOrNull(own.embedding_length),
     license: typeof general?.license === 'string' && general.license.trim() ? general.license.trim() : null,
   };
+}
+
+function purposeOf(architecture: string, poolingType: unknown): GgufSummary['purpose'] {
+  if (numberOrNull(poolingType) === poolingTypeRank) return 'reranking';
+  return encoderArchitectures.has(architecture) || poolingType !== undefined ? 'embedding' : 'chat';
 }
 
 function numberOrNull(value: unknown): number | null {

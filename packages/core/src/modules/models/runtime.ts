@@ -105,6 +105,11 @@ export class LocalModelRuntime implements ModelRuntime {
     }
     const model = await this.store.require(name);
     const purpose = model.purpose;
+    if (purpose === 'reranking')
+      throw new DocqaError(
+        'validation_failed',
+        `${model.name} is a reranking model: it is not switched in with use; set RAG_RERANK_MODEL=${model.name} and RAG_RERANK_ENABLED=true.`,
+      );
     if (options.purpose && options.purpose !== purpose)
       throw new DocqaError('validation_failed', `${model.name} is a ${purpose} model, not a ${options.purpose} model.`);
     if (purpose === 'chat' && this.#deps.config.get('LLM_BACKEND') === 'hosted') {

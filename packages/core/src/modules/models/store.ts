@@ -11,7 +11,8 @@ import { inspectGguf, type GgufSummary } from './gguf.js';
 export interface InstalledModel {
   name: string;
   path: string;
-  purpose: 'chat' | 'embedding';
+  /** `reranking` models serve RAG_RERANK_MODEL; only chat and embedding models are switched with `use`. */
+  purpose: 'chat' | 'embedding' | 'reranking';
   catalogue: CatalogueEntry | null;
   gguf: GgufSummary;
   license: string | null;
