@@ -1972,6 +1972,11 @@ export interface components {
                     };
                 };
                 rewritten_query: string | null;
+                /**
+                 * @description Only when RAG_RERANK_ENABLED: `applied`, the cross-encoder reordered the fused top RAG_RERANK_CANDIDATES (item scores are its scores, 0 to 1); `failed`, it failed and the fused order stands (the log says why).
+                 * @enum {string}
+                 */
+                rerank?: "applied" | "failed";
                 classification: {
                     /** @description Filters the metadata rules' query patterns found in the question. */
                     filters: {
@@ -1991,6 +1996,8 @@ export interface components {
             timing: {
                 classify: number;
                 retrieve: number;
+                /** @description Milliseconds the cross-encoder took; only when RAG_RERANK_ENABLED. */
+                rerank?: number;
                 generate: number;
                 total: number;
             };
@@ -5766,7 +5773,7 @@ export interface operations {
                             title: string;
                             path: string;
                             text: string;
-                            /** @description BM25 in lexical mode, cosine similarity in dense mode, the reciprocal rank fusion score in hybrid mode. */
+                            /** @description BM25 in lexical mode, cosine similarity in dense mode, the reciprocal rank fusion score in hybrid mode; the reranker's score when retrieval_settings.rerank is `applied`. */
                             score: number;
                             metadata: {
                                 [key: string]: unknown;
@@ -5788,10 +5795,17 @@ export interface operations {
                                 };
                             };
                             rewritten_query: string | null;
+                            /**
+                             * @description Only when RAG_RERANK_ENABLED: `applied`, the cross-encoder reordered the fused top RAG_RERANK_CANDIDATES (item scores are its scores, 0 to 1); `failed`, it failed and the fused order stands (the log says why).
+                             * @enum {string}
+                             */
+                            rerank?: "applied" | "failed";
                         };
                         timing: {
                             /** @description Milliseconds. */
                             retrieve: number;
+                            /** @description Milliseconds the cross-encoder took; only when RAG_RERANK_ENABLED. */
+                            rerank?: number;
                             /** @description Milliseconds. */
                             total: number;
                         };
@@ -6584,8 +6598,11 @@ export interface operations {
                         catalogue: string;
                         available: {
                             name: string;
-                            /** @enum {string} */
-                            purpose: "chat" | "embedding";
+                            /**
+                             * @description reranking: a cross-encoder for RAG_RERANK_MODEL, never switched in with POST /api/models/use.
+                             * @enum {string}
+                             */
+                            purpose: "chat" | "embedding" | "reranking";
                             tier: string | null;
                             recommended: boolean;
                             description: string;
@@ -6605,8 +6622,11 @@ export interface operations {
                         installed: {
                             name: string;
                             file: string;
-                            /** @enum {string} */
-                            purpose: "chat" | "embedding";
+                            /**
+                             * @description reranking: a cross-encoder for RAG_RERANK_MODEL, never switched in with POST /api/models/use.
+                             * @enum {string}
+                             */
+                            purpose: "chat" | "embedding" | "reranking";
                             size_bytes: number;
                             architecture: string;
                             quantization: string | null;

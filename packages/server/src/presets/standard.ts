@@ -20,7 +20,9 @@ import licenseEd25519 from '@docqa/plugin-license-ed25519';
 import llmExtractive from '@docqa/plugin-llm-extractive';
 import llmLlamacpp, { llamaCppLlmOptionsFromVariables } from '@docqa/plugin-llm-llamacpp';
 import llmOpenai, { llmOpenAiOptionsFromVariables } from '@docqa/plugin-llm-openai';
+import rerankerLlamacpp from '@docqa/plugin-reranker-llamacpp';
 import { embeddingThreads, inferenceThreads } from '@docqa/core';
+import { rerankModelPath } from '@docqa/core/models';
 
 /**
  * The standard self-hosted edition. Plugins of other kinds join this list as they are built;
@@ -63,6 +65,8 @@ export const standardPreset = definePreset({
         ]
       : []),
     chatBackend(variable),
+    // Off by default: the cross-encoder is a second model in memory and costs time on every search.
+    ...(variable('RAG_RERANK_ENABLED') === true ? [reranker(variable)] : []),
     // The plan comes from a signed license key: LICENSE_KEY at start, POST /api/license later; FREE without one.
     {
       plugin: licenseEd25519,
@@ -94,6 +98,20 @@ export function chatBackend(variable: (name: string) => unknown) {
     };
   if (variable('INFERENCE_URL')) return { plugin: llmOpenai, options: inferenceServerOptions(variable) };
   return { plugin: llmExtractive };
+}
+
+/** The cross-encoder RAG_RERANK_MODEL names (a catalogue name or a .gguf file in MODELS_DIR). */
+function reranker(variable: (name: string) => unknown) {
+  const model = rerankModelPath(variable);
+  return {
+    plugin: rerankerLlamacpp,
+    options: {
+      modelPath: model.path,
+      modelName: model.name,
+      threads: embeddingThreads(variable),
+      gpu: variable('EMBED_DEVICE') === 'cpu' ? false : ('auto' as const),
+    },
+  };
 }
 
 /**

@@ -5,6 +5,7 @@ import { DocqaError } from '@docqa/plugin-api';
 import type { Logger } from '@docqa/plugin-api';
 import { defineRoute } from '../http/route.js';
 import { locationSchema } from './location-schema.js';
+import { rerankOutcomeSchema, rerankTimingSchema } from './rerank-schemas.js';
 import { collectOutcome, type ChatEvent } from '@docqa/core/chat';
 
 const maxQueryLength = 8000;
@@ -76,6 +77,7 @@ const retrievalSettingsSchema = z.object({
   top_k: z.number().int(),
   filters: filtersSchema.describe("The filters retrieval used: the request's and the classifier's."),
   rewritten_query: z.string().nullable(),
+  rerank: rerankOutcomeSchema.optional(),
   classification: z.object({
     filters: z
       .record(z.string(), z.string())
@@ -88,7 +90,13 @@ const retrievalSettingsSchema = z.object({
 });
 
 const timingSchema = z
-  .object({ classify: z.number(), retrieve: z.number(), generate: z.number(), total: z.number() })
+  .object({
+    classify: z.number(),
+    retrieve: z.number(),
+    rerank: rerankTimingSchema.optional(),
+    generate: z.number(),
+    total: z.number(),
+  })
   .describe('Milliseconds per stage.');
 
 const usageSchema = z

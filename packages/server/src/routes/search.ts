@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../http/route.js';
 import { locationSchema } from './location-schema.js';
+import { rerankOutcomeSchema, rerankTimingSchema } from './rerank-schemas.js';
 
 const maxQueryLength = 8000;
 
@@ -44,7 +45,8 @@ const searchResponse = z.object({
       score: z
         .number()
         .describe(
-          'BM25 in lexical mode, cosine similarity in dense mode, the reciprocal rank fusion score in hybrid mode.',
+          'BM25 in lexical mode, cosine similarity in dense mode, the reciprocal rank fusion score in hybrid mode; ' +
+            "the reranker's score when retrieval_settings.rerank is `applied`.",
         ),
       metadata: z.record(z.string(), z.unknown()),
       location: locationSchema,
@@ -55,8 +57,13 @@ const searchResponse = z.object({
     top_k: z.number().int(),
     filters: filtersSchema,
     rewritten_query: z.string().nullable(),
+    rerank: rerankOutcomeSchema.optional(),
   }),
-  timing: z.object({ retrieve: z.number().describe('Milliseconds.'), total: z.number().describe('Milliseconds.') }),
+  timing: z.object({
+    retrieve: z.number().describe('Milliseconds.'),
+    rerank: rerankTimingSchema.optional(),
+    total: z.number().describe('Milliseconds.'),
+  }),
 });
 
 export const searchRoutes = [

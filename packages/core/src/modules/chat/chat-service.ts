@@ -189,6 +189,7 @@ export class GroundedChatService implements ChatService {
         timing: {
           classify: ms(classified - started),
           retrieve: ms(retrievedAt - classified),
+          ...(retrieved.timing.rerank !== undefined ? { rerank: retrieved.timing.rerank } : {}),
           generate: ms(finished - retrievedAt),
           total: ms(finished - started),
         },

@@ -48,7 +48,8 @@ export interface ChatOutcome {
   sources: ChatSource[];
   token_budget: TokenBudgetReport | null;
   retrieval_settings: SearchResult['retrieval_settings'] & { classification: Classification };
-  timing: { classify: number; retrieve: number; generate: number; total: number };
+  /** Milliseconds per stage; `rerank` as search reports it (only when RAG_RERANK_ENABLED). */
+  timing: { classify: number; retrieve: number; rerank?: number; generate: number; total: number };
   /** Tokens of the prompt (as the token budget counted it) and the answer: by the model's tokenizer, else estimated. */
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 }

@@ -49,10 +49,23 @@ export interface SearchItem {
 
 export type RetrievalMode = 'lexical' | 'dense' | 'hybrid';
 
+/**
+ * `applied`: the cross-encoder reordered the fused candidates (item scores are its scores);
+ * `failed`: it was asked and failed, so the fused order stands. Absent when reranking is off.
+ */
+export type RerankOutcome = 'applied' | 'failed';
+
 export interface SearchResult {
   items: SearchItem[];
-  retrieval_settings: { mode: RetrievalMode; top_k: number; filters: SearchFilters; rewritten_query: string | null };
-  timing: { retrieve: number; total: number };
+  retrieval_settings: {
+    mode: RetrievalMode;
+    top_k: number;
+    filters: SearchFilters;
+    rewritten_query: string | null;
+    rerank?: RerankOutcome;
+  };
+  /** Milliseconds; `rerank` (after `retrieve`, within `total`) only when RAG_RERANK_ENABLED. */
+  timing: { retrieve: number; rerank?: number; total: number };
 }
 
 /** Hybrid retrieval over what the caller may read (spec 2.4). */

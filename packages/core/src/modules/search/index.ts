@@ -31,6 +31,9 @@ export const searchModule = defineModule({
     groups: groupsTokens.service,
     models: modelsTokens.current,
     vectorStore: optional(providerTokens.vectorStore),
+    // Registered only when RAG_RERANK_ENABLED (the standard preset loads no reranker otherwise).
+    reranker: optional(providerTokens.reranker),
+    logger: tokens.logger,
   },
   provides: { service: searchTokens.service },
   migrations: searchMigrations,
@@ -51,6 +54,15 @@ export const searchModule = defineModule({
           maxValueLength: limit('FILTER_MAX_VALUE_LENGTH'),
         },
         detector: indexLanguageDetector(deps.config.get('INDEX_LANGUAGES')),
+        ...(deps.reranker && deps.config.get('RAG_RERANK_ENABLED') === true
+          ? {
+              rerank: {
+                reranker: deps.reranker,
+                candidates: limit('RAG_RERANK_CANDIDATES'),
+                logger: deps.logger.child({ module: 'search' }),
+              },
+            }
+          : {}),
       }),
     };
   },

@@ -8,6 +8,7 @@ import type { RetrievalMode, SearchItem, SearchRequest, SearchResult, SearchServ
 import { reciprocalRankFusion, type RankedHit } from './fusion.js';
 import { lexicalSearch } from './lexical-index.js';
 import { sourceLocation, type LocatedChunk } from './location.js';
+import { rerankDepth, rerankItems, type RerankSettings } from './rerank.js';
 import {
   checkFilterLimits,
   documentConditions,
@@ -31,6 +32,8 @@ export interface SearchDeps {
   filterLimits: FilterLimits;
   /** The detector of INDEX_LANGUAGES, which indexing uses too. */
   detector: LanguageDetector;
+  /** Set when RAG_RERANK_ENABLED loaded a reranker: the fused top candidates are reordered by it. */
+  rerank?: RerankSettings;
 }
 
 /** Lexical BM25 always; dense too when an embedder and a vector store are registered; fused by RRF. */
@@ -58,7 +61,10 @@ export class HybridSearchService implements SearchService {
       ...(request.filters ? { filters: request.filters } : {}),
     };
     const dense = this.#denseAvailable();
-    const depth = dense ? fusionDepth(request.topK) : request.topK;
+    const { rerank } = this.deps;
+    // The reranker needs its candidates from fusion, so retrieval goes at least that deep.
+    const wanted = rerank ? rerankDepth(rerank, request.topK) : request.topK;
+    const depth = dense ? Math.max(fusionDepth(request.topK), wanted) : wanted;
     const [lexicalHits, denseHits] = await Promise.all([
       lexicalSearch(this.#db, request.query, {
         ...scope,
@@ -75,13 +81,19 @@ export class HybridSearchService implements SearchService {
       mode = lexical.length > 0 ? 'hybrid' : 'dense';
       ranked = lexical.length > 0 ? reciprocalRankFusion([lexical, denseHits]) : denseHits;
     }
-    const top = ranked.slice(0, request.topK);
-    const retrieve = performance.now() - started;
-    const items = await this.#loadItems(top);
+    const settings = { mode, top_k: request.topK, filters: request.filters ?? {}, rewritten_query: null };
+    const retrieve = round(performance.now() - started);
+    if (!rerank) {
+      const items = await this.#loadItems(ranked.slice(0, request.topK));
+      return { items, retrieval_settings: settings, timing: { retrieve, total: round(performance.now() - started) } };
+    }
+    // The reranker reads the candidates' text, so they are loaded before the cut to top_k.
+    const candidates = await this.#loadItems(ranked.slice(0, wanted));
+    const reranked = await rerankItems(rerank, request.query, candidates);
     return {
-      items,
-      retrieval_settings: { mode, top_k: request.topK, filters: request.filters ?? {}, rewritten_query: null },
-      timing: { retrieve: round(retrieve), total: round(performance.now() - started) },
+      items: reranked.items.slice(0, request.topK),
+      retrieval_settings: { ...settings, rerank: reranked.outcome },
+      timing: { retrieve, rerank: round(reranked.ms), total: round(performance.now() - started) },
     };
   }
 

@@ -118,7 +118,9 @@ export function ModelsPage() {
                   </thead>
                   <tbody>
                     {data.installed.map((model) => {
-                      const inUse = data.active[model.purpose]?.name === model.name;
+                      const { purpose } = model;
+                      // A reranking model is chosen with RAG_RERANK_MODEL, not switched in here.
+                      const inUse = purpose !== 'reranking' && data.active[purpose]?.name === model.name;
                       return (
                         <tr key={model.file} data-model={model.name}>
                           <th scope="row">
@@ -129,14 +131,16 @@ export function ModelsPage() {
                           <td>{model.context_length ?? model.embedding_length ?? '—'}</td>
                           <td>{model.license ?? '—'}</td>
                           <td className="actions">
-                            {inUse ? (
+                            {purpose === 'reranking' ? (
+                              <span className="hint">RAG_RERANK_MODEL</span>
+                            ) : inUse ? (
                               <>
                                 <span className="badge badge-succeeded">in use</span>
                                 <button
                                   type="button"
                                   className="subtle small"
                                   aria-label={`Stop using ${model.name}`}
-                                  onClick={() => void use(null, model.purpose)}
+                                  onClick={() => void use(null, purpose)}
                                 >
                                   Use configured
                                 </button>
@@ -146,7 +150,7 @@ export function ModelsPage() {
                                 type="button"
                                 className="small"
                                 aria-label={`Use ${model.name}`}
-                                onClick={() => void use(model.name, model.purpose)}
+                                onClick={() => void use(model.name, purpose)}
                               >
                                 Use
                               </button>
