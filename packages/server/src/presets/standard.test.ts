@@ -141,3 +141,42 @@ describe('chat through an inference server at INFERENCE_URL (LLM_BACKEND=local, 
     });
   });
 });
+
+describe('standard preset: the reranker by RAG_RERANK_ENABLED and RAG_RERANK_MODEL (#27)', () => {
+  const rerankerFor = (env: Record<string, string>) => {
+    const { values } = loadConfig(
+      { ...testSecrets, DOCQA_SECRETS_DIR: '/nonexistent-secrets', MODELS_DIR: '/srv/models', ...env },
+      { cwd: '/' },
+    );
+    return standardPreset
+      .plugins({ variable: (name) => values[name as keyof typeof values] })
+      .filter((entry) => typeof entry.plugin !== 'string' && entry.plugin.kind === 'reranker')
+      .map((entry) => (entry as { options?: Record<string, unknown> }).options);
+  };
+
+  it('loads no reranker by default', () => {
+    expect(rerankerFor({})).to.deep.equal([]);
+    expect(rerankerFor({ RAG_RERANK_MODEL: 'bge-reranker-v2-m3' })).to.deep.equal([]);
+  });
+
+  it("loads reranker-llamacpp on a catalogue entry's file, or a .gguf file, in MODELS_DIR", () => {
+    const [byName] = rerankerFor({ RAG_RERANK_ENABLED: 'true', RAG_RERANK_MODEL: 'bge-reranker-v2-m3' });
+    expect(byName).to.include({
+      modelPath: '/srv/models/bge-reranker-v2-m3-Q8_0.gguf',
+      modelName: 'bge-reranker-v2-m3',
+    });
+    const [byFile] = rerankerFor({ RAG_RERANK_ENABLED: 'true', RAG_RERANK_MODEL: 'my-reranker.gguf' });
+    expect(byFile).to.include({ modelPath: '/srv/models/my-reranker.gguf', modelName: 'my-reranker' });
+  });
+
+  it('refuses a missing model, a path out of MODELS_DIR, and a catalogue model of another purpose', () => {
+    expect(() => rerankerFor({ RAG_RERANK_ENABLED: 'true' })).to.throw('RAG_RERANK_MODEL is required');
+    expect(() => rerankerFor({ RAG_RERANK_ENABLED: 'true', RAG_RERANK_MODEL: '../x.gguf' })).to.throw('MODELS_DIR');
+    expect(() => rerankerFor({ RAG_RERANK_ENABLED: 'true', RAG_RERANK_MODEL: '/tmp/x.gguf' })).to.throw('MODELS_DIR');
+    expect(() => rerankerFor({ RAG_RERANK_ENABLED: 'true', RAG_RERANK_MODEL: 'bge-small-en-v1.5' })).to.throw(
+      'is an embedding model, not a reranking',
+    );
+    expect(() => rerankerFor({ RAG_RERANK_CANDIDATES: '0' })).to.throw('RAG_RERANK_CANDIDATES');
+    expect(() => rerankerFor({ RAG_RERANK_CANDIDATES: '201' })).to.throw('RAG_RERANK_CANDIDATES');
+  });
+});
