@@ -706,20 +706,23 @@ export const variables = {
     ...bool(false),
     group: 'llm',
     description:
-      'Reorder the fused top RAG_RERANK_CANDIDATES of every search (and chat retrieval) with the cross-encoder RAG_RERANK_MODEL before cutting to top_k; its cost shows in `timing.rerank`. Off: the reranker is not loaded.',
+      'Reorder the fused top RAG_RERANK_CANDIDATES of every search (and chat retrieval) with the cross-encoder ' +
+      'RAG_RERANK_MODEL before cutting to top_k; its cost shows in `timing.rerank`. Off: the reranker is not loaded.',
   }),
   RAG_RERANK_MODEL: spec({
     parse: p.rerankModel,
     group: 'llm',
     description:
-      'The reranking model: a catalogue name of purpose reranking (`docqa models pull` it first) or a .gguf file name in MODELS_DIR; required when RAG_RERANK_ENABLED.',
+      'The reranking model: a catalogue name of purpose reranking (`docqa models pull` it first) or a .gguf file ' +
+      'name in MODELS_DIR; required when RAG_RERANK_ENABLED.',
   }),
   RAG_RERANK_CANDIDATES: spec({
     parse: p.int(1, 200),
     default: '30',
     group: 'llm',
     description:
-      'Fused candidates the reranker scores (at least top_k are); its cost grows with each one (one model pass per candidate).',
+      'Fused candidates the reranker scores (at least top_k are); its cost grows with each one ' +
+      '(one model pass per candidate).',
   }),
   RAG_QUERY_REWRITE_ENABLED: spec({
     ...bool(false),

@@ -32,7 +32,8 @@ export function rerankModelPath(variable: Variable, cwd: string = process.cwd())
   if (entry.purpose !== 'reranking')
     throw new DocqaError(
       'validation_failed',
-      `RAG_RERANK_MODEL=${value} is ${entry.purpose === 'embedding' ? 'an' : 'a'} ${entry.purpose} model, not a reranking (cross-encoder) model.`,
+      `RAG_RERANK_MODEL=${value} is ${entry.purpose === 'embedding' ? 'an' : 'a'} ${entry.purpose} model, ` +
+        'not a reranking (cross-encoder) model.',
     );
   return { path: path.join(modelsDir, entry.file), name: entry.name };
 }

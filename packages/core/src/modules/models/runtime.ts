@@ -108,7 +108,8 @@ export class LocalModelRuntime implements ModelRuntime {
     if (purpose === 'reranking')
       throw new DocqaError(
         'validation_failed',
-        `${model.name} is a reranking model: it is not switched in with use; set RAG_RERANK_MODEL=${model.name} and RAG_RERANK_ENABLED=true.`,
+        `${model.name} is a reranking model: it is not switched in with use; ` +
+          `set RAG_RERANK_MODEL=${model.name} and RAG_RERANK_ENABLED=true.`,
       );
     if (options.purpose && options.purpose !== purpose)
       throw new DocqaError('validation_failed', `${model.name} is a ${purpose} model, not a ${options.purpose} model.`);
