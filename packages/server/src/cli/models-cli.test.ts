@@ -56,6 +56,14 @@ describe('docqa models and docqa init --pull-models (against a file server on lo
     expect(listed.output).not.to.include('In use by the running service'); // no credentials given
   });
 
+  it('pulls a reranking model, checking that the file is one, and lists it with its purpose', async () => {
+    const pulled = await run(['pull', 'tiny-reranker']);
+    expect(pulled.code, pulled.output).to.equal(0);
+    const listed = await run(['list']);
+    expect(listed.output).to.match(/tiny-reranker +reranking +.* installed/);
+    expect(listed.output).to.match(/tiny-reranker +reranking +[0-9.]+ [kM]B +.*tiny-reranker\.gguf/);
+  });
+
   it('draws no bar when the output is not a terminal', async () => {
     const pulled = await run(['pull', 'tiny-bert-48']);
     expect(pulled.code).to.equal(0);

@@ -42,8 +42,10 @@ describe('local models: the catalogue and pulls as jobs (POST /api/models/pull, 
       'tiny-chat-a',
       'tiny-chat-b',
       'tiny-bert-48',
+      'tiny-reranker',
       'tampered',
     ]);
+    expect(res.body.available[3]).to.include({ name: 'tiny-reranker', purpose: 'reranking' });
     expect(res.body.available[0]).to.include({
       purpose: 'chat',
       recommended: true,

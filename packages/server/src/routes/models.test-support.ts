@@ -5,6 +5,7 @@ import path from 'node:path';
 import {
   startModelFileServer,
   writeTinyBertEmbeddingModel,
+  writeTinyBertRerankerModel,
   writeTinyLlamaChatModel,
   type ModelFileServer,
 } from '@docqa/plugin-testkit';
@@ -24,7 +25,7 @@ export interface ModelFixtures {
 
 /**
  * tiny-chat-a (context 2048) and tiny-chat-b (1024) are chat models, tiny-bert-48 an embedding
- * model (48 dimensions); tampered points at tiny-chat-a's bytes with a wrong SHA-256. The two
+ * model (48 dimensions), tiny-reranker a cross-encoder; tampered points at tiny-chat-a's bytes with a wrong SHA-256. The two
  * recommended entries are what `docqa init` offers.
  */
 export async function createModelFixtures(): Promise<ModelFixtures> {
@@ -34,8 +35,9 @@ export async function createModelFixtures(): Promise<ModelFixtures> {
   await writeTinyLlamaChatModel(source('tiny-chat-a'), { contextLength: 2048, name: 'docqa-tiny-chat-a' });
   await writeTinyLlamaChatModel(source('tiny-chat-b'), { contextLength: 1024, name: 'docqa-tiny-chat-b', seed: 2 });
   await writeTinyBertEmbeddingModel(source('tiny-bert-48'), { dimensions: 48 });
+  await writeTinyBertRerankerModel(source('tiny-reranker'));
   const files = await startModelFileServer();
-  const entry = async (name: string, purpose: 'chat' | 'embedding', extra: Json = {}) => ({
+  const entry = async (name: string, purpose: 'chat' | 'embedding' | 'reranking', extra: Json = {}) => ({
     name,
     purpose,
     source: files.serve(`${name}.gguf`, source(name)),
@@ -56,6 +58,7 @@ export async function createModelFixtures(): Promise<ModelFixtures> {
       await entry('tiny-chat-a', 'chat', { recommended: true, context_length: 2048, size: '0.5 MB' }),
       await entry('tiny-chat-b', 'chat', { context_length: 1024, license: 'MIT' }),
       await entry('tiny-bert-48', 'embedding', { recommended: true, dimensions: 48 }),
+      await entry('tiny-reranker', 'reranking'),
       { ...(await entry('tiny-chat-a', 'chat')), name: 'tampered', file: 'tampered.gguf', sha256: '0'.repeat(64) },
     ],
   };
@@ -69,6 +72,7 @@ export async function createModelFixtures(): Promise<ModelFixtures> {
       'tiny-chat-a': source('tiny-chat-a'),
       'tiny-chat-b': source('tiny-chat-b'),
       'tiny-bert-48': source('tiny-bert-48'),
+      'tiny-reranker': source('tiny-reranker'),
     },
     async close() {
       await files.close();
