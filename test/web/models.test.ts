@@ -128,6 +128,16 @@ describe('web UI: model management, and the access grants gate below ENTERPRISE 
     await installed.getByRole('button', { name: 'Use tiny-chat-a' }).waitFor();
   });
 
+  it('shows a pulled reranking model without a Use button: RAG_RERANK_MODEL chooses it', async () => {
+    const entry = page.locator('li[data-model="tiny-reranker"]');
+    await entry.getByRole('button', { name: 'Pull tiny-reranker' }).click();
+    await page.getByText('Pulled tiny-reranker.').waitFor({ timeout: 60_000 });
+    const row = page.locator('tr[data-model="tiny-reranker"]');
+    await row.getByText('RAG_RERANK_MODEL').waitFor();
+    expect(await row.locator('td').first().innerText()).to.equal('reranking');
+    expect(await row.getByRole('button').count()).to.equal(0);
+  });
+
   it('explains on the access screen that grants need the ENTERPRISE plan', async () => {
     const created = await admin.call('POST', '/api/integrations', {
       name: 'Wiki',
