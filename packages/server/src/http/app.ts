@@ -52,7 +52,6 @@ function mountRoute(
   app: express.Express,
   route: AnyRoute,
   kernel: Kernel,
-  services: AppServices,
   authenticator: Authenticator,
   jsonParser: express.RequestHandler,
   perApp: MiddlewareContext['perApp'],
@@ -83,7 +82,6 @@ function mountRoute(
           : undefined;
         const result = await route.handler({
           kernel,
-          services,
           deps: resolveDeps(),
           params,
           query,
@@ -158,7 +156,7 @@ export function createApp(options: AppOptions): express.Express {
     if (!shared.has(key)) shared.set(key, make());
     return shared.get(key) as T;
   };
-  for (const route of options.routes) mountRoute(app, route, kernel, services, authenticator, jsonParser, perApp);
+  for (const route of options.routes) mountRoute(app, route, kernel, authenticator, jsonParser, perApp);
   mountMethodNotAllowed(app, options.routes);
   for (const extra of options.extras ?? []) extra(app);
   // OpenAI clients read errors in OpenAI's shape, an unknown path under its base URL included.

@@ -4,7 +4,6 @@ import type { DepsMap, Plan, ResolvedDeps } from '@docqa/plugin-api';
 import type { Kernel } from '@docqa/kernel';
 import type { Principal as Caller } from '@docqa/core/identity';
 import type { ApiKeyGrant, KeyScope } from '@docqa/core/identity';
-import type { AppServices } from './services.js';
 
 /** The spec's access levels, lowest first. `public` needs no token. */
 export type Access = 'public' | 'required' | 'editor' | 'admin';
@@ -21,8 +20,7 @@ export interface Principal extends Caller {
 
 export interface RouteContext<P, Q, B, D = Record<string, never>> {
   kernel: Kernel;
-  services: AppServices;
-  /** The modules' services the route declared in `deps`. */
+  /** The modules' services the route declared in `deps`: a route reaches no module it does not name. */
   deps: D;
   params: P;
   query: Q;

@@ -10,7 +10,10 @@ import { modelsTokens, type CurrentModels } from '@docqa/core/models';
 import { searchTokens, type SearchService } from '@docqa/core/search';
 import { chatTokens, type ChatService } from '@docqa/core/chat';
 
-/** The HTTP layer's view of the modules: the services routes reach as `services`, by their tokens. */
+/**
+ * The modules' services as the HTTP layer's own wiring (authentication, HTTP metrics), tests and the
+ * CLI reach them on a running server; routes declare theirs in `deps` instead.
+ */
 export interface AppServices {
   identity: IdentityService;
   mfa: MfaService;

@@ -1,13 +1,15 @@
 import type { Logger, SqlExecutor } from '@docqa/plugin-api';
 import type { Principal } from '@docqa/core/identity';
-import type { AppServices } from '../http/services.js';
+import type { ChatService } from '@docqa/core/chat';
+import type { DocumentService } from '@docqa/core/documents';
+import type { SearchService } from '@docqa/core/search';
 
 /** What a tool or resource does, each gated as the REST endpoint that does the same. */
 export type McpCapability = 'search' | 'ask' | 'list_documents' | 'get_document';
 
 /** One MCP request's world: the caller, the services the REST routes use, and the gate. */
 export interface McpContext {
-  services: Pick<AppServices, 'search' | 'chat' | 'documents'>;
+  services: { search: SearchService; chat: ChatService; documents: DocumentService };
   db: SqlExecutor;
   logger: Logger;
   principal: Principal;

@@ -13,6 +13,7 @@ import {
   analyticsTokens,
   uploadsSourceId,
 } from '@docqa/core/analytics';
+import { groupsTokens } from '@docqa/core/groups';
 
 const params = z.object({
   source_id: z
@@ -101,9 +102,9 @@ export const analyticsRoutes = endpoints.map((endpoint) =>
     description: endpoint.description,
     request: { params },
     responses: { 200: { description: endpoint.summary, schema: endpoint.schema } },
-    deps: { analytics: analyticsTokens.service },
-    async handler({ deps, services, params, principal }) {
-      const scope = await services.groups.scopeFor(principal!);
+    deps: { analytics: analyticsTokens.service, groups: groupsTokens.service },
+    async handler({ deps, params, principal }) {
+      const scope = await deps.groups.scopeFor(principal!);
       const caller = { visibleToGroups: scope.all ? null : scope.groupIds };
       return { status: 200, body: await deps.analytics[endpoint.method](params.source_id, caller) };
     },

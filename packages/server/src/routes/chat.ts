@@ -6,7 +6,7 @@ import type { Logger } from '@docqa/plugin-api';
 import { defineRoute } from '../http/route.js';
 import { locationSchema } from './location-schema.js';
 import { rerankOutcomeSchema, rerankTimingSchema } from './rerank-schemas.js';
-import { collectOutcome, type ChatEvent } from '@docqa/core/chat';
+import { collectOutcome, type ChatEvent, chatTokens } from '@docqa/core/chat';
 
 const maxQueryLength = 8000;
 /** Comment lines keep proxies from closing a stream that is quiet while retrieval or the model work. */
@@ -139,7 +139,8 @@ export const chatRoutes = [
       },
       503: { description: 'The model could not answer (JSON mode).' },
     },
-    async handler({ services, principal, body, req, res, kernel }) {
+    deps: { chat: chatTokens.service },
+    async handler({ deps, principal, body, req, res, kernel }) {
       const asked = {
         query: body.query,
         conversationId: body.conversation_id ?? null,
@@ -147,13 +148,13 @@ export const chatRoutes = [
         clientIp: req.ip ?? null,
         ...(body.filters ? { filters: body.filters } : {}),
       };
-      const request = await services.chat.prepare(principal!, asked);
+      const request = await deps.chat.prepare(principal!, asked);
       const controller = new AbortController();
       // 'close' on the response fires when the client goes away before the answer is finished.
       res.on('close', () => {
         if (!res.writableFinished) controller.abort();
       });
-      const events = services.chat.answer(principal!, request, controller.signal);
+      const events = deps.chat.answer(principal!, request, controller.signal);
       if (req.accepts(['application/json', 'text/event-stream']) === 'text/event-stream') {
         await streamEvents(res, events, kernel.logger);
         return 'handled';

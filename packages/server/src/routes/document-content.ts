@@ -2,7 +2,7 @@ import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { nameSchema } from '../http/openapi.js';
 import { defineRoute } from '../http/route.js';
-import { defaultContentLimit, maxContentLimit } from '@docqa/core/documents';
+import { defaultContentLimit, maxContentLimit, documentsTokens } from '@docqa/core/documents';
 import { idParams } from './identity-schemas.js';
 
 // A document's extracted text with its section map, and its original file: what a viewer opens a
@@ -86,9 +86,10 @@ export const documentContentRoutes = [
       409: conflict,
       422: { description: `offset past the end of the text, or limit outside 1 to ${maxContentLimit}.` },
     },
-    handler: async ({ services, principal, params, query }) => ({
+    deps: { documents: documentsTokens.service },
+    handler: async ({ deps, principal, params, query }) => ({
       status: 200,
-      body: await services.documents.content(principal!, params.id, query.offset, query.limit),
+      body: await deps.documents.content(principal!, params.id, query.offset, query.limit),
     }),
   }),
   defineRoute({
@@ -111,8 +112,9 @@ export const documentContentRoutes = [
       404: { description: 'No such document the caller may see.' },
       409: { description: 'The stored file is gone (`reason`: `file_missing`): sync the source or upload it again.' },
     },
-    async handler({ services, principal, params, query, req, res }) {
-      const file = await services.documents.file(principal!, params.id);
+    deps: { documents: documentsTokens.service },
+    async handler({ deps, principal, params, query, req, res }) {
+      const file = await deps.documents.file(principal!, params.id);
       const etag = `"${file.content_hash}"`;
       res.setHeader('ETag', etag);
       // Behind authentication: a browser may keep it, but must ask again (a cheap 304) before reuse.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { nameSchema } from '../http/openapi.js';
 import { defineRoute } from '../http/route.js';
-import { isRelativeSourcePath } from '@docqa/core/documents';
+import { isRelativeSourcePath, documentsTokens } from '@docqa/core/documents';
 import { idParams, pageQuery } from './identity-schemas.js';
 import { documentContentRoutes } from './document-content.js';
 
@@ -98,14 +98,14 @@ export const documentRoutes = [
         schema: z.object({ documents: z.array(documentSchema.extend({ duplicate: z.boolean() })) }),
       },
     },
-    handler: async ({ services, principal, query, req }) => ({
+    deps: { documents: documentsTokens.service },
+    handler: async ({ deps, principal, query, req }) => ({
       status: 202,
       body: {
-        documents: await services.documents.upload(
-          { stream: req, contentType: req.headers['content-type'] },
-          principal!,
-          { connectorId: query.connector_id, directory: query.directory },
-        ),
+        documents: await deps.documents.upload({ stream: req, contentType: req.headers['content-type'] }, principal!, {
+          connectorId: query.connector_id,
+          directory: query.directory,
+        }),
       },
     }),
   }),
@@ -128,7 +128,8 @@ export const documentRoutes = [
         }),
       },
     },
-    handler: async ({ services, principal, query }) => {
+    deps: { documents: documentsTokens.service },
+    handler: async ({ deps, principal, query }) => {
       const sourceId = query.source_id ?? query.connector_id ?? query.integration_id;
       const sourceType =
         query.source_type ?? (query.connector_id ? 'connector' : query.integration_id ? 'integration' : undefined);
@@ -140,7 +141,7 @@ export const documentRoutes = [
         ...(sourceType ? { sourceType } : {}),
         ...(sourceId ? { sourceId } : {}),
       };
-      return { status: 200, body: await services.documents.list(principal!, listed) };
+      return { status: 200, body: await deps.documents.list(principal!, listed) };
     },
   }),
   defineRoute({
@@ -156,9 +157,10 @@ export const documentRoutes = [
       200: { description: 'The document.', schema: documentSchema },
       404: { description: 'No such document the caller may see.' },
     },
-    handler: async ({ services, principal, params }) => ({
+    deps: { documents: documentsTokens.service },
+    handler: async ({ deps, principal, params }) => ({
       status: 200,
-      body: await services.documents.get(principal!, params.id),
+      body: await deps.documents.get(principal!, params.id),
     }),
   }),
   // Before /api/docs/{id}: "bulk" is not an id.
@@ -176,9 +178,10 @@ export const documentRoutes = [
         schema: z.object({ deleted: z.array(z.uuid()), not_found: z.array(z.uuid()) }),
       },
     },
-    handler: async ({ services, body }) => ({
+    deps: { documents: documentsTokens.service },
+    handler: async ({ deps, body }) => ({
       status: 200,
-      body: await services.documents.delete([...new Set(body.ids)]),
+      body: await deps.documents.delete([...new Set(body.ids)]),
     }),
   }),
   defineRoute({
@@ -192,8 +195,9 @@ export const documentRoutes = [
       "With `connector_id` (the document's connector, which must be able to store files), the document's file is deleted from the connector's storage as well. A document of another source answers 422, an unknown connector 404.",
     request: { params: idParams, query: deleteQuery },
     responses: { 204: { description: 'Deleted.' } },
-    async handler({ services, params, query }) {
-      await services.documents.deleteOne(params.id, query.connector_id);
+    deps: { documents: documentsTokens.service },
+    async handler({ deps, params, query }) {
+      await deps.documents.deleteOne(params.id, query.connector_id);
       return { status: 204 };
     },
   }),
@@ -218,9 +222,10 @@ export const documentRoutes = [
       }),
     },
     responses: { 200: { description: 'The moved document.', schema: documentSchema } },
-    handler: async ({ services, body, query }) => ({
+    deps: { documents: documentsTokens.service },
+    handler: async ({ deps, body, query }) => ({
       status: 200,
-      body: await services.documents.move(
+      body: await deps.documents.move(
         body.document_id,
         body.target_path,
         body.connector_id ?? query.connector_id,

@@ -7,6 +7,9 @@ import type { McpCapability } from '../mcp/context.js';
 import { chatRoutes } from './chat.js';
 import { documentRoutes } from './documents.js';
 import { searchRoutes } from './search.js';
+import { chatTokens } from '@docqa/core/chat';
+import { documentsTokens } from '@docqa/core/documents';
+import { searchTokens } from '@docqa/core/search';
 
 const byOperation = (routes: readonly AnyRoute[], operationId: string): AnyRoute => {
   const route = routes.find((candidate) => candidate.operationId === operationId);
@@ -99,7 +102,8 @@ export const mcpRoutes = [
       202: { description: 'A notification or a response from the client, accepted.' },
       406: { description: 'The Accept header lacks application/json or text/event-stream (a JSON-RPC error).' },
     },
-    async handler({ kernel, services, principal, body, req, res }) {
+    deps: { search: searchTokens.service, chat: chatTokens.service, documents: documentsTokens.service },
+    async handler({ kernel, deps, principal, body, req, res }) {
       const caller = principal!;
       // The principal this request authenticated as, through the same checks as the REST routes.
       const known: Authenticator = { authenticate: () => Promise.resolve(caller) };
@@ -108,7 +112,7 @@ export const mcpRoutes = [
         await checkAccess(kernel, known, req, res, gate.access, gate.plan, requiredKeyScope(gate));
       };
       const logger = kernel.logger.child({ component: 'mcp' });
-      const context = { services, db: kernel.db, logger, principal: caller, clientIp: req.ip ?? null, authorize };
+      const context = { services: deps, db: kernel.db, logger, principal: caller, clientIp: req.ip ?? null, authorize };
       const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await loadMcpLibrary();
       const server = createMcpServer(context, (version ??= readBuildInfo().version));
       const slow = answersSlowly(body);

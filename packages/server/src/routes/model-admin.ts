@@ -8,6 +8,8 @@ import {
   type ModelDetails,
   type ModelPullJobData,
 } from '@docqa/core/models';
+import { identityTokens } from '@docqa/core/identity';
+import { documentsTokens } from '@docqa/core/documents';
 
 /** What `use` switches: reranking models are chosen with RAG_RERANK_MODEL instead. */
 const purpose = z.enum(['chat', 'embedding']);
@@ -165,14 +167,14 @@ export const modelAdminRoutes = [
       'The file is checked (size and SHA-256 when the catalogue has them, GGUF header) before it appears in MODELS_DIR. The job runs on a worker replica: share MODELS_DIR between replicas.',
     request: { body: z.object({ name: z.string().min(1).max(200) }) },
     responses: { 202: { description: 'The pull job.', schema: z.object({ job_id: z.uuid(), name: z.string() }) } },
-    deps: { runtime: modelsTokens.runtime },
-    async handler({ kernel, deps, services, body, principal, req }) {
+    deps: { runtime: modelsTokens.runtime, identity: identityTokens.service },
+    async handler({ kernel, deps, body, principal, req }) {
       const { store } = deps.runtime;
       const entry = store.entry(body.name);
       if (await store.find(entry.name)) throw new DocqaError('conflict', `${entry.name} is installed already.`);
       const data: ModelPullJobData = { name: entry.name, requestedBy: principal!.userId };
       const jobId = await kernel.jobs.send(modelPullQueue, data, { singletonKey: `model_pull:${entry.name}` });
-      await services.identity.recordConfigUpdate(principal, req.ip, 'models.pull', { name: entry.name, job_id: jobId });
+      await deps.identity.recordConfigUpdate(principal, req.ip, 'models.pull', { name: entry.name, job_id: jobId });
       return { status: 202, body: { job_id: jobId, name: entry.name } };
     },
   }),
@@ -207,8 +209,13 @@ export const modelAdminRoutes = [
         }),
       },
     },
-    deps: { runtime: modelsTokens.runtime, indexStatus: modelsTokens.indexStatus },
-    async handler({ kernel, deps, services, body, principal, req }) {
+    deps: {
+      runtime: modelsTokens.runtime,
+      indexStatus: modelsTokens.indexStatus,
+      identity: identityTokens.service,
+      index: documentsTokens.index,
+    },
+    async handler({ kernel, deps, body, principal, req }) {
       const outcome = await deps.runtime.use(body.name, {
         ...(body.purpose ? { purpose: body.purpose } : {}),
         actor: principal!.username,
@@ -217,11 +224,11 @@ export const modelAdminRoutes = [
       // A rebuild already waiting will re-embed with the new model too: no second one is needed.
       const rebuild =
         outcome.purpose === 'embedding' && body.reembed && index.stale
-          ? await services.index
+          ? await deps.index
               .startRebuild(principal!.userId)
               .catch((error: unknown) => (DocqaError.is(error, 'conflict') ? null : Promise.reject(error)))
           : null;
-      await services.identity.recordConfigUpdate(principal, req.ip, 'models.use', {
+      await deps.identity.recordConfigUpdate(principal, req.ip, 'models.use', {
         purpose: outcome.purpose,
         name: outcome.model?.name ?? null,
         previous: outcome.previous,

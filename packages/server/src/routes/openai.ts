@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { z } from 'zod';
 import { DocqaError, type Logger } from '@docqa/plugin-api';
 import { defineRoute } from '../http/route.js';
-import { collectOutcome, type ChatEvent } from '@docqa/core/chat';
+import { collectOutcome, type ChatEvent, chatTokens } from '@docqa/core/chat';
 import {
   checkModel,
   chunk,
@@ -102,18 +102,19 @@ export const openAiRoutes = [
       ...errors,
       404: unknownModel,
     },
-    async handler({ services, principal, body, req, res, kernel }) {
+    deps: { chat: chatTokens.service },
+    async handler({ deps, principal, body, req, res, kernel }) {
       checkModel(body.model);
       const { question, history } = questionAndHistory(body.messages);
       // No conversation id: the client holds the conversation and nothing is saved.
       const clientIp = req.ip ?? null;
       const asked = { query: question, conversationId: null, topK: 6, clientIp, clientHistory: history };
-      const request = await services.chat.prepare(principal!, asked);
+      const request = await deps.chat.prepare(principal!, asked);
       const controller = new AbortController();
       res.on('close', () => {
         if (!res.writableFinished) controller.abort();
       });
-      const events = services.chat.answer(principal!, request, controller.signal);
+      const events = deps.chat.answer(principal!, request, controller.signal);
       const id = `chatcmpl-${crypto.randomUUID()}`;
       const created = Math.floor(Date.now() / 1000);
       if (body.stream) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from '../http/route.js';
 import { locationSchema } from './location-schema.js';
 import { rerankOutcomeSchema, rerankTimingSchema } from './rerank-schemas.js';
+import { searchTokens } from '@docqa/core/search';
 
 const maxQueryLength = 8000;
 
@@ -81,9 +82,10 @@ export const searchRoutes = [
       "BM25 over an analyzer for each chunk's language, fused by reciprocal rank with embedding search when an embedder is configured. Only chunks of indexed documents the caller may see are searched.",
     request: { body: searchBody },
     responses: { 200: { description: 'The best chunks, best first.', schema: searchResponse } },
-    handler: async ({ services, principal, body }) => ({
+    deps: { search: searchTokens.service },
+    handler: async ({ deps, principal, body }) => ({
       status: 200,
-      body: await services.search.search(principal!, {
+      body: await deps.search.search(principal!, {
         query: body.query,
         topK: body.top_k,
         ...(body.filters ? { filters: body.filters } : {}),
