@@ -60,7 +60,8 @@ async function readMultipart(req: Request): Promise<Buffer> {
     let found = false;
     parser.on('file', (field, file) => {
       if (field !== 'file' || found) {
-        file.resume();
+        // Heard, so a body cut inside this part (busboy destroys the stream) is no uncaught exception.
+        file.on('error', () => undefined).resume();
         return;
       }
       found = true;

@@ -101,6 +101,18 @@ describe('branding: settings and logo', function () {
     expect(served.bytes.includes(Buffer.from('alert'))).to.equal(false);
   });
 
+  it('answers 400 to a form cut short inside a part it ignores, and throws nothing uncaught', async () => {
+    // busboy destroys the ignored part's stream when the body ends without its closing boundary: an
+    // uncaught exception while nothing listened to that stream.
+    const cut = Buffer.from(
+      '--cut\r\nContent-Disposition: form-data; name="other"; filename="notes.txt"\r\n' +
+        `Content-Type: text/plain\r\n\r\n${'x'.repeat(1000)}`,
+    );
+    const res = await upload(cut, 'multipart/form-data; boundary=cut');
+    expect([res.status, res.body.code]).to.deep.equal([400, 'bad_request']);
+    expect((await t.call('GET', '/api/health', null)).status).to.equal(200);
+  });
+
   it('refuses a 20 MB file, a non-image and an unsafe SVG with 4xx, and keeps the old logo', async () => {
     const before = await currentLogo();
     const huge = Buffer.alloc(20 * 1024 * 1024, 1);

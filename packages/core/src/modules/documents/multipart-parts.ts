@@ -71,7 +71,12 @@ export async function* multipartParts(body: UploadBody, limits: MultipartLimits)
     else waiting.push({ kind: 'field', name, value });
     notify();
   });
+  const malformed = () => new DocqaError('bad_request', 'The multipart body is malformed or was cut short.');
   parser.on('file', (name, stream, info) => {
+    // A body that ends inside this file makes busboy destroy the stream with its own error, maybe
+    // before whoever reads it has attached a listener: an uncaught exception that ended the process.
+    // Heard here, it fails the loop; a reader attached later finds the stream destroyed.
+    stream.on('error', () => fail(malformed()));
     waiting.push({ kind: 'file', name, filename: info.filename, mimeType: info.mimeType, stream });
     notify();
   });
@@ -82,7 +87,7 @@ export async function* multipartParts(body: UploadBody, limits: MultipartLimits)
     fail(new DocqaError('validation_failed', `An upload may hold at most ${limits.fields} form fields.`)),
   );
   parser.on('partsLimit', () => fail(new DocqaError('validation_failed', 'The upload holds too many parts.')));
-  parser.on('error', () => fail(new DocqaError('bad_request', 'The multipart body is malformed or was cut short.')));
+  parser.on('error', () => fail(malformed()));
   parser.on('close', () => {
     finished = true;
     notify();
@@ -114,7 +119,7 @@ export async function* multipartParts(body: UploadBody, limits: MultipartLimits)
     // File streams nobody will read again must not hold busboy (or its buffers) open.
     for (const part of waiting) if (part.kind === 'file') part.stream.resume();
     parser.removeAllListeners('file');
-    parser.on('file', (_name, stream) => stream.resume());
+    parser.on('file', (_name, stream) => stream.on('error', () => undefined).resume());
     parser.on('error', () => undefined);
   }
 }
