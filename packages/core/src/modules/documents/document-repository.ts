@@ -217,7 +217,9 @@ export class DocumentRepository {
       values.push(filter.visibleToGroups);
       where.push(documentAccessPredicate('d', `$${values.length}`));
     }
-    const sql = `select d.*, count(*) over () as total from document d ${where.length ? `where ${where.join(' and ')}` : ''} order by d.created_at desc, d.id limit $1 offset $2`;
+    // Newest first; one upload's documents share their transaction's time, and among them the path
+    // orders (then the id): a stable order a reader can follow from page to page.
+    const sql = `select d.*, count(*) over () as total from document d ${where.length ? `where ${where.join(' and ')}` : ''} order by d.created_at desc, d.path, d.id limit $1 offset $2`;
     const { rows } = await this.db.query<DocumentRow & { total: string }>(sql, values);
     const firstRow = async () =>
       (await this.db.query<DocumentRow & { total: string }>(sql, [1, 0, ...values.slice(2)])).rows;
