@@ -9,7 +9,8 @@ import { DocqaError } from '@docqa/plugin-api';
  * A DocQA archive (docqa export / docqa import) is one gzip-compressed file of JSON lines, written
  * and read as a stream so no table or file is ever held whole in memory:
  *
- *   {"format":"docqa-archive","version":1,...}     the header: migrations, tables with columns and row counts, sequences
+ *   {"format":"docqa-archive","version":1,...}     the header: migrations, tables with columns and row counts,
+ *                                                  sequences
  *   {"table":"app_user"}                           a table's rows follow, one JSON array a row,
  *   ["9b2c…","admin",null,…]                       every value in PostgreSQL's own text form (or null)
  *   {"table_end":"app_user","rows":2}
@@ -187,7 +188,8 @@ function toRecord(value: unknown, lineNumber: number): ArchiveRecord {
     if (typeof object.version !== 'number' || object.version > archiveVersion) {
       throw new DocqaError(
         'validation_failed',
-        `The archive has format version ${String(object.version)}; this DocQA reads version ${archiveVersion} and older. Import it with the DocQA version that made it, or a newer one.`,
+        `The archive has format version ${String(object.version)}; this DocQA reads version ` +
+          `${archiveVersion} and older. Import it with the DocQA version that made it, or a newer one.`,
       );
     }
     return { kind: 'header', header: object as unknown as ArchiveHeader };

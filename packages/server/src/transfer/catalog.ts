@@ -31,14 +31,16 @@ export async function readCatalog(client: pg.ClientBase): Promise<CatalogTable[]
     [namespace, migrationsTable],
   );
   const { rows: columns } = await client.query<{ table_oid: number; name: string; type: string; identity: string }>(
-    `select a.attrelid::int as table_oid, a.attname as name, format_type(a.atttypid, a.atttypmod) as type, a.attidentity::text as identity
+    `select a.attrelid::int as table_oid, a.attname as name, format_type(a.atttypid, a.atttypmod) as type,
+      a.attidentity::text as identity
      from pg_attribute a join pg_class c on c.oid = a.attrelid
      where c.relnamespace = $1 and a.attnum > 0 and not a.attisdropped and a.attgenerated = ''
      order by a.attrelid, a.attnum`,
     [namespace],
   );
   const { rows: references } = await client.query<{ child: number; parent: number }>(
-    `select distinct conrelid::int as child, confrelid::int as parent from pg_constraint where contype = 'f' and connamespace = $1`,
+    'select distinct conrelid::int as child, confrelid::int as parent from ' +
+      "pg_constraint where contype = 'f' and connamespace = $1",
     [namespace],
   );
   const byOid = new Map(
@@ -95,7 +97,9 @@ function foreignKeyOrder(tables: CatalogTable[], references: Array<{ child: numb
     if (ready.length === 0) {
       throw new DocqaError(
         'internal',
-        `The foreign keys of tables ${remaining.map((table) => table.name).join(', ')} form a cycle, so there is no order to load them in.`,
+        'The foreign keys of tables ' +
+          `${remaining.map((table) => table.name).join(', ')} form a cycle, so there is ` +
+          'no order to load them in.',
       );
     }
     for (const table of ready) {

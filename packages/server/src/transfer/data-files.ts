@@ -72,7 +72,8 @@ async function writeFile(writer: ArchiveWriter, absolute: string, relative: stri
   if (written !== size)
     throw new DocqaError(
       'conflict',
-      `${relative} changed while it was being exported (${size} bytes, then ${written}); export again with DocQA stopped.`,
+      `${relative} changed while it was being exported (${size} bytes, then ` +
+        `${written}); export again with DocQA stopped.`,
     );
   await writer.line({ file_end: relative, sha256: hash.digest('hex') });
   return written;
@@ -117,7 +118,8 @@ export class DataFileRestore {
     ) {
       throw new DocqaError(
         'validation_failed',
-        `The archive is damaged or not DocQA's: it names the file "${relative}", outside the data directory. Nothing was imported from it.`,
+        `The archive is damaged or not DocQA's: it names the file "${relative}", ` +
+          'outside the data directory. Nothing was imported from it.',
       );
     }
     return path.join(this.#staging, relative);

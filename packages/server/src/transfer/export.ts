@@ -78,7 +78,8 @@ export async function exportArchive(options: ExportOptions): Promise<ExportSumma
     log(
       mode === 'embedded'
         ? `Exporting the embedded database in ${database.config.dataDir} to ${out}.`
-        : 'Exporting from PostgreSQL (DATABASE_URL): the rows are one consistent snapshot taken now; changes made after it are not in the archive.',
+        : 'Exporting from PostgreSQL (DATABASE_URL): the rows are one consistent snapshot ' +
+            'taken now; changes made after it are not in the archive.',
     );
     writer = new ArchiveWriter(partial);
     const client = await database.connection.pool.connect();
@@ -126,7 +127,8 @@ export async function exportArchive(options: ExportOptions): Promise<ExportSumma
     }
     const rowTotal = tables.reduce((sum, table) => sum + table.rows, 0);
     log(
-      `${tables.length} tables, ${rowTotal} rows. Copying the data directory ${database.config.dataDir}${options.withoutModels ? ' (without models/)' : ''}.`,
+      `${tables.length} tables, ${rowTotal} rows. Copying the data directory ` +
+        `${database.config.dataDir}${options.withoutModels ? ' (without models/)' : ''}.`,
     );
     const files = await writeDataFiles(writer, database.config.dataDir, {
       withoutModels: options.withoutModels ?? false,

@@ -74,11 +74,16 @@ export async function importArchive(options: ImportOptions): Promise<ImportSumma
     if (vectorsThere > 0)
       throw new DocqaError(
         'conflict',
-        `The vector database of VECTORDB_URL already holds ${vectorsThere} vectors. Import only into an empty one; nothing was changed.`,
+        `The vector database of VECTORDB_URL already holds ${vectorsThere} vectors. ` +
+          'Import only into an empty one; nothing was changed.',
       );
     if (pending.length > 0) await database.migrate(pending);
+    const into =
+      mode === 'embedded' ? `embedded database in ${database.config.dataDir}` : 'PostgreSQL database of DATABASE_URL';
     log(
-      `Importing ${header.tables.reduce((sum, table) => sum + table.rows, 0)} rows of ${header.tables.length} tables (exported ${header.created_at} from DocQA ${header.docqa_version}, ${header.source.database}) into the ${mode === 'embedded' ? `embedded database in ${database.config.dataDir}` : 'PostgreSQL database of DATABASE_URL'}.`,
+      `Importing ${header.tables.reduce((sum, table) => sum + table.rows, 0)} rows of ` +
+        `${header.tables.length} tables (exported ${header.created_at} from DocQA ` +
+        `${header.docqa_version}, ${header.source.database}) into the ${into}.`,
     );
     fs.mkdirSync(database.config.dataDir, { recursive: true });
 
@@ -111,7 +116,9 @@ export async function importArchive(options: ImportOptions): Promise<ImportSumma
       if (conflicts.length > 0) {
         throw new DocqaError(
           'conflict',
-          `DOCQA_DATA_DIR (${database.config.dataDir}) already has other content at ${conflicts.slice(0, 5).join(', ')}${conflicts.length > 5 ? ` and ${conflicts.length - 5} more` : ''}; import into an empty data directory. Nothing was imported.`,
+          `DOCQA_DATA_DIR (${database.config.dataDir}) already has other content at ` +
+            `${conflicts.slice(0, 5).join(', ')}${conflicts.length > 5 ? ` and ${conflicts.length - 5} more` : ''}; ` +
+            'import into an empty data directory. Nothing was imported.',
         );
       }
       await restore.place();
@@ -162,7 +169,9 @@ async function migrationsToApply(database: MaintenanceDatabase, header: ArchiveH
   if (unknown.length > 0) {
     throw new DocqaError(
       'validation_failed',
-      `The archive's database has migrations this DocQA does not know (${unknown.join(', ')}): it was made by a newer DocQA, or with plugins that docqa.config.json does not load here. Import it with that version and configuration.`,
+      "The archive's database has migrations this DocQA does not know " +
+        `(${unknown.join(', ')}): it was made by a newer DocQA, or with plugins that ` +
+        'docqa.config.json does not load here. Import it with that version and configuration.',
     );
   }
   const applied = await database.appliedMigrations();
@@ -171,7 +180,9 @@ async function migrationsToApply(database: MaintenanceDatabase, header: ArchiveH
   if (ahead.length > 0) {
     throw new DocqaError(
       'conflict',
-      `This database is already migrated past the archive (${ahead.join(', ')}), so the archive's rows may not fit its tables. Import into a new, empty database, or start the source once with this DocQA version (or run docqa migrate there) and export again.`,
+      `This database is already migrated past the archive (${ahead.join(', ')}), so the archive's rows ` +
+        'may not fit its tables. Import into a new, empty database, or start the source once with this ' +
+        'DocQA version (or run docqa migrate there) and export again.',
     );
   }
   const done = new Set(applied);
@@ -196,7 +207,8 @@ function notEmpty(leftovers: Array<{ table: string; rows: number }>): DocqaError
   const listed = leftovers.map((item) => `${item.table} (${item.rows})`).join(', ');
   return new DocqaError(
     'conflict',
-    `This database already holds DocQA data: ${listed}. Import only into a new database (or one DocQA has merely started on); nothing was changed.`,
+    `This database already holds DocQA data: ${listed}. Import only into a new database ` +
+      '(or one DocQA has merely started on); nothing was changed.',
   );
 }
 
@@ -214,13 +226,15 @@ async function loadRecords(
     if (!target)
       throw new DocqaError(
         'validation_failed',
-        `The archive has a table ${manifest.name} that this database does not have after its migrations; nothing was imported.`,
+        `The archive has a table ${manifest.name} that this database does not ` +
+          'have after its migrations; nothing was imported.',
       );
     const missing = manifest.columns.filter((column) => !target.columns.some((own) => own.name === column.name));
     if (missing.length > 0)
       throw new DocqaError(
         'validation_failed',
-        `Table ${manifest.name} of this database lacks the archive's columns ${missing.map((column) => column.name).join(', ')}; nothing was imported.`,
+        `Table ${manifest.name} of this database lacks the archive's columns ` +
+          `${missing.map((column) => column.name).join(', ')}; nothing was imported.`,
       );
   }
   const expectedTables = header.tables.map((table) => table.name);
@@ -261,7 +275,8 @@ async function loadRecords(
         if (!table) throw damaged('a row outside any table');
         if (record.values.length !== table.manifest.columns.length)
           throw damaged(
-            `a row of ${table.manifest.name} has ${record.values.length} values for ${table.manifest.columns.length} columns`,
+            `a row of ${table.manifest.name} has ${record.values.length} values ` +
+              `for ${table.manifest.columns.length} columns`,
           );
         table.batch.push(record.values);
         table.rows += 1;
@@ -337,7 +352,8 @@ async function insertBatch(
   const overriding = target.hasAlwaysIdentity ? ' overriding system value' : '';
   try {
     await client.query(
-      `insert into ${quoteIdent(target.name)} (${names})${overriding} select ${casts} from unnest(${unnest}) as u(${aliases.join(', ')})`,
+      `insert into ${quoteIdent(target.name)} (${names})${overriding} select ` +
+        `${casts} from unnest(${unnest}) as u(${aliases.join(', ')})`,
       params,
     );
   } catch (error) {
@@ -358,7 +374,8 @@ async function verifyCounts(sessionOf: (table: string) => pg.ClientBase, tables:
     if (count !== table.rows)
       throw new DocqaError(
         'internal',
-        `Table ${table.name} holds ${count} rows after the import where the archive has ${table.rows}; nothing was imported.`,
+        `Table ${table.name} holds ${count} rows after the import where the ` +
+          `archive has ${table.rows}; nothing was imported.`,
       );
   }
 }
