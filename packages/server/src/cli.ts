@@ -131,7 +131,8 @@ function configCheck(): number {
   const config = loadConfig(readEnvironment(process.env, process.cwd()), { cwd: process.cwd() });
   for (const warning of config.warnings) out(`warning: ${warning}`);
   out(
-    `Configuration is valid (data directory ${config.dataDir}, ${config.values.DATABASE_URL ? 'PostgreSQL server' : 'embedded database'}).`,
+    `Configuration is valid (data directory ${config.dataDir}, ` +
+      `${config.values.DATABASE_URL ? 'PostgreSQL server' : 'embedded database'}).`,
   );
   for (const [name, value] of Object.entries(config.values)) {
     const spec = variables[name as keyof typeof variables] as VariableSpec<unknown>;

@@ -40,7 +40,8 @@ export async function runInit(options: InitOptions): Promise<number> {
         : 0;
     }
     options.out(
-      `${file} exists already; pass --force to replace it (its secrets would change and stored MFA secrets become unreadable).`,
+      `${file} exists already; pass --force to replace it (its secrets would ` +
+        'change and stored MFA secrets become unreadable).',
     );
     return 1;
   }

@@ -100,14 +100,16 @@ async function list(io: ModelsCliIo): Promise<number> {
       .filter(Boolean)
       .join(', ');
     io.out(
-      `  ${entry.name.padEnd(24)} ${entry.purpose.padEnd(9)} ${(entry.size ?? '?').padEnd(8)} ${(entry.quantization ?? '').padEnd(7)} ${(entry.license ?? '?').padEnd(11)} ${marks}`,
+      `  ${entry.name.padEnd(24)} ${entry.purpose.padEnd(9)} ${(entry.size ?? '?').padEnd(8)} ` +
+        `${(entry.quantization ?? '').padEnd(7)} ${(entry.license ?? '?').padEnd(11)} ${marks}`,
     );
   }
   io.out(`Installed in ${store.dir}:`);
   if (installed.length === 0) io.out('  (none)');
   for (const model of installed)
     io.out(
-      `  ${model.name.padEnd(24)} ${model.purpose.padEnd(9)} ${bytes(model.gguf.sizeBytes).padEnd(8)} ${model.gguf.file}`,
+      `  ${model.name.padEnd(24)} ${model.purpose.padEnd(9)} ` +
+        `${bytes(model.gguf.sizeBytes).padEnd(8)} ${model.gguf.file}`,
     );
   const api = apiOf(io, false);
   if (api) {
@@ -118,13 +120,13 @@ async function list(io: ModelsCliIo): Promise<number> {
     io.out('In use by the running service:');
     for (const purpose of ['chat', 'embedding']) {
       const active = body.active[purpose];
-      io.out(
-        `  ${purpose.padEnd(9)} ${active ? `${active.name} (${active.source === 'switched' ? 'docqa models use' : 'configuration'})` : 'none'}`,
-      );
+      const chosenBy = active?.source === 'switched' ? 'docqa models use' : 'configuration';
+      io.out(`  ${purpose.padEnd(9)} ${active ? `${active.name} (${chosenBy})` : 'none'}`);
     }
     if (body.index.stale)
       io.out(
-        `  The index is stale: ${body.index.embedded_chunks} of ${body.index.chunks} chunks have vectors of the embedding model in use (docqa models use <model> --reembed, or POST /api/index/rebuild).`,
+        `  The index is stale: ${body.index.embedded_chunks} of ${body.index.chunks} chunks have vectors of the ` +
+          'embedding model in use (docqa models use <model> --reembed, or POST /api/index/rebuild).',
       );
   }
   return 0;
@@ -178,7 +180,9 @@ async function importModel(argv: string[], io: ModelsCliIo): Promise<number> {
     force: values.force,
   });
   io.out(
-    `Imported ${model.name} (${model.purpose}, ${model.gguf.architecture}, ${model.gguf.quantization ?? 'unknown quantization'}, ${bytes(model.gguf.sizeBytes)}) as ${model.path}${model.linked ? ' (hard link)' : ''}.`,
+    `Imported ${model.name} (${model.purpose}, ${model.gguf.architecture}, ` +
+      `${model.gguf.quantization ?? 'unknown quantization'}, ${bytes(model.gguf.sizeBytes)}) as ` +
+      `${model.path}${model.linked ? ' (hard link)' : ''}.`,
   );
   io.out(`Switch the running service to it with: docqa models use ${model.name}`);
   return 0;
@@ -217,9 +221,8 @@ async function remove(argv: string[], io: ModelsCliIo): Promise<number> {
     throw new DocqaError('not_found', `${name} is not installed in ${store.dir}.`);
   }
   await store.remove(name);
-  io.out(
-    `Removed ${installed.path}.${api ? '' : ' (Without DOCQA_URL credentials, whether a running service uses it was not checked.)'}`,
-  );
+  const unchecked = ' (Without DOCQA_URL credentials, whether a running service uses it was not checked.)';
+  io.out(`Removed ${installed.path}.${api ? '' : unchecked}`);
   return 0;
 }
 
@@ -245,7 +248,9 @@ async function use(argv: string[], io: ModelsCliIo): Promise<number> {
   };
   io.out(
     result.name
-      ? `The ${result.purpose} model is now ${result.name}${result.previous ? ` (was ${result.previous})` : ''}; every replica loads it within seconds.`
+      ? `The ${result.purpose} model is now ` +
+          `${result.name}${result.previous ? ` (was ${result.previous})` : ''}; every replica ` +
+          'loads it within seconds.'
       : `The ${result.purpose} model is the configured one again.`,
   );
   if (result.purpose === 'chat') io.out(`EFFECTIVE_N_CTX is ${result.effective_n_ctx}.`);
@@ -253,7 +258,9 @@ async function use(argv: string[], io: ModelsCliIo): Promise<number> {
     io.out(`Re-embedding every document: job ${result.rebuild_job_id} (GET /api/jobs/${result.rebuild_job_id}).`);
   else if (result.index.stale)
     io.out(
-      `The index is stale: ${result.index.embedded_chunks} of ${result.index.chunks} chunks have vectors of this model. Re-embed with docqa models use ${result.name ?? '--reset embedding'} --reembed, or POST /api/index/rebuild.`,
+      `The index is stale: ${result.index.embedded_chunks} of ${result.index.chunks} chunks ` +
+        'have vectors of this model. Re-embed with docqa models use ' +
+        `${result.name ?? '--reset embedding'} --reembed, or POST /api/index/rebuild.`,
     );
   return 0;
 }
@@ -273,7 +280,8 @@ function apiOf(io: ModelsCliIo, required: boolean): Api | null {
     if (required)
       throw new DocqaError(
         'bad_request',
-        'this talks to the running service: set DOCQA_TOKEN to an admin access token, or DOCQA_USERNAME and DOCQA_PASSWORD (and DOCQA_URL when it is not at http://HOST:PORT)',
+        'this talks to the running service: set DOCQA_TOKEN to an admin access token, or ' +
+          'DOCQA_USERNAME and DOCQA_PASSWORD (and DOCQA_URL when it is not at http://HOST:PORT)',
       );
     return null;
   }
@@ -291,7 +299,9 @@ function apiOf(io: ModelsCliIo, required: boolean): Api | null {
     } catch (error) {
       throw new DocqaError(
         'unavailable',
-        `cannot reach DocQA at ${base} (${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message}); is it running? Set DOCQA_URL otherwise.`,
+        `cannot reach DocQA at ${base} ` +
+          `(${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message}); is ` +
+          'it running? Set DOCQA_URL otherwise.',
         { cause: error },
       );
     }
@@ -331,7 +341,10 @@ function apiOf(io: ModelsCliIo, required: boolean): Api | null {
   };
 }
 
-/** `docqa models` as the command runs it: this process's environment and terminal; Ctrl-C stops a pull, keeping its partial file. */
+/**
+ * `docqa models` as the command runs it: this process's environment and
+ * terminal; Ctrl-C stops a pull, keeping its partial file.
+ */
 export function runModelsCommand(argv: string[]): Promise<number> {
   const stop = new AbortController();
   const onSigint = () => stop.abort(new DocqaError('unavailable', 'interrupted'));

@@ -33,10 +33,13 @@ export function progressBar(
       const bar =
         share === null
           ? ''
-          : `[${'#'.repeat(Math.round(share * width)).padEnd(width, '.')}] ${String(Math.floor(share * 100)).padStart(3)}% `;
+          : `[${'#'.repeat(Math.round(share * width)).padEnd(width, '.')}] ` +
+            `${String(Math.floor(share * 100)).padStart(3)}% `;
       const eta = totalBytes && speed > 0 ? `  ETA ${duration((totalBytes - receivedBytes) / speed)}` : '';
       target.write(
-        `\r${label} ${bar}${bytes(receivedBytes)}${totalBytes ? ` / ${bytes(totalBytes)}` : ''}  ${bytes(speed)}/s${eta}\u001b[K`,
+        `\r${label} ` +
+          `${bar}${bytes(receivedBytes)}${totalBytes ? ` / ${bytes(totalBytes)}` : ''} ` +
+          ` ${bytes(speed)}/s${eta}\u001b[K`,
       );
     },
     done() {

@@ -35,7 +35,8 @@ async function serveInProcess(): Promise<number> {
   if (missing.length > 0) {
     running.kernel.logger.warn(
       { missing },
-      `started without the memory settings ${missing.join(', ')}, which npm start and the image set: expect a larger resident set (docs/operations.md, Memory)`,
+      `started without the memory settings ${missing.join(', ')}, which npm start and the ` +
+        'image set: expect a larger resident set (docs/operations.md, Memory)',
     );
   }
   const ended = await Promise.race([signalled.then((signal) => ({ signal })), fatal.then((error) => ({ error }))]);

@@ -55,7 +55,8 @@ export async function runExport(argv: string[], io: TransferCliIo): Promise<numb
     });
     const rows = summary.tables.reduce((sum, table) => sum + table.rows, 0);
     io.out(
-      `Exported ${rows} rows of ${summary.tables.length} tables (${summary.migrations} migrations applied) and ${summary.files} files (${mebibytes(summary.fileBytes)}) to ${summary.file}.`,
+      `Exported ${rows} rows of ${summary.tables.length} tables (${summary.migrations} migrations applied) ` +
+        `and ${summary.files} files (${mebibytes(summary.fileBytes)}) to ${summary.file}.`,
     );
     for (const table of summary.tables) io.out(`  ${table.name}: ${table.rows}`);
     return 0;
@@ -81,16 +82,19 @@ export async function runImport(argv: string[], io: TransferCliIo): Promise<numb
     const summary = await importArchive({ env: io.env, cwd: io.cwd, file: positionals[0] as string, log: io.out });
     const rows = summary.tables.reduce((sum, table) => sum + table.rows, 0);
     io.out(
-      `Imported ${rows} rows of ${summary.tables.length} tables and ${summary.files} files (${mebibytes(summary.fileBytes)}); every table's row count matches the archive.`,
+      `Imported ${rows} rows of ${summary.tables.length} tables and ${summary.files} files ` +
+        `(${mebibytes(summary.fileBytes)}); every table's row count matches the archive.`,
     );
     for (const table of summary.tables) io.out(`  ${table.name}: ${table.rows}`);
     if (summary.requeuedDocuments > 0)
       io.out(
-        `${summary.requeuedDocuments} document(s) were waiting or being indexed; they are queued again when DocQA starts.`,
+        `${summary.requeuedDocuments} document(s) were waiting or being ` +
+          'indexed; they are queued again when DocQA starts.',
       );
     if (summary.migratedAfter.length > 0)
       io.out(
-        `Applied ${summary.migratedAfter.length} newer migration(s) after loading: ${summary.migratedAfter.join(', ')}.`,
+        `Applied ${summary.migratedAfter.length} newer migration(s) after ` +
+          `loading: ${summary.migratedAfter.join(', ')}.`,
       );
     io.out('Start DocQA with this configuration to serve the imported data.');
     return 0;

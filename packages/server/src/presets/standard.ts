@@ -31,7 +31,9 @@ import { rerankModelPath } from '@docqa/core/models';
 export const standardPreset = definePreset({
   id: 'standard',
   description:
-    'Standard self-hosted DocQA: PostgreSQL with pgvector, every extractor, a local embedder when EMBEDDING_MODEL_PATH is set, the chat backend by LLM_BACKEND, the Ed25519 license gate, email by EMAIL_PROVIDER.',
+    'Standard self-hosted DocQA: PostgreSQL with pgvector, every extractor, a local embedder when ' +
+    'EMBEDDING_MODEL_PATH is set, the chat backend by LLM_BACKEND, the Ed25519 license gate, email by ' +
+    'EMAIL_PROVIDER.',
   plugins: ({ variable }) => [
     { plugin: vectorstorePgvector },
     ...[
