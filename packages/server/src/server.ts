@@ -42,7 +42,9 @@ export interface ServerOptions extends Partial<KernelOptions> {
   modules?: KernelOptions['modules'];
   /** Routes served besides the product's (an edition's own endpoints, tests). */
   extraRoutes?: readonly AnyRoute[];
-  /** A server process of a cluster (BACKEND_WORKERS): the primary serves METRICS_PORT, this process's metrics included. */
+  /**
+   * A server process of a cluster (BACKEND_WORKERS): the primary serves METRICS_PORT, this process's metrics included.
+   */
   clusterMetrics?: boolean;
 }
 

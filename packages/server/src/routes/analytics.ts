@@ -37,7 +37,8 @@ const endpoints: Array<{ suffix: string; method: Method; summary: string; descri
     schema: chunkSizeDistributionSchema,
     summary: 'Histogram of chunk lengths with summary statistics',
     description:
-      "Character lengths of the chunks of the source's indexed documents: count, min, max, mean, median and 90th percentile, a histogram with fixed edges, and how many chunks are shorter than RAG_MIN_CHUNK_LENGTH.",
+      "Character lengths of the chunks of the source's indexed documents: count, min, max, mean, median and 90th " +
+      'percentile, a histogram with fixed edges, and how many chunks are shorter than RAG_MIN_CHUNK_LENGTH.',
   },
   {
     suffix: 'metadata-hit-rate',
@@ -45,7 +46,10 @@ const endpoints: Array<{ suffix: string; method: Method; summary: string; descri
     schema: metadataHitRateSchema,
     summary: 'Per-rule match rate across documents and chunks',
     description:
-      'For every rule, in evaluation order: documents where it matched, ran without a match, was shadowed by a rule earlier in priority order, or failed; chunks with its value by their own match or by inheritance; and the rates. Outcomes are recorded at indexing and by a metadata refresh; `not_applied` and `stale` say when a refresh is due.',
+      'For every rule, in evaluation order: documents where it matched, ran without a match, was ' +
+      'shadowed by a rule earlier in priority order, or failed; chunks with its value by their own ' +
+      'match or by inheritance; and the rates. Outcomes are recorded at indexing and by a metadata ' +
+      'refresh; `not_applied` and `stale` say when a refresh is due.',
   },
   {
     suffix: 'metadata-coverage',
@@ -53,7 +57,9 @@ const endpoints: Array<{ suffix: string; method: Method; summary: string; descri
     schema: metadataCoverageSchema,
     summary: 'Per-field metadata coverage ratio',
     description:
-      'For every field a rule of the source produces (even one that never matched), and every other field on its documents: documents and chunks with a value, and their share of the source. Rule fields are counted from the recorded rule outcomes.',
+      'For every field a rule of the source produces (even one that never matched), and every ' +
+      'other field on its documents: documents and chunks with a value, and their share of the ' +
+      'source. Rule fields are counted from the recorded rule outcomes.',
   },
   {
     suffix: 'chunks-per-document',
@@ -61,7 +67,8 @@ const endpoints: Array<{ suffix: string; method: Method; summary: string; descri
     schema: chunksPerDocumentSchema,
     summary: 'Chunks per document with summary statistics',
     description:
-      "Summary statistics and a histogram of the chunk count of the source's indexed documents, and the ten largest documents.",
+      "Summary statistics and a histogram of the chunk count of the source's " +
+      'indexed documents, and the ten largest documents.',
   },
   {
     suffix: 'inheritance-ratio',
@@ -69,7 +76,9 @@ const endpoints: Array<{ suffix: string; method: Method; summary: string; descri
     schema: inheritanceRatioSchema,
     summary: 'Self-matched vs inherited vs empty chunks for chunk-level rules',
     description:
-      'For every field with a chunk-level rule: chunks whose value comes from a match inside them, chunks that inherited it from an earlier chunk, chunks with a document-level value of the field, and chunks without it; per rule too.',
+      'For every field with a chunk-level rule: chunks whose value comes from a match inside ' +
+      'them, chunks that inherited it from an earlier chunk, chunks with a document-level ' +
+      'value of the field, and chunks without it; per rule too.',
   },
   {
     suffix: 'empty-metadata',
@@ -77,7 +86,8 @@ const endpoints: Array<{ suffix: string; method: Method; summary: string; descri
     schema: emptyMetadataSchema,
     summary: 'Chunks with no metadata, and sample documents',
     description:
-      'Chunks that no rule gave any value, the documents they belong to, and up to ten of those documents, most empty chunks first.',
+      'Chunks that no rule gave any value, the documents they belong to, and up ' +
+      'to ten of those documents, most empty chunks first.',
   },
   {
     suffix: 'rule-priority-audit',
@@ -85,7 +95,9 @@ const endpoints: Array<{ suffix: string; method: Method; summary: string; descri
     schema: rulePriorityAuditSchema,
     summary: 'Winner counts of rules competing for a field',
     description:
-      'For every field with two or more rules: the rules in evaluation order (priority, then id) with the documents each supplied the field for, ran without a match, or never ran because an earlier rule had won; and whether priorities tie.',
+      'For every field with two or more rules: the rules in evaluation order (priority, then id) ' +
+      'with the documents each supplied the field for, ran without a match, or never ran because ' +
+      'an earlier rule had won; and whether priorities tie.',
   },
 ];
 

@@ -13,7 +13,9 @@ const swaggerPage = (assets: string, specUrl: string) => `<!doctype html>
 <body><div id="swagger-ui" data-spec-url="${specUrl}"></div>
 <script src="${assets}/swagger-ui-bundle.js"></script><script src="${assets}/init.js"></script></body></html>`;
 
-const swaggerInit = `window.ui = SwaggerUIBundle({ url: document.getElementById('swagger-ui').dataset.specUrl, dom_id: '#swagger-ui', deepLinking: true, persistAuthorization: true });`;
+const swaggerInit =
+  "window.ui = SwaggerUIBundle({ url: document.getElementById('swagger-ui').dataset.specUrl, " +
+  "dom_id: '#swagger-ui', deepLinking: true, persistAuthorization: true });";
 
 const redocPage = (specUrl: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -22,7 +24,8 @@ const redocPage = (specUrl: string) => `<!doctype html>
 
 const pageHeaders = {
   'Content-Security-Policy':
-    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; worker-src 'self' blob:; script-src 'self'",
+    "default-src 'self'; img-src 'self' data:; style-src 'self' " +
+    "'unsafe-inline'; worker-src 'self' blob:; script-src 'self'",
   'Cache-Control': 'no-cache',
 };
 

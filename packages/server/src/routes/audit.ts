@@ -131,7 +131,8 @@ export const auditRoutes = [
     operationId: 'verifyAuditChain',
     summary: 'Check the hash chain of the whole log',
     description:
-      "Recomputes every entry's hash from the anchor on; `valid: false` names the first entry that was changed, or that follows a removed one.",
+      "Recomputes every entry's hash from the anchor on; `valid: false` names the " +
+      'first entry that was changed, or that follows a removed one.',
     responses: { 200: { description: 'The verification result.', schema: verifySchema } },
     deps: { audit: auditTokens.log },
     handler: async ({ deps }) => ({ status: 200, body: await deps.audit.verify() }),

@@ -28,7 +28,8 @@ export const authRoutes = [
     operationId: 'login',
     summary: 'Sign in with user name and password',
     description:
-      'Answers the token pair, or `{mfa_required, mfa_token}` when the account has TOTP enabled (then call /api/auth/mfa/verify).',
+      'Answers the token pair, or `{mfa_required, mfa_token}` when the account ' +
+      'has TOTP enabled (then call /api/auth/mfa/verify).',
     request: { body: z.object({ username: z.string().min(1).max(256), password: passwordField }) },
     responses: { 200: { description: 'Signed in, or the TOTP step is next.', schema: loginResult } },
     deps: { identity: identityTokens.service },
@@ -74,7 +75,8 @@ export const authRoutes = [
     operationId: 'forgotPassword',
     summary: 'Ask for a password reset email',
     description:
-      'Always answers 200 with the same body, whether or not the address belongs to an account. Rate limited (RATE_LIMIT_RESET, RATE_LIMIT_RESET_BURST).',
+      'Always answers 200 with the same body, whether or not the address belongs to an ' +
+      'account. Rate limited (RATE_LIMIT_RESET, RATE_LIMIT_RESET_BURST).',
     middleware: resetLimiter,
     request: { body: z.object({ email: z.string().min(1).max(254) }) },
     responses: { 200: { description: 'Accepted.', schema: messageSchema } },
@@ -97,7 +99,8 @@ export const authRoutes = [
     operationId: 'resetPassword',
     summary: 'Set a new password with a single-use reset token',
     description:
-      'The token comes from the reset email and works once, for 30 minutes. Every session of the account ends. Rate limited like forgot-password.',
+      'The token comes from the reset email and works once, for 30 minutes. Every ' +
+      'session of the account ends. Rate limited like forgot-password.',
     middleware: resetLimiter,
     request: { body: z.object({ token: z.string().min(1).max(512), new_password: passwordField }) },
     responses: { 200: { description: 'The password is set.', schema: messageSchema } },
@@ -148,7 +151,8 @@ export const authRoutes = [
     operationId: 'changePassword',
     summary: "Change the signed-in user's password",
     description:
-      'Needs the current password. Every older token of the account stops working; the answer is a new pair for this client.',
+      'Needs the current password. Every older token of the account stops ' +
+      'working; the answer is a new pair for this client.',
     request: { body: z.object({ current_password: passwordField, new_password: passwordField }) },
     responses: { 200: { description: 'A new pair.', schema: tokenPairSchema } },
     deps: { identity: identityTokens.service },

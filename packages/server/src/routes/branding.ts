@@ -68,7 +68,8 @@ export const brandingRoutes = [
     operationId: 'getBrandingLogo',
     summary: 'The logo image',
     description:
-      'PNG, JPEG or WebP as normalised at upload (SVG uploads are served as PNG). ETag and If-None-Match let browsers revalidate cheaply; 404 until a logo is uploaded.',
+      'PNG, JPEG or WebP as normalised at upload (SVG uploads are served as PNG). ETag and ' +
+      'If-None-Match let browsers revalidate cheaply; 404 until a logo is uploaded.',
     responses: {
       200: { description: 'The image.', contentType: 'image/png' },
       304: { description: 'Unchanged since the ETag sent.' },
@@ -99,7 +100,10 @@ export const brandingRoutes = [
     operationId: 'uploadBrandingLogo',
     summary: 'Upload the logo',
     description:
-      'multipart/form-data with a `file` field, or a raw image/* body; at most 2 MB. PNG, JPEG and WebP are re-encoded without metadata and scaled to 512 px at most; SVG must be self-contained (no entities, no outside references) and is rendered to PNG. A refused upload leaves the previous logo in place. Recorded as config.update.',
+      'multipart/form-data with a `file` field, or a raw image/* body; at most 2 MB. PNG, JPEG and ' +
+      'WebP are re-encoded without metadata and scaled to 512 px at most; SVG must be self-contained ' +
+      '(no entities, no outside references) and is rendered to PNG. A refused upload leaves the ' +
+      'previous logo in place. Recorded as config.update.',
     responses: {
       201: { description: 'The stored logo.', schema: logoResponse },
       413: { description: 'Larger than 2 MB.' },

@@ -29,7 +29,8 @@ const chatBody = z.strictObject({
     .nullable()
     .optional()
     .describe(
-      'Continue this conversation. An id no conversation has yet starts one under that id, owned by the caller (clients may choose their own ids); a new id is made when left out.',
+      'Continue this conversation. An id no conversation has yet starts one under that id, owned by the ' +
+        'caller (clients may choose their own ids); a new id is made when left out.',
     ),
   top_k: z.number().int().min(1).max(50).default(6).describe('Passages retrieved before the token budget trims them.'),
   filters: z
@@ -126,9 +127,12 @@ export const chatRoutes = [
     operationId: 'chat',
     summary: 'Answer a question from the documents',
     description: [
-      'Answers as JSON by default. With `Accept: text/event-stream` the answer streams as server-sent events: `delta` {text} pieces, then one `done` with the metadata of the JSON answer',
-      '(without `answer`), or one `error` {detail} if the pipeline fails after the stream started; the stream then closes. A client that disconnects stops generation, and nothing is saved.',
-      "The turn is saved to the conversation once the answer is complete. Another user's conversation_id answers 404 before any stream starts; an id no conversation has starts a new conversation with it.",
+      'Answers as JSON by default. With `Accept: text/event-stream` the answer streams as server-sent ' +
+        'events: `delta` {text} pieces, then one `done` with the metadata of the JSON answer',
+      '(without `answer`), or one `error` {detail} if the pipeline fails after the stream started; the stream ' +
+        'then closes. A client that disconnects stops generation, and nothing is saved.',
+      "The turn is saved to the conversation once the answer is complete. Another user's conversation_id answers " +
+        '404 before any stream starts; an id no conversation has starts a new conversation with it.',
     ].join(' '),
     request: { body: chatBody },
     responses: {

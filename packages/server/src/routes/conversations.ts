@@ -57,7 +57,8 @@ export const conversationRoutes = [
     operationId: 'listConversations',
     summary: "The caller's conversations, most recently active first",
     description:
-      "Only the caller's own. Conversations without activity for RAG_CONVERSATION_MAX_AGE_DAYS are purged by the daily retention sweep.",
+      "Only the caller's own. Conversations without activity for " +
+      'RAG_CONVERSATION_MAX_AGE_DAYS are purged by the daily retention sweep.',
     request: { query: pageQuery },
     responses: {
       200: {
@@ -84,7 +85,8 @@ export const conversationRoutes = [
     operationId: 'getConversation',
     summary: "One of the caller's conversations with its turns, oldest first",
     description:
-      "At most RAG_CONVERSATION_MAX_TURNS turns are kept. Another user's conversation answers 404, as an unknown one does.",
+      "At most RAG_CONVERSATION_MAX_TURNS turns are kept. Another user's " +
+      'conversation answers 404, as an unknown one does.',
     request: { params: idParams },
     responses: {
       200: {

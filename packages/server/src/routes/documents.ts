@@ -33,19 +33,23 @@ const sourcePath = z
   .max(1024)
   .refine(isRelativeSourcePath, 'must be a relative path without ".", "..", "\\" or empty segments');
 const targetPath = sourcePath.describe(
-  "Connector-scoped when the document belongs to a connector or `connector_id` is given: relative to the connector's directory, `/`-separated (for example `reports/2026/q1.pdf`); the file is moved there and missing directories are created. For uploads without `connector_id`: the document's new path.",
+  'Connector-scoped when the document belongs to a connector or `connector_id` is given: relative to the ' +
+    "connector's directory, `/`-separated (for example `reports/2026/q1.pdf`); the file is moved there and missing " +
+    "directories are created. For uploads without `connector_id`: the document's new path.",
 );
 const uploadQuery = z.object({
   connector_id: z
     .uuid()
     .optional()
     .describe(
-      "Store the files in this connector's storage (a filesystem connector's directory) and index them as its documents. Also accepted as a form field sent before the file parts.",
+      "Store the files in this connector's storage (a filesystem connector's directory) and index them " +
+        'as its documents. Also accepted as a form field sent before the file parts.',
     ),
   directory: sourcePath
     .optional()
     .describe(
-      "With connector_id: the directory, relative to the connector's root, that receives the files (created when missing); default the root. Also accepted as a form field sent before the file parts.",
+      "With connector_id: the directory, relative to the connector's root, that receives the files (created when " +
+        'missing); default the root. Also accepted as a form field sent before the file parts.',
     ),
 });
 const deleteQuery = z.object({
@@ -53,7 +57,9 @@ const deleteQuery = z.object({
     .uuid()
     .optional()
     .describe(
-      "The document's connector: its file is deleted from the connector's storage too. Without it only the index forgets the document (a connector's file stays, and comes back when it changes or the connector syncs from scratch).",
+      "The document's connector: its file is deleted from the connector's storage too. " +
+        "Without it only the index forgets the document (a connector's file stays, and comes " +
+        'back when it changes or the connector syncs from scratch).',
     ),
 });
 const moveQuery = z.object({
@@ -89,8 +95,16 @@ export const documentRoutes = [
     operationId: 'uploadDocuments',
     summary: 'Upload documents for indexing',
     description:
-      'multipart/form-data with one or more parts named `file` (at most 20), streamed to storage. Type, plan gate and plan limits (documents, file size, storage) are checked before and while bytes arrive; a refused upload stores nothing. The same bytes uploaded again answer the existing document with `duplicate: true`.\n\n' +
-      "With `connector_id` (query or form field), each file is written into that connector's storage at `<directory>/<file name>` and becomes the connector's document, as a scan would record it, so the next scan changes nothing; `duplicate` is then false (a connector may hold the same bytes at two paths). An existing file or document at that path answers 409, a path the connector refuses (through a link, out of its directory, excluded by its globs) 422, an integration or a connector that cannot store files 422, an unknown connector 404; nothing is written.",
+      'multipart/form-data with one or more parts named `file` (at most 20), streamed to storage. Type, plan gate ' +
+      'and plan limits (documents, file size, storage) are checked before and while bytes arrive; a refused ' +
+      'upload stores nothing. The same bytes uploaded again answer the existing document with `duplicate: ' +
+      'true`.\n\n' +
+      "With `connector_id` (query or form field), each file is written into that connector's storage at " +
+      "`<directory>/<file name>` and becomes the connector's document, as a scan would record it, so the next " +
+      'scan changes nothing; `duplicate` is then false (a connector may hold the same bytes at two paths). An ' +
+      'existing file or document at that path answers 409, a path the connector refuses (through a link, out of ' +
+      'its directory, excluded by its globs) 422, an integration or a connector that cannot store files 422, an ' +
+      'unknown connector 404; nothing is written.',
     request: { query: uploadQuery },
     responses: {
       202: {
@@ -192,7 +206,9 @@ export const documentRoutes = [
     operationId: 'deleteDocument',
     summary: 'Delete a document, its chunks and vectors',
     description:
-      "With `connector_id` (the document's connector, which must be able to store files), the document's file is deleted from the connector's storage as well. A document of another source answers 422, an unknown connector 404.",
+      "With `connector_id` (the document's connector, which must be able to store files), " +
+      "the document's file is deleted from the connector's storage as well. A document of " +
+      'another source answers 422, an unknown connector 404.',
     request: { params: idParams, query: deleteQuery },
     responses: { 204: { description: 'Deleted.' } },
     deps: { documents: documentsTokens.service },
@@ -209,7 +225,13 @@ export const documentRoutes = [
     operationId: 'moveDocument',
     summary: 'Move a document to another path of its source',
     description:
-      "A connector's document moves within the connector's storage: its file is renamed to `target_path` (relative to the connector's directory) and the document keeps its id, chunks and vectors, so nothing is indexed again and the next scan changes nothing. An upload moved with `connector_id` has its bytes written into that connector at `target_path` and becomes the connector's document, keeping its chunks. An existing file or document at the target answers 409; a path the connector refuses (through a link, out of its directory, excluded by its globs), a connector that cannot store files, or a document of another connector or of an integration 422. Other documents only change their path.",
+      "A connector's document moves within the connector's storage: its file is renamed to `target_path` (relative " +
+      "to the connector's directory) and the document keeps its id, chunks and vectors, so nothing is indexed " +
+      'again and the next scan changes nothing. An upload moved with `connector_id` has its bytes written into ' +
+      "that connector at `target_path` and becomes the connector's document, keeping its chunks. An existing file " +
+      'or document at the target answers 409; a path the connector refuses (through a link, out of its directory, ' +
+      'excluded by its globs), a connector that cannot store files, or a document of another connector or of an ' +
+      'integration 422. Other documents only change their path.',
     request: {
       query: moveQuery,
       body: z.strictObject({

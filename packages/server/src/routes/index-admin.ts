@@ -41,7 +41,8 @@ export const indexRoutes = [
     operationId: 'rebuildIndex',
     summary: 'Re-index every document as a cancellable job',
     description:
-      'Documents are re-indexed one by one; each keeps answering from its old chunks until its new ones are committed. While a rebuild is queued, another request answers 409.',
+      'Documents are re-indexed one by one; each keeps answering from its old chunks until its new ' +
+      'ones are committed. While a rebuild is queued, another request answers 409.',
     responses: { 202: { description: 'The rebuild job.', schema: z.object({ job_id: z.uuid() }) } },
     deps: { index: documentsTokens.index },
     handler: async ({ deps, principal }) => ({

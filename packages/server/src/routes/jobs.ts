@@ -99,8 +99,10 @@ export const jobRoutes = [
     operationId: 'listJobs',
     summary: 'Background jobs, newest first',
     description:
-      'Queued and running jobs, and finished ones (succeeded, failed, cancelled) for JOB_STATE_TTL_SECONDS after they ended (default one day). ' +
-      'Older finished jobs are left out of this list but kept as history: GET /api/jobs/{id} answers them until the daily retention sweep deletes them after JOB_HISTORY_RETENTION_DAYS.',
+      'Queued and running jobs, and finished ones (succeeded, failed, cancelled) for ' +
+      'JOB_STATE_TTL_SECONDS after they ended (default one day). ' +
+      'Older finished jobs are left out of this list but kept as history: GET /api/jobs/{id} answers them ' +
+      'until the daily retention sweep deletes them after JOB_HISTORY_RETENTION_DAYS.',
     request: {
       query: pageQuery.extend({
         kind: z
@@ -144,7 +146,8 @@ export const jobRoutes = [
     operationId: 'getJob',
     summary: 'One job with its progress and ETA',
     description:
-      'Queued and running jobs, and finished ones for JOB_STATE_TTL_SECONDS after they ended, as the list shows them; later a finished job answers 404.',
+      'Queued and running jobs, and finished ones for JOB_STATE_TTL_SECONDS after they ' +
+      'ended, as the list shows them; later a finished job answers 404.',
     request: { params: idParams },
     responses: {
       200: { description: 'The job.', schema: jobSchema },
@@ -160,7 +163,9 @@ export const jobRoutes = [
     operationId: 'cancelJob',
     summary: 'Cancel a queued or running job',
     description:
-      "The job ends `cancelled`; running work is stopped through its abort signal on whichever replica runs it, and the jobs it started (a sync's indexing of the documents it found) are cancelled too. A finished job answers 409.",
+      'The job ends `cancelled`; running work is stopped through its abort signal on ' +
+      "whichever replica runs it, and the jobs it started (a sync's indexing of the " +
+      'documents it found) are cancelled too. A finished job answers 409.',
     request: { params: idParams },
     responses: { 202: { description: 'Cancelled.', schema: jobSchema } },
     deps: { syncs: syncTokens.service },

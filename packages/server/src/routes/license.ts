@@ -49,7 +49,9 @@ export const licenseRoutes = [
     operationId: 'applyLicense',
     summary: 'Apply or replace the license without a restart',
     description:
-      'The key is a compact JWS signed with Ed25519 (the contents of the license key file; surrounding whitespace is ignored). A key that does not verify, is malformed or has expired answers 422 and the previous license stays. Every attempt is audited as license.apply.',
+      'The key is a compact JWS signed with Ed25519 (the contents of the license key file; surrounding ' +
+      'whitespace is ignored). A key that does not verify, is malformed or has expired answers 422 and the ' +
+      'previous license stays. Every attempt is audited as license.apply.',
     request: { body: z.strictObject({ license_key: z.string().min(1).max(16_384).describe('The license key.') }) },
     responses: { 200: { description: 'Applied; the license now in effect.', schema: licenseSchema } },
     deps: { license: licenseTokens.service, documents: documentsTokens.service },

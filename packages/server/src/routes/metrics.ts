@@ -11,8 +11,10 @@ export const metricsRoutes = [
     operationId: 'getMetrics',
     summary: 'Prometheus metrics of this server process',
     description:
-      'Request rates and latencies, job queue depth and durations, ingestion throughput, LLM token rates and the process defaults, in the Prometheus text exposition format (docs/metrics.md lists them). ' +
-      'Counters are per process: scrape every replica. For a scraper without a token, METRICS_PORT opens a separate unauthenticated listener.',
+      'Request rates and latencies, job queue depth and durations, ingestion throughput, LLM token rates and the ' +
+      'process defaults, in the Prometheus text exposition format (docs/metrics.md lists them). ' +
+      'Counters are per process: scrape every replica. For a scraper without a token, ' +
+      'METRICS_PORT opens a separate unauthenticated listener.',
     responses: {
       200: {
         description: 'The metrics, Prometheus text format 0.0.4.',

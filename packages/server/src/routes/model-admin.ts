@@ -163,8 +163,10 @@ export const modelAdminRoutes = [
     operationId: 'pullModel',
     summary: 'Download a catalogue model into MODELS_DIR as a cancellable job',
     description:
-      'The job (kind model_pull in GET /api/jobs) reports progress in KiB and an ETA; POST /api/jobs/{id}/cancel stops it and keeps the partial file, so pulling again resumes. ' +
-      'The file is checked (size and SHA-256 when the catalogue has them, GGUF header) before it appears in MODELS_DIR. The job runs on a worker replica: share MODELS_DIR between replicas.',
+      'The job (kind model_pull in GET /api/jobs) reports progress in KiB and an ETA; POST ' +
+      '/api/jobs/{id}/cancel stops it and keeps the partial file, so pulling again resumes. ' +
+      'The file is checked (size and SHA-256 when the catalogue has them, GGUF header) before it appears in ' +
+      'MODELS_DIR. The job runs on a worker replica: share MODELS_DIR between replicas.',
     request: { body: z.object({ name: z.string().min(1).max(200) }) },
     responses: { 202: { description: 'The pull job.', schema: z.object({ job_id: z.uuid(), name: z.string() }) } },
     deps: { runtime: modelsTokens.runtime, identity: identityTokens.service },
@@ -186,9 +188,12 @@ export const modelAdminRoutes = [
     operationId: 'useModel',
     summary: 'Switch the chat or embedding model without a restart',
     description:
-      'Loads the installed model on this replica first (a model that cannot load changes nothing), stores the choice in the database, and answers; the other replicas load it within a few seconds. ' +
-      'The purpose comes from the model. `name: null` with a `purpose` returns to the configured model (LLM_MODEL_PATH, EMBEDDING_MODEL_PATH). ' +
-      'A new embedding model leaves the index stale (vectors of two models are never compared): `reembed: true` starts the rebuild job that re-embeds every document.',
+      'Loads the installed model on this replica first (a model that cannot load changes nothing), stores the ' +
+      'choice in the database, and answers; the other replicas load it within a few seconds. ' +
+      'The purpose comes from the model. `name: null` with a `purpose` returns to the ' +
+      'configured model (LLM_MODEL_PATH, EMBEDDING_MODEL_PATH). ' +
+      'A new embedding model leaves the index stale (vectors of two models are never compared): ' +
+      '`reembed: true` starts the rebuild job that re-embeds every document.',
     request: {
       body: z.object({
         name: z.string().min(1).max(200).nullable(),

@@ -21,7 +21,8 @@ const embeddingSchema = z.object({
     .string()
     .optional()
     .describe(
-      'Where a local embedding model computes: cpu, cuda, vulkan or metal, as EMBED_DEVICE (auto, cpu, cuda) chose; absent for an embeddings API.',
+      'Where a local embedding model computes: cpu, cuda, vulkan or metal, as ' +
+        'EMBED_DEVICE (auto, cpu, cuda) chose; absent for an embeddings API.',
     ),
 });
 
@@ -29,7 +30,9 @@ const modelInfoSchema = z.object({
   backend: z
     .string()
     .describe(
-      'local (a GGUF model in process, or the inference server at INFERENCE_URL, then with `endpoint`), hosted, extractive (no language model: answers quote the best-matching passages), or none (an edition without a chat backend: chat answers 503).',
+      'local (a GGUF model in process, or the inference server at INFERENCE_URL, then with ' +
+        '`endpoint`), hosted, extractive (no language model: answers quote the best-matching ' +
+        'passages), or none (an edition without a chat backend: chat answers 503).',
     ),
   configured_backend: z.enum(['local', 'hosted']).describe('LLM_BACKEND.'),
   model: z.string(),
@@ -43,7 +46,8 @@ const modelInfoSchema = z.object({
     .int()
     .nullable()
     .describe(
-      "The model's own limit, when known: a GGUF file's training context, what the inference server reports (GET /props), or what a hosted API publishes.",
+      "The model's own limit, when known: a GGUF file's training context, what the " +
+        'inference server reports (GET /props), or what a hosted API publishes.',
     ),
   n_ctx: z.number().int().describe('N_CTX, as requested.'),
   effective_n_ctx: z.number().int().describe('EFFECTIVE_N_CTX: the context window in effect.'),
@@ -142,7 +146,9 @@ export const modelRoutes = [
         ...(backend.capabilities.generative
           ? {}
           : {
-              note: 'No chat model is in use (docqa models pull and use, LLM_MODEL_PATH, or LLM_BACKEND=hosted): answers quote the best-matching passages of the documents.',
+              note:
+                'No chat model is in use (docqa models pull and use, LLM_MODEL_PATH, or ' +
+                'LLM_BACKEND=hosted): answers quote the best-matching passages of the documents.',
             }),
       };
       return { status: 200, body };

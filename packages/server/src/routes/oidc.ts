@@ -46,7 +46,8 @@ export const oidcRoutes = [
     operationId: 'startOidcSignIn',
     summary: 'Start single sign-on: a redirect to the identity provider',
     description:
-      'Redirects (302) to the IdP with PKCE (S256), state and nonce; the sign-in must finish at the callback within 10 minutes. `return_to` is a web UI path the callback sends the browser back to.',
+      'Redirects (302) to the IdP with PKCE (S256), state and nonce; the sign-in must finish at the callback ' +
+      'within 10 minutes. `return_to` is a web UI path the callback sends the browser back to.',
     request: {
       params: nameParams,
       query: z.object({
@@ -72,10 +73,13 @@ export const oidcRoutes = [
     operationId: 'finishOidcSignIn',
     summary: 'Finish single sign-on: the IdP redirects here',
     description:
-      'Checks the state (single use, 10 minutes), exchanges the code with the PKCE verifier and verifies the ID token and its nonce. ' +
+      'Checks the state (single use, 10 minutes), exchanges the code with the ' +
+      'PKCE verifier and verifies the ID token and its nonce. ' +
       'A client whose Accept prefers application/json gets the token pair as JSON (200). A browser gets a 302 to ' +
-      "`PUBLIC_URL` + the login's `return_to` (default `/`) with `#access_token=…&refresh_token=…&token_type=bearer`: the web UI reads " +
-      'the tokens from the fragment, which browsers never send to a server or put in a Referer. Refusals by the IdP, a replayed or ' +
+      "`PUBLIC_URL` + the login's `return_to` (default `/`) with " +
+      '`#access_token=…&refresh_token=…&token_type=bearer`: the web UI reads ' +
+      'the tokens from the fragment, which browsers never send to a server or ' +
+      'put in a Referer. Refusals by the IdP, a replayed or ' +
       'unknown state and failed exchanges answer 401.',
     request: { params: nameParams },
     responses: {
@@ -105,7 +109,8 @@ export const oidcRoutes = [
     operationId: 'listOidcProviders',
     summary: 'List stored OIDC providers',
     description:
-      'Client secrets are write-only: `"***"` when set, null when not. Providers from OIDC_* variables are not listed here.',
+      'Client secrets are write-only: `"***"` when set, null when not. ' +
+      'Providers from OIDC_* variables are not listed here.',
     request: { query: pageQuery },
     responses: {
       200: {
@@ -132,7 +137,8 @@ export const oidcRoutes = [
     operationId: 'createOidcProvider',
     summary: 'Add an OIDC provider',
     description:
-      'Once any provider is stored, the OIDC_* variables are no longer used. `redirect_uri` defaults to PUBLIC_URL + /api/auth/oidc/{name}/callback. A duplicate name answers 409.',
+      'Once any provider is stored, the OIDC_* variables are no longer used. `redirect_uri` defaults to ' +
+      'PUBLIC_URL + /api/auth/oidc/{name}/callback. A duplicate name answers 409.',
     request: { body: oidcProviderCreateBody },
     responses: { 201: { description: 'Created.', schema: oidcProviderSchema } },
     deps: { oidc: identityTokens.oidc },
@@ -166,7 +172,8 @@ export const oidcRoutes = [
     operationId: 'updateOidcProvider',
     summary: 'Change an OIDC provider',
     description:
-      'Send the fields to change. `client_secret`: a string replaces it, null removes it, leaving it out keeps it. The name cannot change: users are linked to it.',
+      'Send the fields to change. `client_secret`: a string replaces it, null removes it, ' +
+      'leaving it out keeps it. The name cannot change: users are linked to it.',
     request: { params: idParams, body: oidcProviderUpdateBody },
     responses: { 200: { description: 'The provider.', schema: oidcProviderSchema } },
     deps: { oidc: identityTokens.oidc },

@@ -78,7 +78,8 @@ export const ruleRoutes = [
     operationId: 'createMetadataRule',
     summary: 'Create a rule',
     description:
-      '`pattern` (and `query_pattern`) use Python regular expression syntax and must hold exactly one capture group; a bad one answers 422 naming the field.',
+      '`pattern` (and `query_pattern`) use Python regular expression syntax and must hold ' +
+      'exactly one capture group; a bad one answers 422 naming the field.',
     request: { params: sourceParams, body: ruleBody },
     responses: { 201: { description: 'Created.', schema: ruleSchema } },
     deps: { identity: identityTokens.service, rules: rulesTokens.service },

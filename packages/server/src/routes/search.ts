@@ -79,7 +79,8 @@ export const searchRoutes = [
     operationId: 'search',
     summary: 'Retrieve the chunks that best match a query',
     description:
-      "BM25 over an analyzer for each chunk's language, fused by reciprocal rank with embedding search when an embedder is configured. Only chunks of indexed documents the caller may see are searched.",
+      "BM25 over an analyzer for each chunk's language, fused by reciprocal rank with embedding search when an " +
+      'embedder is configured. Only chunks of indexed documents the caller may see are searched.',
     request: { body: searchBody },
     responses: { 200: { description: 'The best chunks, best first.', schema: searchResponse } },
     deps: { search: searchTokens.service },

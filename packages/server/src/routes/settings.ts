@@ -41,7 +41,8 @@ export const settingsRoutes = [
     operationId: 'updateRuntimeSettings',
     summary: 'Change runtime settings without a restart',
     description:
-      'Validates every change first; one invalid value answers 422 listing each bad field and changes nothing. Other replicas apply the change within 5 seconds. Recorded as config.update.',
+      'Validates every change first; one invalid value answers 422 listing each bad field and changes ' +
+      'nothing. Other replicas apply the change within 5 seconds. Recorded as config.update.',
     request: { body: changeSchema },
     responses: { 200: { description: 'The settings after the change.', schema: settingsSchema } },
     deps: { identity: identityTokens.service },

@@ -69,7 +69,8 @@ export const systemRoutes = [
     operationId: 'getHealth',
     summary: 'Health status with the running version',
     description:
-      'Answers 200 when the database answers (status ok, or degraded when jobs, the vector store or a read replica are not), 503 when the database is down.',
+      'Answers 200 when the database answers (status ok, or degraded when jobs, the vector ' +
+      'store or a read replica are not), 503 when the database is down.',
     responses: {
       200: { description: 'Healthy or degraded.', schema: healthSchema },
       503: { description: 'The database is down.', schema: healthSchema },
