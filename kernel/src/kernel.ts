@@ -311,7 +311,8 @@ export async function planFromConfiguration(
   if (!preset || typeof preset.plugins !== 'function') {
     throw new DocqaError(
       'plugin_invalid',
-      `DOCQA_PRESET="${presetName}" is neither a known preset (${Object.keys(presets).join(', ')}) nor a module exporting one.`,
+      `DOCQA_PRESET="${presetName}" is neither a known preset ` +
+        `(${Object.keys(presets).join(', ')}) nor a module exporting one.`,
     );
   }
   let file;

@@ -45,9 +45,8 @@ export function loadConfig(env: Env, options: { cwd: string }): LoadedConfig {
     const raw = rawValue(name, variable, env, secretsDir, problems);
     if (raw === undefined || raw === '') {
       if (variable.required) {
-        problems.push(
-          `${name} is required: ${variable.description}${variable.secret ? ` Set it, ${name}_FILE, or the secret file ${variable.secret}.` : ''}`,
-        );
+        const secretHint = variable.secret ? ` Set it, ${name}_FILE, or the secret file ${variable.secret}.` : '';
+        problems.push(`${name} is required: ${variable.description}${secretHint}`);
         continue;
       }
       const fallback = typeof variable.default === 'function' ? variable.default() : variable.default;
@@ -129,7 +128,8 @@ function derivePublicUrl(config: ConfigValues, production: boolean, warnings: st
   config.PUBLIC_URL = `http://${host}:${port}`;
   if (wildcard || production || config.PORT === 0) {
     warnings.push(
-      `PUBLIC_URL is not set, so links in emails (password reset) and OIDC redirects use ${config.PUBLIC_URL}; set it to the address users reach DocQA at (behind a proxy: the proxy's).`,
+      'PUBLIC_URL is not set, so links in emails (password reset) and OIDC redirects use ' +
+        `${config.PUBLIC_URL}; set it to the address users reach DocQA at (behind a proxy: the proxy's).`,
     );
   }
 }
@@ -161,12 +161,15 @@ function crossChecks(c: ConfigValues, production: boolean): string[] {
   if (c.TLS_ENABLED && !c.SERVER_NAME) problems.push('SERVER_NAME is required when TLS_ENABLED=1.');
   if (c.DOCQA_ROLE !== 'all' && !c.DATABASE_URL) {
     problems.push(
-      `DOCQA_ROLE=${c.DOCQA_ROLE} (docqa serve --role ${c.DOCQA_ROLE}) needs DATABASE_URL: the embedded database belongs to one process, which serves the API and runs the jobs; use role all, or a PostgreSQL server for separate api and worker processes.`,
+      `DOCQA_ROLE=${c.DOCQA_ROLE} (docqa serve --role ${c.DOCQA_ROLE}) needs DATABASE_URL: the ` +
+        'embedded database belongs to one process, which serves the API and runs the jobs; use role ' +
+        'all, or a PostgreSQL server for separate api and worker processes.',
     );
   }
   if (c.DATABASE_READ_URL !== undefined && c.DATABASE_READ_URL.length > 0 && !c.DATABASE_URL) {
     problems.push(
-      'DATABASE_READ_URL needs DATABASE_URL: read replicas copy a PostgreSQL server, and the embedded database has none.',
+      'DATABASE_READ_URL needs DATABASE_URL: read replicas copy a ' +
+        'PostgreSQL server, and the embedded database has none.',
     );
   }
   if (production) {
@@ -203,7 +206,8 @@ function readOidcProviders(names: string[], env: Env, secretsDir: string, proble
     };
     if (env[`${prefix}CLIENT_SECRET`] !== undefined) {
       problems.push(
-        `${prefix}CLIENT_SECRET must not be a plain variable; supply the secret oidc_${name.toLowerCase()}_client_secret (or ${prefix}CLIENT_SECRET_FILE).`,
+        `${prefix}CLIENT_SECRET must not be a plain variable; supply the secret ` +
+          `oidc_${name.toLowerCase()}_client_secret (or ${prefix}CLIENT_SECRET_FILE).`,
       );
     }
     const secretFile =

@@ -32,7 +32,8 @@ export function renderConfigurationReference(): string {
   }
   const sections = [...groups.entries()].map(
     ([group, rows]) =>
-      `### ${groupTitles[group] ?? group}\n\n| Variable | Default | Notes | Meaning |\n|---|---|---|---|\n${rows.join('\n')}\n`,
+      `### ${groupTitles[group] ?? group}\n\n` +
+      `| Variable | Default | Notes | Meaning |\n|---|---|---|---|\n${rows.join('\n')}\n`,
   );
   return sections.join('\n');
 }

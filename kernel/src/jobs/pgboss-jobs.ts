@@ -153,7 +153,8 @@ export class PgBossJobs implements JobsService, JobActivity {
       // connection is held by it: that would wait forever. Say so instead.
       throw new DocqaError(
         'internal',
-        `Sending a job inside a transaction needs a PostgreSQL server; on the embedded database send to ${queue} after the commit.`,
+        'Sending a job inside a transaction needs a PostgreSQL server; on the ' +
+          `embedded database send to ${queue} after the commit.`,
       );
     }
     const id = await this.#boss.send(queue, data, {
@@ -281,13 +282,15 @@ export class PgBossJobs implements JobsService, JobActivity {
     const states = filter.states?.flatMap((state) => statesOf[state]) ?? null;
     const query = (limit: number, offset: number) =>
       this.#pool.query<JobRow>({
-        text: `select j.id, j.name, j.state, j.data, j.output, j.retry_count, j.created_on, j.started_on, j.completed_on,
+        text: `select j.id, j.name, j.state, j.data, j.output, j.retry_count, j.created_on, j.started_on,
+          j.completed_on,
                     p.done, p.total, count(*) over () as total_rows
                from pgboss.job j left join job_progress p on p.job_id = j.id
               where j.name = any($1::text[]) and ($2::uuid is null or j.id = $2::uuid)
                 and ($3::text[] is null or j.state::text = any($3::text[]))
                 and ($4::jsonb is null or j.data @> $4::jsonb)
-                and ($7::timestamptz is null or j.state not in ('completed', 'failed', 'cancelled') or j.completed_on >= $7::timestamptz)
+                and ($7::timestamptz is null or j.state not in ('completed', 'failed', 'cancelled')
+                  or j.completed_on >= $7::timestamptz)
               order by j.created_on desc, j.id limit $5 offset $6`,
         values: [
           filter.queues,
@@ -341,7 +344,8 @@ export class PgBossJobs implements JobsService, JobActivity {
 
   async purgeFinished(days: number): Promise<number> {
     const { rows } = await this.#pool.query<{ id: string }>(
-      `delete from pgboss.job where state in ('completed', 'failed', 'cancelled') and completed_on < now() - make_interval(days => $1) returning id`,
+      "delete from pgboss.job where state in ('completed', 'failed', 'cancelled') and " +
+        'completed_on < now() - make_interval(days => $1) returning id',
       [days],
     );
     if (rows.length > 0)

@@ -30,7 +30,9 @@ export function planModules(
           : providers.get(token.key)?.module.id;
       if (owner)
         problems.push(
-          `module '${module.id}': provides '${token.id}', which ${owner === 'the kernel' || owner === 'a plugin kind' ? owner : `module '${owner}'`} provides already`,
+          `module '${module.id}': provides '${token.id}', which ` +
+            `${owner === 'the kernel' || owner === 'a plugin kind' ? owner : `module '${owner}'`} ` +
+            'provides already',
         );
       else providers.set(token.key, { module, token });
     }
@@ -50,7 +52,8 @@ export function planModules(
       const provider = providers.get(token.key);
       if (!provider && !token.optional)
         problems.push(
-          `module '${module.id}': dependency '${name}' asks for '${token.id}', which neither the kernel, a plugin kind nor any module provides`,
+          `module '${module.id}': dependency '${name}' asks for '${token.id}', which ` +
+            'neither the kernel, a plugin kind nor any module provides',
         );
       else if (provider && provider.module !== module) upstream.push(provider.module);
     }

@@ -44,7 +44,8 @@ export async function startPlugins(
       await stop();
       throw new DocqaError(
         'plugin_failed',
-        `Plugin error: plugin instance '${item.instanceId}' (${item.plugin.id}) failed to start: ${(error as Error).message}`,
+        `Plugin error: plugin instance '${item.instanceId}' ` +
+          `(${item.plugin.id}) failed to start: ${(error as Error).message}`,
         { cause: error },
       );
     }

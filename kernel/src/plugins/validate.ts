@@ -31,7 +31,8 @@ export function planPlugins(entries: ResolvedEntry[]): { plan: PluginPlanItem[];
   const singleProviders = new Map<PluginKind, string>();
 
   for (const entry of entries) {
-    const name = `plugin instance '${entry.instanceId}'${entry.plugin ? ` (${entry.plugin.id})` : ''} from ${entry.origin}`;
+    const pluginId = entry.plugin ? ` (${entry.plugin.id})` : '';
+    const name = `plugin instance '${entry.instanceId}'${pluginId} from ${entry.origin}`;
     if (entry.problem || !entry.plugin) {
       problems.push(`${name}: ${entry.problem ?? 'no plugin'}`);
       continue;
@@ -40,7 +41,8 @@ export function planPlugins(entries: ResolvedEntry[]): { plan: PluginPlanItem[];
     let ok = true;
     if (plugin.apiVersion !== pluginApiVersion) {
       problems.push(
-        `${name}: written for plugin API version ${String(plugin.apiVersion)}, this kernel runs version ${pluginApiVersion}`,
+        `${name}: written for plugin API version ${String(plugin.apiVersion)}, ` +
+          `this kernel runs version ${pluginApiVersion}`,
       );
       ok = false;
     }
@@ -60,7 +62,8 @@ export function planPlugins(entries: ResolvedEntry[]): { plan: PluginPlanItem[];
       const first = singleProviders.get(plugin.kind);
       if (first) {
         problems.push(
-          `${name}: a second ${plugin.kind} plugin; ${first} already provides the one ${plugin.kind} DocQA uses. Disable one of them.`,
+          `${name}: a second ${plugin.kind} plugin; ${first} already provides the ` +
+            `one ${plugin.kind} DocQA uses. Disable one of them.`,
         );
         ok = false;
       } else {
@@ -85,11 +88,13 @@ export function planPlugins(entries: ResolvedEntry[]): { plan: PluginPlanItem[];
       const kind = kindByTokenKey.get(token.key);
       if (!kind) {
         problems.push(
-          `plugin instance '${item.instanceId}' (${item.plugin.id}): dependency '${depName}' asks for '${token.id}', which neither the kernel nor any plugin kind provides`,
+          `plugin instance '${item.instanceId}' (${item.plugin.id}): dependency '${depName}' asks for ` +
+            `'${token.id}', which neither the kernel nor any plugin kind provides`,
         );
       } else if (!token.multi && !token.optional && !providedKinds.has(kind)) {
         problems.push(
-          `plugin instance '${item.instanceId}' (${item.plugin.id}): dependency '${depName}' needs a ${kind} plugin, and none is configured`,
+          `plugin instance '${item.instanceId}' (${item.plugin.id}): dependency ` +
+            `'${depName}' needs a ${kind} plugin, and none is configured`,
         );
       }
     }

@@ -45,7 +45,8 @@ export class DbSettingsService implements SettingsService {
   ): Promise<void> {
     const seeds = Object.fromEntries(seedVariables.map((name) => [name, config[name]]));
     await this.#pool.query(
-      `insert into runtime_setting (key, value, updated_by) select key, value, 'seed' from jsonb_each($1::jsonb) on conflict (key) do nothing`,
+      "insert into runtime_setting (key, value, updated_by) select key, value, 'seed' " +
+        'from jsonb_each($1::jsonb) on conflict (key) do nothing',
       [JSON.stringify(seeds)],
     );
     await this.#reload();
@@ -53,7 +54,9 @@ export class DbSettingsService implements SettingsService {
       if (explicitlySet.has(name) && JSON.stringify(this.#values.get(name)) !== JSON.stringify(config[name])) {
         this.#logger.warn(
           { variable: name },
-          `${name} in the environment differs from the stored runtime setting (${JSON.stringify(this.#values.get(name))}); the stored one applies since first start. Change it through the settings API.`,
+          `${name} in the environment differs from the stored runtime setting ` +
+            `(${JSON.stringify(this.#values.get(name))}); the stored one applies since first start. Change it ` +
+            'through the settings API.',
         );
       }
     }
@@ -108,7 +111,8 @@ export class DbSettingsService implements SettingsService {
       await client.query('BEGIN');
       for (const [key, value] of Object.entries(parsed)) {
         await client.query(
-          `update runtime_setting set value = $2::jsonb, updated_at = clock_timestamp(), updated_by = $3 where key = $1`,
+          'update runtime_setting set value = $2::jsonb, updated_at = ' +
+            'clock_timestamp(), updated_by = $3 where key = $1',
           [key, JSON.stringify(value), actor ?? null],
         );
       }
