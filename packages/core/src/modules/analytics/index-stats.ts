@@ -39,7 +39,8 @@ export async function chunkSizeDistribution(
   const row = await aggregateQuery<{ documents: number; summary: RawSummary; histogram: number[]; below: number }>(
     db,
     `with docs as materialized (${docs})
-     select (select count(*)::int from docs) as documents, ${summarySql} as summary, ${histogramSql(chunkSizeEdges)} as histogram,
+     select (select count(*)::int from docs) as documents, ${summarySql} as summary,
+       ${histogramSql(chunkSizeEdges)} as histogram,
        count(*) filter (where n < ${params.add(minChunkLength)})::int as below
      from (select c.text_length as n from chunk c join docs on docs.id = c.document_id) sizes`,
     params.values,
@@ -70,8 +71,10 @@ export async function chunksPerDocument(db: Db, scope: SourceScope): Promise<Chu
     `with all_docs as materialized (${docs})
      select count(*)::int as documents, (select count(*)::int from all_docs where status <> 'indexed') as not_indexed,
        ${summarySql} as summary, ${histogramSql(chunksPerDocumentEdges)} as histogram,
-       (select coalesce(json_agg(json_build_object('document_id', id, 'path', path, 'chunks', n) order by n desc, path, id), '[]')
-        from (select id, path, n from all_docs where status = 'indexed' order by n desc, path, id limit ${sampleLimit}) top) as largest
+       (select coalesce(json_agg(json_build_object('document_id', id, 'path', path, 'chunks', n)
+         order by n desc, path, id), '[]')
+        from (select id, path, n from all_docs where status = 'indexed' order by n desc, path, id
+          limit ${sampleLimit}) top) as largest
      from all_docs where status = 'indexed'`,
     params.values,
   );
@@ -96,12 +99,18 @@ export async function emptyMetadata(db: Db, scope: SourceScope): Promise<EmptyMe
   const row = await aggregateQuery<Omit<EmptyMetadata, 'source_id' | 'source_type' | 'empty_ratio'>>(
     db,
     `with docs as materialized (${docs}),
-     per_doc as materialized (select c.document_id, count(*)::int as empty from chunk c join docs on docs.id = c.document_id where c.metadata = '{}'::jsonb group by 1)
-     select (select count(*)::int from docs) as documents, (select coalesce(sum(chunk_count), 0)::int from docs) as chunks,
-       (select coalesce(sum(empty), 0)::int from per_doc) as empty_chunks, (select count(*)::int from per_doc) as documents_with_empty_chunks,
-       (select count(*)::int from per_doc p join docs on docs.id = p.document_id where p.empty >= docs.chunk_count) as documents_all_empty,
-       (select coalesce(json_agg(json_build_object('document_id', id, 'path', path, 'empty_chunks', empty, 'chunks', chunk_count) order by empty desc, path, id), '[]')
-        from (select docs.id, docs.path, p.empty, docs.chunk_count from per_doc p join docs on docs.id = p.document_id order by p.empty desc, docs.path, docs.id limit ${sampleLimit}) s) as samples`,
+     per_doc as materialized (select c.document_id, count(*)::int as empty from chunk c join docs
+       on docs.id = c.document_id where c.metadata = '{}'::jsonb group by 1)
+     select (select count(*)::int from docs) as documents, (select coalesce(sum(chunk_count), 0)::int
+       from docs) as chunks,
+       (select coalesce(sum(empty), 0)::int from per_doc) as empty_chunks, (select count(*)::int
+         from per_doc) as documents_with_empty_chunks,
+       (select count(*)::int from per_doc p join docs on docs.id = p.document_id
+         where p.empty >= docs.chunk_count) as documents_all_empty,
+       (select coalesce(json_agg(json_build_object('document_id', id, 'path', path, 'empty_chunks', empty,
+         'chunks', chunk_count) order by empty desc, path, id), '[]')
+        from (select docs.id, docs.path, p.empty, docs.chunk_count from per_doc p join docs on docs.id = p.document_id
+          order by p.empty desc, docs.path, docs.id limit ${sampleLimit}) s) as samples`,
     params.values,
   );
   return { ...source(scope), ...row, empty_ratio: ratio(row.empty_chunks, row.chunks) };

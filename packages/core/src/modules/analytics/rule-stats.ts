@@ -48,22 +48,29 @@ async function ruleTotals(db: Db, scope: SourceScope): Promise<RuleTotals> {
   const row = await aggregateQuery<{ documents: number; chunks: number; rules: RuleRow[] }>(
     db,
     `with docs as materialized (${docs}),
-     rules as materialized (select id, field_name, level, scope, priority, chunk_boundary, updated_at from metadata_rule where ${ruleFilter}),
+     rules as materialized (select id, field_name, level, scope, priority, chunk_boundary, updated_at
+       from metadata_rule where ${ruleFilter}),
      counts as (
        select o.rule_id,
-         count(*) filter (where o.outcome = 'won') as matched, count(*) filter (where o.outcome = 'no_match') as no_match,
-         count(*) filter (where o.outcome = 'shadowed') as shadowed, count(*) filter (where o.outcome = 'failed') as failed,
-         count(*) as recorded, sum(docs.chunk_count) as recorded_chunks, count(*) filter (where o.evaluated_at < r.updated_at) as stale,
+         count(*) filter (where o.outcome = 'won') as matched,
+         count(*) filter (where o.outcome = 'no_match') as no_match,
+         count(*) filter (where o.outcome = 'shadowed') as shadowed,
+         count(*) filter (where o.outcome = 'failed') as failed,
+         count(*) as recorded, sum(docs.chunk_count) as recorded_chunks,
+         count(*) filter (where o.evaluated_at < r.updated_at) as stale,
          sum(o.self_chunks) as self_chunks, sum(o.inherited_chunks) as inherited_chunks
        from metadata_rule_outcome o join rules r on r.id = o.rule_id join docs on docs.id = o.document_id
        group by o.rule_id),
      per_rule as (
        select r.id, r.field_name, r.level, r.scope, r.priority, r.chunk_boundary,
-         coalesce(c.matched, 0) as matched, coalesce(c.no_match, 0) as no_match, coalesce(c.shadowed, 0) as shadowed, coalesce(c.failed, 0) as failed,
-         coalesce(c.recorded, 0) as recorded, coalesce(c.recorded_chunks, 0) as recorded_chunks, coalesce(c.stale, 0) as stale,
+         coalesce(c.matched, 0) as matched, coalesce(c.no_match, 0) as no_match,
+         coalesce(c.shadowed, 0) as shadowed, coalesce(c.failed, 0) as failed,
+         coalesce(c.recorded, 0) as recorded, coalesce(c.recorded_chunks, 0) as recorded_chunks,
+         coalesce(c.stale, 0) as stale,
          coalesce(c.self_chunks, 0) as self_chunks, coalesce(c.inherited_chunks, 0) as inherited_chunks
        from rules r left join counts c on c.rule_id = r.id)
-     select (select count(*)::int from docs) as documents, (select coalesce(sum(chunk_count), 0)::int from docs) as chunks,
+     select (select count(*)::int from docs) as documents, (select coalesce(sum(chunk_count), 0)::int
+       from docs) as chunks,
        (select coalesce(json_agg(per_rule), '[]') from per_rule) as rules`,
     params.values,
   );
@@ -142,7 +149,8 @@ export async function metadataCoverage(db: Db, scope: SourceScope): Promise<Meta
   const { extracted } = await aggregateQuery<{ extracted: Array<{ k: string; documents: number }> }>(
     db,
     `select coalesce(json_agg(json_build_object('k', k, 'documents', n)), '[]') as extracted
-     from (select k, count(*)::int as n from (${docs}) docs cross join lateral jsonb_object_keys(docs.metadata) k group by k) keys`,
+     from (select k, count(*)::int as n from (${docs}) docs cross join lateral jsonb_object_keys(docs.metadata) k
+       group by k) keys`,
     params.values,
   );
   const ruleFieldNames = new Set(totals.rules.map((rule) => rule.field_name));

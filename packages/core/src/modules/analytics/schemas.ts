@@ -70,7 +70,8 @@ const outcomeCounts = {
   ),
   failed: count.describe('Documents where the rule failed (over its time budget).'),
   not_applied: count.describe(
-    'Indexed documents without an outcome for the rule: indexed before the rule existed. A metadata refresh fills them.',
+    'Indexed documents without an outcome for the rule: indexed before ' +
+      'the rule existed. A metadata refresh fills them.',
   ),
   stale: count.describe('Outcomes recorded before the rule was last changed. A metadata refresh updates them.'),
 };
@@ -84,7 +85,8 @@ export const metadataHitRateSchema = z.object({
         ...ruleFields,
         ...outcomeCounts,
         self_chunks: count.describe(
-          'Chunks whose value comes from a match inside them (every chunk of a matched document for document-level rules).',
+          'Chunks whose value comes from a match inside them (every chunk of a ' +
+            'matched document for document-level rules).',
         ),
         inherited_chunks: count.describe('Chunks that inherited the value from an earlier chunk (chunk-level rules).'),
         document_match_rate: rate(
@@ -110,7 +112,8 @@ export const metadataCoverageSchema = z.object({
         rule_ids: z
           .array(z.uuid())
           .describe(
-            "Rules of the source producing this field, in evaluation order; empty for a field only the extractor sets (a PDF's author), which chunks never carry.",
+            'Rules of the source producing this field, in evaluation order; empty for a field only ' +
+              "the extractor sets (a PDF's author), which chunks never carry.",
           ),
         documents_with_value: count.describe('Documents with the field on the document or on at least one chunk.'),
         document_coverage: rate('documents_with_value / documents.'),
@@ -119,7 +122,8 @@ export const metadataCoverageSchema = z.object({
       }),
     )
     .describe(
-      'Every field a rule of the source produces, and every other field on an indexed document, by name. Rule fields are counted from the recorded rule outcomes (see metadata-hit-rate for documents not yet evaluated).',
+      'Every field a rule of the source produces, and every other field on an indexed document, by name. Rule ' +
+        'fields are counted from the recorded rule outcomes (see metadata-hit-rate for documents not yet evaluated).',
     ),
 });
 
@@ -130,7 +134,8 @@ export const inheritanceRatioSchema = z.object({
       z.object({
         field_name: z.string(),
         documents: count.describe(
-          'Documents with an outcome for a rule of the field (documents indexed before every rule of it existed are left out).',
+          'Documents with an outcome for a rule of the field (documents indexed ' +
+            'before every rule of it existed are left out).',
         ),
         chunks: count.describe('Chunks of those documents.'),
         self: count.describe('Chunks with the value from a match inside them.'),
