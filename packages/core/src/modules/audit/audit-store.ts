@@ -77,7 +77,8 @@ export class AuditStore implements AuditService, AuditLog {
       const { rows } = await tx.query<{ hash: string }>('select hash from audit_event order by seq desc limit 1');
       const prevHash = rows[0]?.hash ?? (await this.#anchor(tx)).hash;
       await tx.query(
-        `insert into audit_event (id, occurred_at, type, actor_id, actor_username, ip, target, outcome, details, prev_hash, hash)
+        `insert into audit_event (id, occurred_at, type, actor_id, actor_username, ip, target, outcome, details,
+          prev_hash, hash)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
         [
           fields.id,
@@ -110,7 +111,9 @@ export class AuditStore implements AuditService, AuditLog {
     if (filter.to) conditions.push(`occurred_at < ${add(filter.to.toISOString())}`);
     const where = conditions.length > 0 ? `where ${conditions.join(' and ')}` : '';
     const limitAt = params.length;
-    const sql = `select *, count(*) over () as total from audit_event ${where} order by seq desc limit ${add(filter.limit)} offset ${add(filter.offset)}`;
+    const sql =
+      `select *, count(*) over () as total from audit_event ${where} order by seq desc ` +
+      `limit ${add(filter.limit)} offset ${add(filter.offset)}`;
     const { rows } = await this.db.query<AuditRow & { total: string }>(sql, params);
     const firstPageParams = [...params.slice(0, limitAt), 1, 0];
     const firstRow = async () => (await this.db.query<AuditRow & { total: string }>(sql, firstPageParams)).rows;

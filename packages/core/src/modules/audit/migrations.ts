@@ -42,8 +42,10 @@ export const auditMigrations: ModuleMigration[] = [
          raise exception 'audit_event is append-only: % is not allowed', tg_op using errcode = 'insufficient_privilege';
        end
        $$`,
-      'create trigger audit_event_append_only before update or delete on audit_event for each row execute function audit_refuse_change()',
-      'create trigger audit_event_no_truncate before truncate on audit_event for each statement execute function audit_refuse_change()',
+      'create trigger audit_event_append_only before update or delete on ' +
+        'audit_event for each row execute function audit_refuse_change()',
+      'create trigger audit_event_no_truncate before truncate on audit_event for ' +
+        'each statement execute function audit_refuse_change()',
       `create function audit_purge(cutoff timestamptz) returns bigint language plpgsql as $$
        declare
          last_row audit_event%rowtype;
@@ -131,13 +133,15 @@ export const auditMigrations: ModuleMigration[] = [
          return new;
        end
        $$`,
-      'create trigger audit_anchor_guard before insert or update or delete on audit_anchor for each row execute function audit_anchor_forward_only()',
+      'create trigger audit_anchor_guard before insert or update or delete on ' +
+        'audit_anchor for each row execute function audit_anchor_forward_only()',
       `create table audit_head (
         singleton boolean primary key default true check (singleton),
         head_seq bigint not null,
         head_hash text not null
       )`,
-      'insert into audit_head (singleton, head_seq, head_hash) select true, seq, hash from audit_event order by seq desc limit 1',
+      'insert into audit_head (singleton, head_seq, head_hash) select true, ' +
+        'seq, hash from audit_event order by seq desc limit 1',
       `create function audit_head_follow() returns trigger language plpgsql as $$
        begin
          insert into audit_head (singleton, head_seq, head_hash) values (true, new.seq, new.hash)
@@ -155,7 +159,8 @@ export const auditMigrations: ModuleMigration[] = [
          return coalesce(new, old);
        end
        $$`,
-      'create trigger audit_head_guard before insert or update or delete on audit_head for each row execute function audit_head_guard()',
+      'create trigger audit_head_guard before insert or update or delete on ' +
+        'audit_head for each row execute function audit_head_guard()',
     ],
     down: [
       'drop trigger audit_head_guard on audit_head',
