@@ -60,8 +60,10 @@ export class BrandingStore implements BrandingService {
   async replaceLogo(upload: Buffer): Promise<StoredLogoInfo> {
     const logo = await normaliseLogo(upload);
     await this.db.query(
-      `insert into branding_logo (singleton, media_type, bytes, sha256, width, height, updated_at) values (true, $1, $2, $3, $4, $5, now())
-       on conflict (singleton) do update set media_type = excluded.media_type, bytes = excluded.bytes, sha256 = excluded.sha256, width = excluded.width, height = excluded.height, updated_at = now()`,
+      `insert into branding_logo (singleton, media_type, bytes, sha256, width, height, updated_at) values (true, $1,
+        $2, $3, $4, $5, now())
+       on conflict (singleton) do update set media_type = excluded.media_type, bytes = excluded.bytes,
+         sha256 = excluded.sha256, width = excluded.width, height = excluded.height, updated_at = now()`,
       [logo.mediaType, logo.bytes, logo.sha256, logo.width, logo.height],
     );
     return {
