@@ -139,7 +139,8 @@ export class ConnectorDocuments {
       if (DocqaError.is(error, 'not_found')) {
         throw new DocqaError(
           'conflict',
-          `The file of document ${document.id} ('${from}') is no longer in ${target.source.name}; scan the connector to bring the index up to date.`,
+          `The file of document ${document.id} ('${from}') is no longer in ` +
+            `${target.source.name}; scan the connector to bring the index up to date.`,
           { cause: error },
         );
       }

@@ -33,7 +33,8 @@ export class IndexService {
     // Everything the index occupies on disk, indexes and TOAST included, for the tables that exist.
     const { rows: sizeRows } = await db.query<{ bytes: string | null }>(
       `select sum(pg_total_relation_size(c.oid)) as bytes from pg_class c join pg_namespace n on n.oid = c.relnamespace
-       where n.nspname = current_schema() and c.relkind = 'r' and c.relname in ('document', 'chunk', 'chunk_term', 'term_stats', 'vector_embedding')`,
+       where n.nspname = current_schema() and c.relkind = 'r' and c.relname in ('document', 'chunk', 'chunk_term',
+         'term_stats', 'vector_embedding')`,
     );
     const store = this.env.vectorStore;
     const spaces = store ? await store.spaces() : [];

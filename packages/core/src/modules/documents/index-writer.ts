@@ -7,7 +7,10 @@ import { writeRuleOutcomes, type RuleOutcome } from '../analytics/contract.js';
 /** A chunk's id derives from its document and position, so indexing again overwrites, never duplicates. */
 export function chunkId(documentId: string, position: number): string {
   const hex = crypto.createHash('sha256').update(`${documentId}:${position}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${hex.slice(18, 20)}-${hex.slice(20, 32)}`;
+  // A name-based UUID (version 5 in the version nibble, RFC 4122 variant bits), from the hash.
+  const variant = ((parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16);
+  const clockSeq = `${variant}${hex.slice(18, 20)}`;
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${clockSeq}-${hex.slice(20, 32)}`;
 }
 
 /**
@@ -89,7 +92,8 @@ export async function writeChunkedDocument(
   await writeRuleOutcomes(tx, document.id, document.outcomes);
   await writeDocumentText(tx, document.id, document.extraction);
   await tx.query(
-    `update document set status = 'indexed', error = $6, chunk_count = $2, term_count = $5, title = coalesce($3, title), metadata = $4::jsonb, indexed_at = now(), updated_at = now() where id = $1`,
+    "update document set status = 'indexed', error = $6, chunk_count = $2, term_count = $5, title = " +
+      'coalesce($3, title), metadata = $4::jsonb, indexed_at = now(), updated_at = now() where id = $1',
     [
       document.id,
       document.chunks.length,

@@ -102,7 +102,8 @@ export class IngestPipeline {
 
   async #index(document: DocumentRow, job: JobContext<IngestJobData>): Promise<number> {
     const v = this.env.config;
-    // The rules are read while the file is extracted: every wait before the embedding request is time the model may idle.
+    // The rules are read while the file is extracted: every wait before the
+    // embedding request is time the model may idle.
     const [rules, extracted] = await Promise.all([
       document.source_id ? this.rules.rulesOf(document.source_id) : [],
       this.extract(document, job.signal),

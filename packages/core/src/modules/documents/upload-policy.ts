@@ -28,14 +28,16 @@ export class UploadPolicy {
       const known = [...new Set(this.extractors.flatMap((candidate) => candidate.extensions))].sort();
       throw new DocqaError(
         'unsupported_media_type',
-        `${filename}: files of type "${extension || '(none)'}" cannot be indexed${known.length ? `; supported: ${known.join(', ')}` : '; no extractor is configured'}.`,
+        `${filename}: files of type "${extension || '(none)'}" cannot be ` +
+          `indexed${known.length ? `; supported: ${known.join(', ')}` : '; no extractor is configured'}.`,
       );
     }
     const plan = this.license.plan();
     if (extractor.requiredPlan && !planAtLeast(plan, extractor.requiredPlan)) {
       throw new DocqaError(
         'plan_required',
-        `${filename}: ${extension} files need the ${extractor.requiredPlan} plan or higher; this installation runs ${plan}.`,
+        `${filename}: ${extension} files need the ${extractor.requiredPlan} ` +
+          `plan or higher; this installation runs ${plan}.`,
         { extra: { required_plan: extractor.requiredPlan } },
       );
     }
