@@ -44,7 +44,8 @@ export async function cancelIndexingStartedBy(
   for (const child of children) {
     await jobs.cancel(ingestQueue, child.id);
     await db.query(
-      `update document set status = 'failed', error = $2, updated_at = now() where id = $1 and status in ('pending', 'indexing')`,
+      "update document set status = 'failed', error = $2, updated_at = now() " +
+        "where id = $1 and status in ('pending', 'indexing')",
       [child.data.documentId, 'Its sync was cancelled before it was indexed; the next sync indexes it.'],
     );
   }
@@ -161,10 +162,13 @@ export class SourceSync {
     const db = this.env.db;
     if (document.movedFrom) {
       // Not when a document is already at the new place (DocQA wrote or moved the file there itself
-      // with connector_id, see documents/connector-documents.ts): it stays, and the delete that follows removes the old one.
+      // with connector_id, see documents/connector-documents.ts): it stays,
+      // and the delete that follows removes the old one.
       const moved = await db.query(
-        `update document set external_id = $4, path = $5, filename = $6, updated_at = now() where source_type = $1 and source_id = $2 and external_id = $3
-           and not exists (select 1 from document taken where taken.source_type = $1 and taken.source_id = $2 and taken.external_id = $4)`,
+        `update document set external_id = $4, path = $5, filename = $6, updated_at = now() where source_type = $1
+          and source_id = $2 and external_id = $3
+           and not exists (select 1 from document taken where taken.source_type = $1 and taken.source_id = $2
+             and taken.external_id = $4)`,
         [row.kind, row.id, document.movedFrom, document.externalId, document.path, path.posix.basename(document.path)],
       );
       if (moved.rowCount > 0) {
@@ -222,11 +226,14 @@ export class SourceSync {
     ];
     const { rows: saved } = existing
       ? await db.query<{ id: string }>(
-          `update document set path = $4, filename = $5, media_type = $6, size_bytes = $7, content_hash = $8, title = coalesce($9, title), status = 'pending', error = null, updated_at = now() where source_type = $1 and source_id = $2 and external_id = $3 returning id`,
+          'update document set path = $4, filename = $5, media_type = $6, size_bytes = $7, content_hash = ' +
+            "$8, title = coalesce($9, title), status = 'pending', error = null, updated_at = now() where " +
+            'source_type = $1 and source_id = $2 and external_id = $3 returning id',
           values,
         )
       : await db.query<{ id: string }>(
-          `insert into document (id, source_type, source_id, external_id, path, filename, media_type, size_bytes, content_hash, title, status) values ($10, $1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending') returning id`,
+          'insert into document (id, source_type, source_id, external_id, path, filename, media_type, size_bytes, ' +
+            "content_hash, title, status) values ($10, $1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending') returning id",
           [...values, crypto.randomUUID()],
         );
     const documentId = (saved[0] as { id: string }).id;
@@ -253,7 +260,8 @@ export class SourceSync {
 
   async #finish(id: string, status: string, error: string | null): Promise<void> {
     await this.env.db.query(
-      'update source set last_sync_at = now(), last_sync_status = $2, last_error = $3, updated_at = now() where id = $1',
+      'update source set last_sync_at = now(), last_sync_status = $2, ' +
+        'last_error = $3, updated_at = now() where id = $1',
       [id, status, error],
     );
   }
