@@ -27,7 +27,8 @@ export const sourceMigrations: ModuleMigration[] = [
       // Deduplication by content is for uploads; inside a source two paths may hold the same bytes.
       'drop index document_source_content',
       `create unique index document_upload_content on document (content_hash) where source_type = 'upload'`,
-      'create unique index document_source_external on document (source_type, source_id, external_id) where external_id is not null',
+      'create unique index document_source_external on document (source_type, ' +
+        'source_id, external_id) where external_id is not null',
     ],
     down: [
       'drop index document_source_external',

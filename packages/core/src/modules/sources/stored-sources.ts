@@ -74,7 +74,8 @@ export class StoredSources implements SourceService {
     await this.#checkOpens(kind, input.type, { ...config, ...secrets }, id);
     try {
       const { rows } = await this.db.query<SourceRow>(
-        'insert into source (id, kind, type, name, config, secrets, enabled) values ($1, $2, $3, $4, $5, $6, $7) returning *',
+        'insert into source (id, kind, type, name, config, secrets, enabled) ' +
+          'values ($1, $2, $3, $4, $5, $6, $7) returning *',
         [
           id,
           kind,
@@ -104,7 +105,8 @@ export class StoredSources implements SourceService {
     try {
       const { rows } = await this.db.query<SourceRow>(
         // A changed config starts the next sync from scratch.
-        `update source set name = $3, config = $4, secrets = $5, enabled = $6, cursor = case when config = $4::jsonb then cursor else null end, updated_at = now() where id = $1 and kind = $2 returning *`,
+        'update source set name = $3, config = $4, secrets = $5, enabled = $6, cursor = case when config = ' +
+          '$4::jsonb then cursor else null end, updated_at = now() where id = $1 and kind = $2 returning *',
         [
           id,
           kind,
