@@ -99,7 +99,8 @@ export class StoredRules implements RulesService {
   ): Promise<{ items: RuleView[]; total: number }> {
     await this.#source(sourceId);
     const { rows } = await this.db.query<RuleRow & { total: string }>(
-      `select r.*, s.kind as source_type, count(*) over () as total from metadata_rule r join source s on s.id = r.source_id
+      `select r.*, s.kind as source_type, count(*) over () as total from metadata_rule r join source s
+        on s.id = r.source_id
         where r.source_id = $1 order by r.priority desc, r.created_at, r.id limit $2 offset $3`,
       [sourceId, page.limit, page.offset],
     );
@@ -120,7 +121,8 @@ export class StoredRules implements RulesService {
     await this.#source(sourceId);
     const rule = parseBody(input);
     const { rows } = await this.db.query<{ id: string }>(
-      `insert into metadata_rule (id, source_id, field_name, pattern, query_pattern, scope, level, chunk_boundary, priority) values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id`,
+      'insert into metadata_rule (id, source_id, field_name, pattern, query_pattern, scope, level, ' +
+        'chunk_boundary, priority) values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id',
       [
         crypto.randomUUID(),
         sourceId,
@@ -140,7 +142,8 @@ export class StoredRules implements RulesService {
     await this.#get(sourceId, ruleId);
     const rule = parseBody(input);
     await this.db.query(
-      `update metadata_rule set field_name = $3, pattern = $4, query_pattern = $5, scope = $6, level = $7, chunk_boundary = $8, priority = $9, updated_at = now() where id = $1 and source_id = $2`,
+      'update metadata_rule set field_name = $3, pattern = $4, query_pattern = $5, scope = $6, level = $7, ' +
+        'chunk_boundary = $8, priority = $9, updated_at = now() where id = $1 and source_id = $2',
       [
         ruleId,
         sourceId,
@@ -164,7 +167,8 @@ export class StoredRules implements RulesService {
   async #get(sourceId: string, ruleId: string): Promise<RuleView> {
     await this.#source(sourceId);
     const { rows } = await this.db.query<RuleRow>(
-      `select r.*, s.kind as source_type from metadata_rule r join source s on s.id = r.source_id where r.id = $1 and r.source_id = $2`,
+      'select r.*, s.kind as source_type from metadata_rule r join source s on ' +
+        's.id = r.source_id where r.id = $1 and r.source_id = $2',
       [ruleId, sourceId],
     );
     if (!rows[0]) throw new DocqaError('not_found', `Rule ${ruleId} was not found in source ${sourceId}.`);

@@ -40,7 +40,8 @@ export class ScheduleService implements SchedulesService {
 
   async #row(id: string): Promise<ScheduleRow> {
     const { rows } = await this.db.query<ScheduleRow>(
-      'select s.*, src.kind as source_type from sync_schedule s join source src on src.id = s.source_id where s.id = $1',
+      'select s.*, src.kind as source_type from sync_schedule s join ' +
+        'source src on src.id = s.source_id where s.id = $1',
       [id],
     );
     if (!rows[0]) throw new DocqaError('not_found', `Schedule ${id} was not found.`);
@@ -86,7 +87,8 @@ export class ScheduleService implements SchedulesService {
 
   async list(limit: number, offset: number): Promise<SchedulePage> {
     const sql =
-      'select s.*, src.kind as source_type, count(*) over () as total from sync_schedule s join source src on src.id = s.source_id order by s.created_at limit $1 offset $2';
+      'select s.*, src.kind as source_type, count(*) over () as total from sync_schedule s join ' +
+      'source src on src.id = s.source_id order by s.created_at limit $1 offset $2';
     const { rows } = await this.db.query<ScheduleRow & { total: string }>(sql, [limit, offset]);
     const firstRow = async () => (await this.db.query<ScheduleRow & { total: string }>(sql, [1, 0])).rows;
     const total = await pageTotal(rows, offset, (row) => row.total, firstRow);
