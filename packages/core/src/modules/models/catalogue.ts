@@ -97,10 +97,12 @@ export function downloadUrl(entry: Pick<CatalogueEntry, 'name' | 'source'>): str
   if (!match) {
     throw new DocqaError(
       'unavailable',
-      `Catalogue entry ${entry.name}: source "${source}" is neither hf:<user>/<repo>/<file>.gguf[#revision] nor an http(s) URL.`,
+      `Catalogue entry ${entry.name}: source "${source}" is neither ` +
+        'hf:<user>/<repo>/<file>.gguf[#revision] nor an http(s) URL.',
     );
   }
   const [, user = '', repo = '', filePath = '', revision = 'main'] = match;
   const encodedPath = filePath.split('/').map(encodeURIComponent).join('/');
-  return `${huggingFaceEndpoint}${encodeURIComponent(user)}/${encodeURIComponent(repo)}/resolve/${encodeURIComponent(revision)}/${encodedPath}`;
+  const repoPath = `${encodeURIComponent(user)}/${encodeURIComponent(repo)}`;
+  return `${huggingFaceEndpoint}${repoPath}/resolve/${encodeURIComponent(revision)}/${encodedPath}`;
 }

@@ -196,14 +196,16 @@ async function install(
     if (options.expectedBytes !== undefined && bytes !== options.expectedBytes) {
       throw new DocqaError(
         'validation_failed',
-        `Download refused: ${options.url} gave ${bytes} bytes, the catalogue says ${options.expectedBytes}. The download was discarded.`,
+        `Download refused: ${options.url} gave ${bytes} bytes, the catalogue says ` +
+          `${options.expectedBytes}. The download was discarded.`,
       );
     }
     const sha256 = await sha256Of(part, options.signal);
     if (options.sha256 && sha256 !== options.sha256.toLowerCase()) {
       throw new DocqaError(
         'validation_failed',
-        `Download refused: the SHA-256 of ${options.url} is ${sha256}, the catalogue says ${options.sha256}. The download was discarded.`,
+        `Download refused: the SHA-256 of ${options.url} is ${sha256}, the catalogue ` +
+          `says ${options.sha256}. The download was discarded.`,
         {
           extra: { expected_sha256: options.sha256, actual_sha256: sha256 },
         },
@@ -250,7 +252,8 @@ async function lock(file: string): Promise<() => Promise<void>> {
       }
       throw new DocqaError(
         'conflict',
-        `${path.basename(file, '.part.lock')} is being downloaded already (process ${holder.pid ?? '?'} on ${holder.host ?? '?'}); if it is not, delete ${file}.`,
+        `${path.basename(file, '.part.lock')} is being downloaded already (process ` +
+          `${holder.pid ?? '?'} on ${holder.host ?? '?'}); if it is not, delete ${file}.`,
       );
     }
   }

@@ -116,7 +116,8 @@ export class LocalModelRuntime implements ModelRuntime {
     if (purpose === 'chat' && this.#deps.config.get('LLM_BACKEND') === 'hosted') {
       throw new DocqaError(
         'conflict',
-        `LLM_BACKEND=hosted: chat answers come from the hosted API, so a local chat model would not be used. Set LLM_BACKEND=local first.`,
+        'LLM_BACKEND=hosted: chat answers come from the hosted API, so a local chat ' +
+          'model would not be used. Set LLM_BACKEND=local first.',
       );
     }
     return this.switcher.exclusive(async () => {
@@ -199,7 +200,9 @@ export class LocalModelRuntime implements ModelRuntime {
     const suggested =
       this.store.catalogue.entries.find((entry) => entry.purpose === 'chat' && entry.recommended)?.name ?? '<name>';
     this.#logger.warn(
-      `No chat model is installed: answers quote the best-matching passages (extractive) until one is. Get one with: docqa models pull ${suggested} && docqa models use ${suggested} (docqa models list shows the others; docs/models.md).`,
+      'No chat model is installed: answers quote the best-matching passages (extractive) until ' +
+        `one is. Get one with: docqa models pull ${suggested} && docqa models use ${suggested} ` +
+        '(docqa models list shows the others; docs/models.md).',
     );
   }
 }

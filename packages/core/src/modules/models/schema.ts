@@ -51,7 +51,8 @@ export async function writeActiveModel(
   }
   await db.query(
     `insert into active_model (purpose, name, file, updated_by) values ($1, $2, $3, $4)
-     on conflict (purpose) do update set name = excluded.name, file = excluded.file, updated_by = excluded.updated_by, updated_at = now()`,
+     on conflict (purpose) do update set name = excluded.name, file = excluded.file, updated_by = excluded.updated_by,
+       updated_at = now()`,
     [purpose, model.name, model.file, actor],
   );
 }

@@ -131,7 +131,8 @@ export class ModelStore {
         if (summary.purpose !== entry.purpose)
           throw new DocqaError(
             'validation_failed',
-            `${name} is listed as a ${entry.purpose} model but the file is a ${summary.purpose} model (${summary.architecture}).`,
+            `${name} is listed as a ${entry.purpose} model but the file is a ` +
+              `${summary.purpose} model (${summary.architecture}).`,
           );
       },
     });
@@ -156,7 +157,8 @@ export class ModelStore {
       if (digest !== entry.sha256)
         throw new DocqaError(
           'validation_failed',
-          `${source} is named like the catalogue model ${entry.name}, but its SHA-256 is ${digest}, not ${entry.sha256}; import it under another --name.`,
+          `${source} is named like the catalogue model ${entry.name}, but its SHA-256 is ` +
+            `${digest}, not ${entry.sha256}; import it under another --name.`,
         );
     }
     const destination = path.join(this.dir, file);

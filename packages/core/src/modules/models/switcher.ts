@@ -86,7 +86,8 @@ export class ModelSwitcher {
         const model = await this.store.find(row.file);
         if (!model)
           throw new Error(
-            `${path.join(this.store.dir, row.file)} is missing on this replica (pull it here, or share MODELS_DIR between replicas)`,
+            `${path.join(this.store.dir, row.file)} is missing on this replica ` +
+              '(pull it here, or share MODELS_DIR between replicas)',
           );
         await this.install(purpose, await this.load(purpose, model));
         this.#failed.delete(purpose);
@@ -94,7 +95,8 @@ export class ModelSwitcher {
         this.#failed.set(purpose, row.file);
         this.logger.error(
           { err: error, purpose, model: row.name },
-          `cannot load the ${purpose} model ${row.name} chosen with docqa models use; keeping the one in use: ${(error as Error).message}`,
+          `cannot load the ${purpose} model ${row.name} chosen with docqa models use; ` +
+            `keeping the one in use: ${(error as Error).message}`,
         );
       }
     }
