@@ -20,7 +20,9 @@ export class IngestMetrics implements IngestObserver {
   constructor(registry: Registry) {
     this.#documents = new Counter({
       name: 'docqa_ingest_documents_total',
-      help: 'Indexing attempts of documents, by outcome (indexed, failed, cancelled); a failed attempt that is retried counts again.',
+      help:
+        'Indexing attempts of documents, by outcome (indexed, failed, ' +
+        'cancelled); a failed attempt that is retried counts again.',
       labelNames: ['outcome'],
       registers: [registry],
     });

@@ -56,7 +56,9 @@ export class JobMetrics {
         .finally(() => (counting = null)));
     new Gauge({
       name: 'docqa_job_queue_depth_up',
-      help: '1 when this scrape counted the queues, 0 when the count failed or took longer than 2 s (docqa_jobs is then left out).',
+      help:
+        '1 when this scrape counted the queues, 0 when the count failed or took ' +
+        'longer than 2 s (docqa_jobs is then left out).',
       registers: [registry],
       // Server processes of one cluster (BACKEND_WORKERS) count the same queues: not a sum.
       aggregator: 'min',
@@ -66,7 +68,9 @@ export class JobMetrics {
     });
     new Gauge({
       name: 'docqa_jobs',
-      help: 'Unfinished jobs of the whole installation (every replica), by queue and state (queued, running), counted at scrape time.',
+      help:
+        'Unfinished jobs of the whole installation (every replica), by queue and ' +
+        'state (queued, running), counted at scrape time.',
       labelNames: ['queue', 'state'],
       registers: [registry],
       aggregator: 'max',

@@ -64,7 +64,10 @@ export class LlmMetrics {
     });
   }
 
-  /** The backend's name (local, hosted, extractive, …), asked once per backend: info() answers without a model request. */
+  /**
+   * The backend's name (local, hosted, extractive, …), asked once per
+   * backend: info() answers without a model request.
+   */
   backendName(backend: LlmBackend): Promise<string> {
     let name = this.#backendNames.get(backend);
     if (!name) {
