@@ -32,7 +32,10 @@ function threadOf(worker: Tesseract.Worker): ThreadWorker | undefined {
 
 interface StartedWorker {
   tesseract: Tesseract.Worker;
-  /** Rejects when the tesseract thread dies (a WASM abort, out of memory), which would otherwise leave a job waiting forever. */
+  /**
+   * Rejects when the tesseract thread dies (a WASM abort, out of memory),
+   * which would otherwise leave a job waiting forever.
+   */
   crashed: Promise<never>;
 }
 
@@ -43,7 +46,10 @@ interface Engine {
   idleTimer?: NodeJS.Timeout;
 }
 
-/** One lazily created tesseract worker per language set, per thread (the pipeline runs one extraction per thread at a time). */
+/**
+ * One lazily created tesseract worker per language set, per thread (the
+ * pipeline runs one extraction per thread at a time).
+ */
 const engines = new Map<string, Engine>();
 
 async function startWorker(languages: readonly string[]): Promise<StartedWorker> {

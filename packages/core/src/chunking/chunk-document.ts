@@ -54,7 +54,8 @@ interface Draft {
  * a section's first chunk, the next one, so the heading prefix survives). A short section with no
  * such neighbour joins the chunk before it, or after it, across the heading; only forced boundaries
  * on both sides keep it a short chunk of its own. No text is dropped, and a document too small to
- * make any chunk of the minimum length yields one chunk of its whole text. The output depends only on the input: same document and options, same chunks.
+ * make any chunk of the minimum length yields one chunk of its whole text. The output depends only on the input: same
+ * document and options, same chunks.
  */
 export function chunkDocument(document: ExtractedDocument, options: ChunkingOptions): Chunk[] {
   const limits = resolveLimits(options);

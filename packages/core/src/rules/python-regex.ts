@@ -298,7 +298,8 @@ class Translator {
     if (/[A-Za-z0-9]/.test(letter)) {
       const name = letter === 'N' ? 'Named characters \\N{…}' : `The escape \\${letter}`;
       throw refuse(
-        `${name} ${/[A-Za-z]/.test(letter) ? 'is not supported' : 'is not valid here'} (Python regular expression syntax).`,
+        `${name} ${/[A-Za-z]/.test(letter) ? 'is not supported' : 'is not valid here'} ` +
+          '(Python regular expression syntax).',
       );
     }
     this.position += 2;
@@ -312,7 +313,10 @@ function describeUnsupportedGroup(rest: string): string {
   if (rest.startsWith('(?(')) return 'Conditional groups "(?(…)…)" are not supported.';
   if (rest.startsWith('(?<')) return 'Named groups are written "(?P<name>…)" in Python syntax.';
   if (/^\(\?[aiLmsux-]+[:)]/.test(rest)) {
-    return 'Inline flags are only supported at the very start of the pattern, as in "(?i)…"; scoped flags "(?i:…)" are not supported.';
+    return (
+      'Inline flags are only supported at the very start of the pattern, as in ' +
+      '"(?i)…"; scoped flags "(?i:…)" are not supported.'
+    );
   }
   return `Unknown group construct "${rest.slice(0, 3)}".`;
 }

@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { DocqaError, type FieldError } from '@docqa/plugin-api';
 import { translatePythonRegex } from './python-regex.js';
 
-/** The writable fields of a metadata rule (spec 2.4); an unknown member (a misspelt field, `__proto__`) is refused, not dropped unseen. */
+/**
+ * The writable fields of a metadata rule (spec 2.4); an unknown member (a
+ * misspelt field, `__proto__`) is refused, not dropped unseen.
+ */
 export const metadataRuleSchema = z.strictObject({
   field_name: z
     .string()
