@@ -14,7 +14,9 @@ const apiUrl = z
 /** Options of the hosted LLM backend; what zod can check stops start-up naming the instance. */
 export const llmOpenAiOptionsSchema = z
   .strictObject({
-    /** An OpenAI-compatible API, including its version path (`http://127.0.0.1:8000/v1`); OpenAI's own when left out. */
+    /**
+     * An OpenAI-compatible API, including its version path (`http://127.0.0.1:8000/v1`); OpenAI's own when left out.
+     */
     baseUrl: apiUrl.optional(),
     /** Never logged nor put into an error message (DocQA's HOSTED_API_KEY). */
     apiKey: z.string().min(1),
@@ -29,9 +31,14 @@ export const llmOpenAiOptionsSchema = z
         apiVersion: z.string().min(1),
       })
       .optional(),
-    /** How long one answer may take, from sending the request to its last piece, retries included (INFERENCE_TIMEOUT_SECONDS). */
+    /**
+     * How long one answer may take, from sending the request to its last
+     * piece, retries included (INFERENCE_TIMEOUT_SECONDS).
+     */
     timeoutSeconds: z.number().int().min(1).max(3600).default(120),
-    /** Retries of a failed request (connection errors, 408, 409, 429, 5xx), only before the first piece of the answer. */
+    /**
+     * Retries of a failed request (connection errors, 408, 409, 429, 5xx), only before the first piece of the answer.
+     */
     maxRetries: z.number().int().min(0).max(10).default(2),
     /**
      * The model's context window in tokens, when known; reported by info(), not enforced here. With

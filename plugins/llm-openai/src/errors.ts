@@ -49,20 +49,23 @@ export function toDocqaError(error: unknown, context: FailureContext): DocqaErro
     if (status === 400 && (error.code === contextLengthCode || contextLengthWording.test(detail))) {
       return new DocqaError(
         'validation_failed',
-        `the prompt and the answer's budget of ${context.maxTokens} tokens do not fit the context window of model '${context.model}': shorten the prompt or ask for fewer tokens: ${detail}`,
+        `the prompt and the answer's budget of ${context.maxTokens} tokens do not fit the context window of ` +
+          `model '${context.model}': shorten the prompt or ask for fewer tokens: ${detail}`,
       );
     }
     if (status === 401) {
       return new DocqaError(
         'unavailable',
-        `${api} refused the API key (HTTP 401): check HOSTED_API_KEY (the option apiKey) and that it belongs to this endpoint`,
+        `${api} refused the API key (HTTP 401): check HOSTED_API_KEY (the ` +
+          'option apiKey) and that it belongs to this endpoint',
       );
     }
     const hint =
       status === 403
         ? 'check that the key may use this model and endpoint'
         : status === 404
-          ? `check the model '${context.model}' (HOSTED_MODEL, or the Azure deployment) and the base URL (HOSTED_BASE_URL)`
+          ? `check the model '${context.model}' (HOSTED_MODEL, or the Azure ` +
+            'deployment) and the base URL (HOSTED_BASE_URL)'
           : status === 429
             ? 'the API is rate limiting or out of quota; retry later'
             : status >= 500
@@ -78,7 +81,8 @@ export function toDocqaError(error: unknown, context: FailureContext): DocqaErro
   if (context.piecesYielded > 0) {
     return new DocqaError(
       'unavailable',
-      `the connection to ${api} broke off after ${context.piecesYielded} pieces of the answer: ${scrub(messageOf(error), context.apiKey)}`,
+      `the connection to ${api} broke off after ${context.piecesYielded} pieces of ` +
+        `the answer: ${scrub(messageOf(error), context.apiKey)}`,
       { cause: error },
     );
   }
@@ -92,7 +96,8 @@ export function toDocqaError(error: unknown, context: FailureContext): DocqaErro
 export function timeoutError(context: FailureContext): DocqaError {
   return new DocqaError(
     'unavailable',
-    `the hosted LLM API at ${context.endpoint} did not finish the answer within ${context.timeoutSeconds} s: check that it is up, or raise INFERENCE_TIMEOUT_SECONDS (the option timeoutSeconds)`,
+    `the hosted LLM API at ${context.endpoint} did not finish the answer within ${context.timeoutSeconds} s: ` +
+      'check that it is up, or raise INFERENCE_TIMEOUT_SECONDS (the option timeoutSeconds)',
   );
 }
 
