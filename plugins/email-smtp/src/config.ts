@@ -24,7 +24,8 @@ export const smtpEmailOptionsSchema = z
   })
   .refine((options) => !(options.startTls && options.tls), {
     message:
-      'tls and startTls exclude each other: use tls for implicit TLS (port 465), startTls to upgrade a clear connection (port 587)',
+      'tls and startTls exclude each other: use tls for implicit TLS (port 465), ' +
+      'startTls to upgrade a clear connection (port 587)',
     path: ['tls'],
   })
   .refine((options) => options.password === undefined || options.username !== undefined, {

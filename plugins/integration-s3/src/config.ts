@@ -108,7 +108,9 @@ export const s3SourceConfigSchema = z
       .int()
       .positive()
       .default(100 * mebibyte),
-    /** Keys per ListObjectsV2 request (S3 answers at most 1,000). Smaller pages mean smaller, more numerous requests. */
+    /**
+     * Keys per ListObjectsV2 request (S3 answers at most 1,000). Smaller pages mean smaller, more numerous requests.
+     */
     page_size: z.number().int().min(1).max(1000).default(1000),
   })
   // Resolved here, once, so that everything after validation sees a plain boolean.

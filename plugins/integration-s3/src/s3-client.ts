@@ -63,7 +63,8 @@ const unreachable = new Set([
 export function describeS3Failure(error: unknown, config: S3SourceConfig, action: string): DocqaError {
   if (DocqaError.is(error)) return error;
   const failure = (error ?? {}) as SdkFailure;
-  // Service errors carry `Code`/`name` (NoSuchBucket); network errors a Node `code` (ECONNREFUSED) and the name "Error".
+  // Service errors carry `Code`/`name` (NoSuchBucket); network errors a
+  // Node `code` (ECONNREFUSED) and the name "Error".
   const code =
     failure.Code ??
     (failure.name !== undefined && failure.name !== 'Error' ? failure.name : undefined) ??
@@ -75,7 +76,9 @@ export function describeS3Failure(error: unknown, config: S3SourceConfig, action
   if (code === 'NoSuchBucket') {
     return new DocqaError(
       'validation_failed',
-      `S3 bucket '${config.bucket}' does not exist at ${config.endpoint ?? `AWS S3 (${config.region})`}; check the bucket name and endpoint`,
+      `S3 bucket '${config.bucket}' does not exist at ` +
+        `${config.endpoint ?? `AWS S3 (${config.region})`}; check the bucket name and ` +
+        'endpoint',
       {
         cause: error,
         errors: [{ field: 'bucket', message: `bucket ${config.bucket} does not exist` }],
@@ -92,7 +95,8 @@ export function describeS3Failure(error: unknown, config: S3SourceConfig, action
   if (code === 'AccessDenied' || failure.$metadata?.httpStatusCode === 403) {
     return new DocqaError(
       'unavailable',
-      `S3 ${store}: access denied while ${action}; the credentials need permission to list the bucket and read its objects`,
+      `S3 ${store}: access denied while ${action}; the credentials need ` +
+        'permission to list the bucket and read its objects',
       { cause: error },
     );
   }
