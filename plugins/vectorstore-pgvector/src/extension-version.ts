@@ -22,7 +22,8 @@ export async function assertPgvectorVersion(sql: SqlExecutor): Promise<void> {
     if (have < minimumVersion[i]!) {
       throw new DocqaError(
         'unavailable',
-        `pgvector ${version} is installed; this vector store needs ${minimumVersion.join('.')} or later. Install a newer pgvector on the server and run ALTER EXTENSION vector UPDATE.`,
+        `pgvector ${version} is installed; this vector store needs ${minimumVersion.join('.')} or later. ` +
+          'Install a newer pgvector on the server and run ALTER EXTENSION vector UPDATE.',
       );
     }
   }

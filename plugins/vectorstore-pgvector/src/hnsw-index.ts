@@ -36,7 +36,8 @@ export async function ensureHnswIndex(
   if (await hnswIndexExists(sql, space)) return 'present';
   const { rows } = await sql.query<{ statement: string }>(
     `select format(
-       'create index if not exists %I on vector_embedding using hnsw ((embedding::vector(%s)) vector_cosine_ops) with (m = %s, ef_construction = %s) where space = %L',
+       'create index if not exists %I on vector_embedding using hnsw ((embedding::vector(%s)) vector_cosine_ops) ' ||
+       'with (m = %s, ef_construction = %s) where space = %L',
        $1::text, $2::integer, $3::integer, $4::integer, $5::text) as statement`,
     [hnswIndexName(space), space.dimensions, build.m, build.efConstruction, spaceKey(space)],
   );

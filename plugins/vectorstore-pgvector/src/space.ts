@@ -29,7 +29,8 @@ export function assertValidSpace(space: EmbeddingSpace): void {
   if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > maxVectorDimensions) {
     throw new DocqaError(
       'validation_failed',
-      `Embedding dimensions of model '${model}' must be an integer from 1 to ${maxVectorDimensions}, got ${String(dimensions)}.`,
+      `Embedding dimensions of model '${model}' must be an integer from 1 to ` +
+        `${maxVectorDimensions}, got ${String(dimensions)}.`,
     );
   }
 }

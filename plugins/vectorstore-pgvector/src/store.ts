@@ -46,7 +46,8 @@ export function createPgvectorStore(db: Db, options: PgvectorOptions, logger: Lo
         warnedUnindexed.add(spaceKey(space));
         logger.warn(
           { space: spaceKey(space) },
-          `space ${spaceKey(space)} has more than ${maxIndexedDimensions} dimensions, which HNSW cannot index; its queries scan every vector`,
+          `space ${spaceKey(space)} has more than ${maxIndexedDimensions} dimensions, ` +
+            'which HNSW cannot index; its queries scan every vector',
         );
       }
       return;

@@ -29,7 +29,9 @@ export function vectorDatabaseUrl(url: string, apiKey: string | undefined): stri
   if (!parsed || (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:')) {
     throw new DocqaError(
       'config_invalid',
-      `VECTORDB_URL (${redact(url)}) is not a PostgreSQL URL: vectorstore-pgvector keeps its vectors on a PostgreSQL server with pgvector (postgres://user@host:5432/database). Unset VECTORDB_URL to keep them in the main database, or configure a vector-store plugin for that database.`,
+      `VECTORDB_URL (${redact(url)}) is not a PostgreSQL URL: vectorstore-pgvector keeps its vectors on a ` +
+        'PostgreSQL server with pgvector (postgres://user@host:5432/database). Unset VECTORDB_URL to keep them ' +
+        'in the main database, or configure a vector-store plugin for that database.',
     );
   }
   if (!parsed.password && apiKey && apiKey !== apiKeyPlaceholder) parsed.password = apiKey;
@@ -86,7 +88,8 @@ async function migrate(db: Db): Promise<string[]> {
   return db.transaction(async (tx) => {
     await tx.query('select pg_advisory_xact_lock($1)', [migrationLockKey]);
     await tx.query(
-      `create table if not exists ${migrationsTable} (name text primary key, applied_at timestamptz not null default now())`,
+      `create table if not exists ${migrationsTable} (name text primary key, ` +
+        'applied_at timestamptz not null default now())',
     );
     const { rows } = await tx.query<{ name: string }>(`select name from ${migrationsTable}`);
     const done = new Set(rows.map((row) => row.name));
