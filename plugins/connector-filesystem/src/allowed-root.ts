@@ -25,7 +25,8 @@ export async function resolveSourceRoot(configuredPath: string, allowedPaths: re
   const refuse = (reason: string, cause?: unknown) =>
     new DocqaError(
       'validation_failed',
-      `Directory '${configuredPath}' ${reason}; allowed directories (CONNECTOR_ALLOWED_PATHS): ${allowedPaths.join(', ')}`,
+      `Directory '${configuredPath}' ${reason}; allowed directories ` +
+        `(CONNECTOR_ALLOWED_PATHS): ${allowedPaths.join(', ')}`,
       { cause, errors: [{ field: 'path', message: reason }], extra: { allowedPaths: [...allowedPaths] } },
     );
 

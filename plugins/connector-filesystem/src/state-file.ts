@@ -48,7 +48,8 @@ export function parseCursor(cursor: string): SyncCursor {
   if (!match) {
     throw new DocqaError(
       'validation_failed',
-      `Sync cursor '${cursor}' is not '<generation>:<sha256>'; it must come from a checkpoint of the filesystem connector`,
+      `Sync cursor '${cursor}' is not '<generation>:<sha256>'; it must come ` +
+        'from a checkpoint of the filesystem connector',
     );
   }
   return { generation: Number(match[1]), stateHash: match[2]! };

@@ -104,7 +104,8 @@ export function directoryStorage(settings: DirectoryStorageSettings): ConnectorS
             if (settings.maxFileBytes !== undefined && size > settings.maxFileBytes) {
               throw new DocqaError(
                 'file_too_large',
-                `'${relativePath}' is larger than the ${settings.maxFileBytes} bytes this connector takes (maxFileBytes).`,
+                `'${relativePath}' is larger than the ${settings.maxFileBytes} ` +
+                  'bytes this connector takes (maxFileBytes).',
                 { extra: { limit: settings.maxFileBytes } },
               );
             }

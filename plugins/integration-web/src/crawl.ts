@@ -73,7 +73,8 @@ export async function* crawlSite(
   if (!robots.isAllowed(start) && !config.sitemap_url) {
     throw new DocqaError(
       'validation_failed',
-      `robots.txt of ${start.origin} disallows start_url ${start.href} for user agent '${config.user_agent}'; choose another start_url or a sitemap_url`,
+      `robots.txt of ${start.origin} disallows start_url ${start.href} for user agent ` +
+        `'${config.user_agent}'; choose another start_url or a sitemap_url`,
     );
   }
 
