@@ -70,7 +70,10 @@ export async function renderPage(path: string, filename: string, pageIndex: numb
   }
 }
 
-/** The factor that brings text of `textHeight` pixels to the target height, within the pixel budget; 1 when it is tall enough. */
+/**
+ * The factor that brings text of `textHeight` pixels to the target height,
+ * within the pixel budget; 1 when it is tall enough.
+ */
 export function upscaleFactor(textHeight: number, image: { width: number; height: number }): number {
   if (textHeight >= minTextHeightPx || textHeight <= 0) return 1;
   const wanted = Math.min(maxUpscale, targetTextHeightPx / textHeight);

@@ -26,7 +26,10 @@ function remoteTarget(args) {
   // net.connect() hands Socket#connect its arguments already normalised, as an array.
   const first = Array.isArray(args[0]) ? args[0][0] : args[0];
   if (typeof first === 'string') return null;
-  if (typeof first === 'number') return isLoopback(typeof args[1] === 'string' ? args[1] : undefined) ? null : args[1] + ':' + first;
+  if (typeof first === 'number') {
+    const host = typeof args[1] === 'string' ? args[1] : undefined;
+    return isLoopback(host) ? null : args[1] + ':' + first;
+  }
   const options = first ?? {};
   if (options.path !== undefined) return null;
   return isLoopback(options.host) ? null : options.host + ':' + options.port;

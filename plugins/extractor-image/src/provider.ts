@@ -2,7 +2,10 @@ import type { ExtractorProvider } from '@docqa/plugin-api';
 
 export const imageMediaTypes = ['image/png', 'image/jpeg', 'image/tiff'] as const;
 
-/** The provider the plugin registers; tests use it directly. Its OCR workers live per thread, so one serves every instance. */
+/**
+ * The provider the plugin registers; tests use it directly. Its OCR
+ * workers live per thread, so one serves every instance.
+ */
 export const imageExtractorProvider: ExtractorProvider = {
   // The pipeline's worker threads import this module, so OCR never runs on the server's main thread.
   workerModule: new URL('./extract.js', import.meta.url).href,

@@ -14,7 +14,8 @@ export default definePlugin({
   kind: 'extractor',
   id: 'extractor-pdf',
   description:
-    'Extracts the text layer of PDF files, page by page, with headings and simple tables; reads scanned pages with OCR when INDEXING_OCR_ENABLED is on.',
+    'Extracts the text layer of PDF files, page by page, with headings and simple tables; ' +
+    'reads scanned pages with OCR when INDEXING_OCR_ENABLED is on.',
   configSchema: pdfExtractorOptionsSchema,
   deps: {},
   init: ({ options }) => createPdfExtractorProvider(options),

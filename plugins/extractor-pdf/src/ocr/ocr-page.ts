@@ -13,7 +13,9 @@ import { maxRasterPixels, rasterisePageImages, type PageRaster, type PdfPage } f
 export type { PageText } from '@docqa/ocr';
 export type { PdfPage } from './page-images.js';
 
-/** Tesseract reads best when a line of text is at least this tall; smaller text gets upscaled (as in extractor-image). */
+/**
+ * Tesseract reads best when a line of text is at least this tall; smaller text gets upscaled (as in extractor-image).
+ */
 const minTextHeightPx = 30;
 /** The line height an upscale aims for, a margin above the minimum. */
 const targetTextHeightPx = 40;
@@ -80,7 +82,10 @@ async function readImage(image: OcrImage, pageNumber: number, job: OcrJob): Prom
     : first;
 }
 
-/** The factor that brings text of `textHeight` pixels to the target height, within the pixel budget; 1 when it is tall enough. */
+/**
+ * The factor that brings text of `textHeight` pixels to the target height,
+ * within the pixel budget; 1 when it is tall enough.
+ */
 function upscaleFactor(textHeight: number, image: { width: number; height: number }): number {
   if (textHeight >= minTextHeightPx || textHeight <= 0) return 1;
   const wanted = Math.min(maxUpscale, targetTextHeightPx / textHeight);

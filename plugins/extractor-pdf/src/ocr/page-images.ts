@@ -168,10 +168,16 @@ async function collectImages(page: PdfPage, deviceMatrix: Matrix): Promise<Place
   return placed;
 }
 
-/** pdf.js hands over every image it was asked for, null when it could not decode it; wait no longer than this all the same. */
+/**
+ * pdf.js hands over every image it was asked for, null when it could not
+ * decode it; wait no longer than this all the same.
+ */
 const imageWaitMs = 30_000;
 
-/** A decoded image by id: images used on several pages live in the document's objects ("g_" ids), the others in the page's. */
+/**
+ * A decoded image by id: images used on several pages live in the
+ * document's objects ("g_" ids), the others in the page's.
+ */
 function decodedObject(page: PdfPage, id: string): Promise<unknown> {
   const objects = id.startsWith('g_') ? page.commonObjs : page.objs;
   return new Promise((resolve) => {
