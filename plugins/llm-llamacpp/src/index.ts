@@ -8,7 +8,10 @@ export {
   type LlamaCppLlmOptionsInput,
 } from './config.js';
 
-/** Chat answers from a local GGUF model through node-llama-cpp (LLM_BACKEND=local): no network, no key, nothing downloaded. */
+/**
+ * Chat answers from a local GGUF model through node-llama-cpp
+ * (LLM_BACKEND=local): no network, no key, nothing downloaded.
+ */
 export default definePlugin({
   apiVersion: 1,
   kind: 'llm',

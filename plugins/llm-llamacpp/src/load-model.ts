@@ -52,7 +52,8 @@ export async function loadChatModel(options: LlamaCppLlmOptions, logger: Logger)
     if (options.contextSize !== undefined && options.contextSize > trained) {
       logger.warn(
         { contextSize: options.contextSize, trained },
-        `contextSize ${options.contextSize} is beyond the ${trained} tokens the model was trained for; using ${trained}`,
+        `contextSize ${options.contextSize} is beyond the ${trained} tokens ` +
+          `the model was trained for; using ${trained}`,
       );
     }
     const context = await step(path, 'create a context', () =>
@@ -137,7 +138,8 @@ async function checkReadableFile(path: string): Promise<number> {
     const reason = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : messageOf(error);
     throw new DocqaError(
       code === 'ENOENT' ? 'not_found' : 'unavailable',
-      `cannot read the chat model file '${path}' (${reason}); set the option modelPath (LLM_MODEL_PATH) to a readable .gguf file`,
+      `cannot read the chat model file '${path}' (${reason}); set the option ` +
+        'modelPath (LLM_MODEL_PATH) to a readable .gguf file',
       { cause: error },
     );
   }

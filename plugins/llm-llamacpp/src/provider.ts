@@ -52,7 +52,8 @@ export function createLlamaCppLlmBackend(
     if (room < 1) {
       throw new DocqaError(
         'validation_failed',
-        `the prompt is ${prompt} tokens but the model's context holds ${contextSize} (option contextSize, DocQA's N_CTX); send fewer or shorter passages, or raise the context size`,
+        `the prompt is ${prompt} tokens but the model's context holds ${contextSize} (option contextSize, ` +
+          "DocQA's N_CTX); send fewer or shorter passages, or raise the context size",
         { extra: { prompt_tokens: prompt, context_tokens: contextSize } },
       );
     }
@@ -189,7 +190,8 @@ function translate(
   if (reason instanceof TimedOut) {
     return new DocqaError(
       'unavailable',
-      `the local chat model did not answer within ${sizes.timeoutSeconds} s (option timeoutSeconds, DocQA's INFERENCE_TIMEOUT_SECONDS); try again, ask for a shorter answer, or raise the timeout`,
+      `the local chat model did not answer within ${sizes.timeoutSeconds} s (option timeoutSeconds, DocQA's ` +
+        'INFERENCE_TIMEOUT_SECONDS); try again, ask for a shorter answer, or raise the timeout',
     );
   }
   if (reason instanceof ShuttingDown)
@@ -198,7 +200,8 @@ function translate(
   if (error instanceof ContextFull) {
     return new DocqaError(
       'validation_failed',
-      `the prompt of ${sizes.prompt} tokens and its answer do not fit the model's context of ${sizes.contextSize} tokens; send fewer or shorter passages`,
+      `the prompt of ${sizes.prompt} tokens and its answer do not fit the model's context ` +
+        `of ${sizes.contextSize} tokens; send fewer or shorter passages`,
     );
   }
   return new DocqaError('unavailable', `the local chat model failed: ${messageOf(error)}`, { cause: error });
