@@ -250,24 +250,28 @@ function describeStorageConformance(current: () => Started): void {
     ).to.equal(storageText);
   });
 
-  it('storage: a moved file is announced under its new id only; a missing source or an existing target is refused', async function () {
-    const state = usable.call(this);
-    const storage = await storageOf(state);
-    const { write, moveTo } = pathsOf(state);
-    const written = await storage.write(write, bytesOf(storageText));
-    const moved = await storage.move(written.path, moveTo);
-    expect(moved.path, 'the moved path').to.equal(moveTo);
-    const after = await announced(state);
-    expect(after.has(written.externalId), `${written.externalId} is still announced after the move`).to.equal(false);
-    expect(await textOf(after.get(moved.externalId)!), 'the moved bytes').to.equal(storageText);
+  it(
+    'storage: a moved file is announced under its new id ' + 'only; a missing source or an existing target is refused',
+    async function () {
+      const state = usable.call(this);
+      const storage = await storageOf(state);
+      const { write, moveTo } = pathsOf(state);
+      const written = await storage.write(write, bytesOf(storageText));
+      const moved = await storage.move(written.path, moveTo);
+      expect(moved.path, 'the moved path').to.equal(moveTo);
+      const after = await announced(state);
+      expect(after.has(written.externalId), `${written.externalId} is still announced after the move`).to.equal(false);
+      expect(await textOf(after.get(moved.externalId)!), 'the moved bytes').to.equal(storageText);
 
-    await expectCode(storage.move(written.path, `${moveTo}.again`), 'not_found', 'moving a file that is not there');
-    const other = await storage.write(write, bytesOf('another file'));
-    await expectCode(storage.move(other.path, moveTo), 'conflict', 'moving onto an existing file');
-    expect(await textOf((await announced(state)).get(moved.externalId)!), 'the target after the refused move').to.equal(
-      storageText,
-    );
-  });
+      await expectCode(storage.move(written.path, `${moveTo}.again`), 'not_found', 'moving a file that is not there');
+      const other = await storage.write(write, bytesOf('another file'));
+      await expectCode(storage.move(other.path, moveTo), 'conflict', 'moving onto an existing file');
+      expect(
+        await textOf((await announced(state)).get(moved.externalId)!),
+        'the target after the refused move',
+      ).to.equal(storageText);
+    },
+  );
 
   it('storage: a deleted file is no longer announced; deleting it again answers false', async function () {
     const state = usable.call(this);

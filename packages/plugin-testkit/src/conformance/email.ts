@@ -73,32 +73,35 @@ export function describeEmailConformance(name: string, setup: EmailConformanceSe
       expect(arrived?.text).to.include('https://docqa.example.com/reset-password?token=abc&x=1');
     });
 
-    it('refuses a recipient that is not one email address with validation_failed, before sending anything', async () => {
-      const { provider, received } = current();
-      const before = (await received()).length;
-      const invalidRecipients = [
-        'not-an-address',
-        'user@',
-        '@example.com',
-        '',
-        'two@example.com, three@example.com',
-        'user@example.com\r\nBcc: attacker@example.com',
-      ];
-      for (const to of invalidRecipients) {
-        const error = await provider.send({ to, subject: 'must not be sent', text: 'must not be sent' }).then(
-          () => null,
-          (failure: unknown) => failure,
-        );
-        expect(error, `send to ${JSON.stringify(to)} must fail`).to.be.an('error');
-        expect(error).to.have.property('name', 'DocqaError');
-        expect(error, `code for ${JSON.stringify(to)}`).to.have.property('code', 'validation_failed');
-      }
-      // A message sent afterwards arrives alone: nothing of the refused ones went out before it.
-      const canary = { to: 'after-refusal@example.com', subject: 'after the refused ones', text: 'only this one' };
-      await provider.send(canary);
-      const arrived = await waitForNew(received, before, 1);
-      expect(arrived.map((message) => message.subject)).to.deep.equal([canary.subject]);
-    });
+    it(
+      'refuses a recipient that is not one email address ' + 'with validation_failed, before sending anything',
+      async () => {
+        const { provider, received } = current();
+        const before = (await received()).length;
+        const invalidRecipients = [
+          'not-an-address',
+          'user@',
+          '@example.com',
+          '',
+          'two@example.com, three@example.com',
+          'user@example.com\r\nBcc: attacker@example.com',
+        ];
+        for (const to of invalidRecipients) {
+          const error = await provider.send({ to, subject: 'must not be sent', text: 'must not be sent' }).then(
+            () => null,
+            (failure: unknown) => failure,
+          );
+          expect(error, `send to ${JSON.stringify(to)} must fail`).to.be.an('error');
+          expect(error).to.have.property('name', 'DocqaError');
+          expect(error, `code for ${JSON.stringify(to)}`).to.have.property('code', 'validation_failed');
+        }
+        // A message sent afterwards arrives alone: nothing of the refused ones went out before it.
+        const canary = { to: 'after-refusal@example.com', subject: 'after the refused ones', text: 'only this one' };
+        await provider.send(canary);
+        const arrived = await waitForNew(received, before, 1);
+        expect(arrived.map((message) => message.subject)).to.deep.equal([canary.subject]);
+      },
+    );
 
     it('delivers two messages in the order they were sent', async () => {
       const first = { to: 'first@example.com', subject: 'first of two', text: 'one' };
@@ -148,7 +151,8 @@ function expectSameText(actual: string, expected: string): void {
   while (at < actual.length && actual[at] === expected[at]) at += 1;
   const around = (text: string) => JSON.stringify(text.slice(Math.max(0, at - 40), at + 40));
   expect.fail(
-    `text differs from character ${at} on (lengths ${actual.length} and ${expected.length}): got ${around(actual)}, sent ${around(expected)}`,
+    `text differs from character ${at} on (lengths ${actual.length} and ` +
+      `${expected.length}): got ${around(actual)}, sent ${around(expected)}`,
   );
 }
 
@@ -161,7 +165,8 @@ function longBodyWithResetLink(link: string): string {
   const lines = [
     'Hello,',
     '',
-    `Someone asked to reset the password of your DocQA account. Open this link within an hour to choose a new one: ${link}`,
+    'Someone asked to reset the password of your DocQA account. Open this ' +
+      `link within an hour to choose a new one: ${link}`,
     '',
     link,
     '.',

@@ -22,7 +22,10 @@ export interface ExtractorSample {
  */
 export interface ExtractorConformanceSetup {
   provider: ExtractorProvider;
-  /** Writes sample files of this type into dir; returns their paths with the text each must yield (substrings that must appear, in order). */
+  /**
+   * Writes sample files of this type into dir; returns their paths with the text
+   * each must yield (substrings that must appear, in order).
+   */
   samples(dir: string): Promise<ExtractorSample[]>;
   /** Writes a corrupt file of this type. */
   corrupt(dir: string): Promise<{ path: string; filename: string; mediaType: string }>;
@@ -111,21 +114,25 @@ export function describeExtractorConformance(name: string, setup: ExtractorConfo
       }
     });
 
-    it('extracts each sample with the expected text in order and the expected headings, alike in-process and in the worker module', async () => {
-      const workerExtract = await loadWorkerExtract();
-      for (const sample of await writeSamples()) {
-        const input = inputFor(sample);
-        const inProcess = await provider.extract(input, new AbortController().signal);
-        const inWorker = await workerExtract(input);
-        expect(inWorker, `${sample.filename}: the worker module and extract() disagree`).to.deep.equal(inProcess);
-        expectWellFormed(inProcess, sample.filename);
-        expectTextInOrder(inProcess, sample);
-        for (const heading of sample.headings ?? []) {
-          const headings = inProcess.blocks.filter((block) => block.kind === 'heading').map((block) => block.text);
-          expect(headings, `${sample.filename}: heading blocks`).to.include(heading);
+    it(
+      'extracts each sample with the expected text in order and the expected ' +
+        'headings, alike in-process and in the worker module',
+      async () => {
+        const workerExtract = await loadWorkerExtract();
+        for (const sample of await writeSamples()) {
+          const input = inputFor(sample);
+          const inProcess = await provider.extract(input, new AbortController().signal);
+          const inWorker = await workerExtract(input);
+          expect(inWorker, `${sample.filename}: the worker module and extract() disagree`).to.deep.equal(inProcess);
+          expectWellFormed(inProcess, sample.filename);
+          expectTextInOrder(inProcess, sample);
+          for (const heading of sample.headings ?? []) {
+            const headings = inProcess.blocks.filter((block) => block.kind === 'heading').map((block) => block.text);
+            expect(headings, `${sample.filename}: heading blocks`).to.include(heading);
+          }
         }
-      }
-    });
+      },
+    );
 
     it('keeps non-ASCII text unchanged (at least one sample expects some)', async () => {
       const samples = await writeSamples();
@@ -137,33 +144,37 @@ export function describeExtractorConformance(name: string, setup: ExtractorConfo
       }
     });
 
-    it('rejects a corrupt file with a DocqaError naming the file, in-process and in the worker module, without an unhandled failure', async () => {
-      const corrupt = await setup.corrupt(dir);
-      const workerExtract = await loadWorkerExtract();
-      const unhandled: unknown[] = [];
-      const recordUnhandled = (reason: unknown) => unhandled.push(reason);
-      process.on('unhandledRejection', recordUnhandled);
-      try {
-        for (const [path, run] of [
-          ['extract()', () => provider.extract(inputFor(corrupt), new AbortController().signal)],
-          ['worker module', () => workerExtract(inputFor(corrupt))],
-        ] as const) {
-          const error = await run().then(
-            () => null,
-            (failure: unknown) => failure,
-          );
-          expect(error, `${path}: extracting corrupt ${corrupt.filename} must fail`).to.be.an('error');
-          expect(error, `${path}: error name`).to.have.property('name', 'DocqaError');
-          expect(unreadableFileCodes, `${path}: error code`).to.include((error as { code?: string }).code);
-          expect((error as Error).message, `${path}: the message must name the file`).to.include(corrupt.filename);
+    it(
+      'rejects a corrupt file with a DocqaError naming the file, in-process and ' +
+        'in the worker module, without an unhandled failure',
+      async () => {
+        const corrupt = await setup.corrupt(dir);
+        const workerExtract = await loadWorkerExtract();
+        const unhandled: unknown[] = [];
+        const recordUnhandled = (reason: unknown) => unhandled.push(reason);
+        process.on('unhandledRejection', recordUnhandled);
+        try {
+          for (const [path, run] of [
+            ['extract()', () => provider.extract(inputFor(corrupt), new AbortController().signal)],
+            ['worker module', () => workerExtract(inputFor(corrupt))],
+          ] as const) {
+            const error = await run().then(
+              () => null,
+              (failure: unknown) => failure,
+            );
+            expect(error, `${path}: extracting corrupt ${corrupt.filename} must fail`).to.be.an('error');
+            expect(error, `${path}: error name`).to.have.property('name', 'DocqaError');
+            expect(unreadableFileCodes, `${path}: error code`).to.include((error as { code?: string }).code);
+            expect((error as Error).message, `${path}: the message must name the file`).to.include(corrupt.filename);
+          }
+          // Give a stray promise inside the extractor a moment to reject where nobody listens.
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        } finally {
+          process.off('unhandledRejection', recordUnhandled);
         }
-        // Give a stray promise inside the extractor a moment to reject where nobody listens.
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      } finally {
-        process.off('unhandledRejection', recordUnhandled);
-      }
-      expect(unhandled, 'unhandled rejections while extracting a corrupt file').to.deep.equal([]);
-    });
+        expect(unhandled, 'unhandled rejections while extracting a corrupt file').to.deep.equal([]);
+      },
+    );
 
     it('rejects with the reason of an aborted signal', async () => {
       const [sample] = await writeSamples();
@@ -206,7 +217,8 @@ function expectTextInOrder(document: ExtractedDocument, sample: ExtractorSample)
       expect.fail(
         earlier >= 0
           ? `${sample.filename}: ${JSON.stringify(expected)} appears, but before the text expected ahead of it`
-          : `${sample.filename}: ${JSON.stringify(expected)} is missing from the extracted text ${JSON.stringify(text.slice(0, 400))}`,
+          : `${sample.filename}: ${JSON.stringify(expected)} is missing from the ` +
+              `extracted text ${JSON.stringify(text.slice(0, 400))}`,
       );
     }
     from = at + expected.length;

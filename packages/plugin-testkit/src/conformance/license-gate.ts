@@ -117,21 +117,25 @@ export function describeLicenseGateConformance(name: string, setup: LicenseGateC
       expect(gate.current()).to.deep.equal(expected);
     });
 
-    it("takes the license's limits over the plan's defaults, field by field; ENTERPRISE without limits is unlimited", async () => {
-      const { gate, sign } = current();
-      expect((await gate.apply(sign(claims('PRO', { limits: { documents: 5 } })))).limits).to.deep.equal({
-        ...defaultPlanLimits.PRO,
-        documents: 5,
-      });
-      expect((await gate.apply(sign(claims('ENTERPRISE')))).limits).to.deep.equal({
-        documents: null,
-        fileSizeBytes: null,
-        storageBytes: null,
-      });
-      const limited = await gate.apply(sign(claims('ENTERPRISE', { limits: { file_size_mb: 250, storage_gb: 2 } })));
-      expect(limited.plan).to.equal('ENTERPRISE');
-      expect(limited.limits).to.deep.equal({ documents: null, fileSizeBytes: 250 * mib, storageBytes: 2 * gib });
-    });
+    it(
+      "takes the license's limits over the plan's defaults, " +
+        'field by field; ENTERPRISE without limits is unlimited',
+      async () => {
+        const { gate, sign } = current();
+        expect((await gate.apply(sign(claims('PRO', { limits: { documents: 5 } })))).limits).to.deep.equal({
+          ...defaultPlanLimits.PRO,
+          documents: 5,
+        });
+        expect((await gate.apply(sign(claims('ENTERPRISE')))).limits).to.deep.equal({
+          documents: null,
+          fileSizeBytes: null,
+          storageBytes: null,
+        });
+        const limited = await gate.apply(sign(claims('ENTERPRISE', { limits: { file_size_mb: 250, storage_gb: 2 } })));
+        expect(limited.plan).to.equal('ENTERPRISE');
+        expect(limited.limits).to.deep.equal({ documents: null, fileSizeBytes: 250 * mib, storageBytes: 2 * gib });
+      },
+    );
 
     it('accepts a key with the surrounding whitespace of a key file', async () => {
       const { gate, sign } = current();

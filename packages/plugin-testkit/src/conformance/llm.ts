@@ -26,7 +26,8 @@ const groundedRequest = (maxTokens: number): GenerateRequest => ({
     {
       role: 'user',
       content:
-        'Passages:\n[1] Invoices: Invoices are archived for ten years in the finance vault.\n[2] Passwords: Reset your password from the sign-in page.\n\nQuestion: How long are invoices archived?',
+        'Passages:\n[1] Invoices: Invoices are archived for ten years in the finance vault.\n[2] Passwords: Reset ' +
+        'your password from the sign-in page.\n\nQuestion: How long are invoices archived?',
     },
   ],
   maxTokens,
@@ -67,18 +68,21 @@ export function describeLlmConformance(name: string, setup: LlmConformanceSetup)
       return started;
     };
 
-    it('describes itself: a backend and model name, and a context length that is null or a positive whole number', async () => {
-      const info = await current().backend.info();
-      expect(info.backend).to.be.a('string').and.not.empty;
-      expect(info.model).to.be.a('string').and.not.empty;
-      if (info.contextLength !== null)
-        expect(
-          Number.isInteger(info.contextLength) && info.contextLength > 0,
-          `contextLength ${info.contextLength}`,
-        ).to.equal(true);
-      expect(info.gpu).to.be.a('boolean');
-      expect(JSON.stringify(info)).to.not.match(/api[-_]?key|secret/i);
-    });
+    it(
+      'describes itself: a backend and model name, and a ' + 'context length that is null or a positive whole number',
+      async () => {
+        const info = await current().backend.info();
+        expect(info.backend).to.be.a('string').and.not.empty;
+        expect(info.model).to.be.a('string').and.not.empty;
+        if (info.contextLength !== null)
+          expect(
+            Number.isInteger(info.contextLength) && info.contextLength > 0,
+            `contextLength ${info.contextLength}`,
+          ).to.equal(true);
+        expect(info.gpu).to.be.a('boolean');
+        expect(JSON.stringify(info)).to.not.match(/api[-_]?key|secret/i);
+      },
+    );
 
     it('streams an answer as non-empty string pieces', async () => {
       const pieces = await collect(current().backend, groundedRequest(32), new AbortController().signal);
@@ -100,31 +104,34 @@ export function describeLlmConformance(name: string, setup: LlmConformanceSetup)
       }
     });
 
-    it('ends promptly when its signal aborts mid-answer, and yields nothing once aborted before it starts', async () => {
-      const { backend } = current();
-      const controller = new AbortController();
-      let abortedAt = 0;
-      let piecesAfterAbort = 0;
-      const iteration = (async () => {
-        for await (const _piece of backend.generate(groundedRequest(4096), controller.signal)) {
-          if (abortedAt === 0) {
-            abortedAt = Date.now();
-            controller.abort();
-          } else {
-            piecesAfterAbort += 1;
+    it(
+      'ends promptly when its signal aborts mid-answer, ' + 'and yields nothing once aborted before it starts',
+      async () => {
+        const { backend } = current();
+        const controller = new AbortController();
+        let abortedAt = 0;
+        let piecesAfterAbort = 0;
+        const iteration = (async () => {
+          for await (const _piece of backend.generate(groundedRequest(4096), controller.signal)) {
+            if (abortedAt === 0) {
+              abortedAt = Date.now();
+              controller.abort();
+            } else {
+              piecesAfterAbort += 1;
+            }
           }
-        }
-      })();
-      await iteration.catch(() => undefined);
-      expect(abortedAt, 'the backend yielded nothing to abort after').to.be.greaterThan(0);
-      expect(Date.now() - abortedAt).to.be.below(abortDeadlineMs);
-      expect(piecesAfterAbort, 'pieces yielded after the abort').to.be.at.most(2);
+        })();
+        await iteration.catch(() => undefined);
+        expect(abortedAt, 'the backend yielded nothing to abort after').to.be.greaterThan(0);
+        expect(Date.now() - abortedAt).to.be.below(abortDeadlineMs);
+        expect(piecesAfterAbort, 'pieces yielded after the abort').to.be.at.most(2);
 
-      const aborted = new AbortController();
-      aborted.abort();
-      const late = await collect(backend, groundedRequest(32), aborted.signal).catch(() => []);
-      expect(late).to.deep.equal([]);
-    });
+        const aborted = new AbortController();
+        aborted.abort();
+        const late = await collect(backend, groundedRequest(32), aborted.signal).catch(() => []);
+        expect(late).to.deep.equal([]);
+      },
+    );
 
     it('answers two requests at once, each completely', async () => {
       const { backend } = current();
@@ -136,21 +143,24 @@ export function describeLlmConformance(name: string, setup: LlmConformanceSetup)
       expect(second.join('').trim()).to.not.equal('');
     });
 
-    it('counts tokens exactly when it says it has a tokenizer: positive, and more for a longer text', async function () {
-      const { backend } = current();
-      if (!backend.capabilities.tokenizer) {
-        expect(backend.countTokens, 'countTokens without capabilities.tokenizer').to.equal(undefined);
-        this.skip();
-      }
-      expect(backend.countTokens, 'capabilities.tokenizer without countTokens').to.be.a('function');
-      const short = await backend.countTokens!('Invoices are archived.');
-      const long = await backend.countTokens!(
-        'Invoices are archived for ten years in the finance vault, then shredded.',
-      );
-      expect(Number.isInteger(short) && short > 0).to.equal(true);
-      expect(long).to.be.greaterThan(short);
-      expect(await backend.countTokens!('')).to.equal(0);
-    });
+    it(
+      'counts tokens exactly when it says it has a ' + 'tokenizer: positive, and more for a longer text',
+      async function () {
+        const { backend } = current();
+        if (!backend.capabilities.tokenizer) {
+          expect(backend.countTokens, 'countTokens without capabilities.tokenizer').to.equal(undefined);
+          this.skip();
+        }
+        expect(backend.countTokens, 'capabilities.tokenizer without countTokens').to.be.a('function');
+        const short = await backend.countTokens!('Invoices are archived.');
+        const long = await backend.countTokens!(
+          'Invoices are archived for ten years in the finance vault, then shredded.',
+        );
+        expect(Number.isInteger(short) && short > 0).to.equal(true);
+        expect(long).to.be.greaterThan(short);
+        expect(await backend.countTokens!('')).to.equal(0);
+      },
+    );
 
     it('reports a failing dependency as a DocqaError', async function () {
       const { backend, failNextRequest } = current();

@@ -87,7 +87,8 @@ function planTensors(tensors: readonly GgufTensor[]): PlannedTensor[] {
     }
     if (count !== tensor.data.length) {
       throw new Error(
-        `GGUF: tensor '${tensor.name}' of shape [${tensor.shape.join(', ')}] needs ${count} values, got ${tensor.data.length}`,
+        `GGUF: tensor '${tensor.name}' of shape [${tensor.shape.join(', ')}] ` +
+          `needs ${count} values, got ${tensor.data.length}`,
       );
     }
     const size = count * bytesPerValue[tensor.type];

@@ -8,7 +8,10 @@ export interface TinyBertOptions {
   layers?: number;
   /** Attention heads; must divide `dimensions`. */
   heads?: number;
-  /** A WordPiece vocabulary in the Hugging Face form (`##` continues a word); must hold [PAD], [UNK], [CLS], [SEP] and [MASK]. */
+  /**
+   * A WordPiece vocabulary in the Hugging Face form (`##` continues a word);
+   * must hold [PAD], [UNK], [CLS], [SEP] and [MASK].
+   */
   vocab?: readonly string[];
   /** The longest input in tokens the model was "trained" for (the rows of its position embeddings). */
   contextLength?: number;

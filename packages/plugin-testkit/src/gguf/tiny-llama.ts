@@ -27,7 +27,8 @@ export interface TinyLlamaModel {
 
 /** ChatML, as Qwen and many fine-tunes ship it: node-llama-cpp recognises it and formats chats with it. */
 export const chatMlTemplate =
-  "{% for message in messages %}{{ '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n' }}{% endfor %}" +
+  "{% for message in messages %}{{ '<|im_start|>' + message['role'] + '\\n' + " +
+  "message['content'] + '<|im_end|>' + '\\n' }}{% endfor %}" +
   "{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
 
 const specialTokens = ['<|endoftext|>', '<|im_start|>', '<|im_end|>'] as const;

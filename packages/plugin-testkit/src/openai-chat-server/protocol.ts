@@ -109,8 +109,10 @@ export function errorBody(status: number, error: ChatServerError = {}): object {
 export function contextLengthExceeded(contextLength: number, promptTokens: number, completionTokens: number): object {
   return errorBody(400, {
     message:
-      `This model's maximum context length is ${contextLength} tokens. However, you requested ${promptTokens + completionTokens} tokens ` +
-      `(${promptTokens} in the messages, ${completionTokens} in the completion). Please reduce the length of the messages or completion.`,
+      `This model's maximum context length is ${contextLength} tokens. However, you ` +
+      `requested ${promptTokens + completionTokens} tokens ` +
+      `(${promptTokens} in the messages, ${completionTokens} in the completion). ` +
+      'Please reduce the length of the messages or completion.',
     type: 'invalid_request_error',
     param: 'messages',
     code: 'context_length_exceeded',

@@ -144,7 +144,8 @@ export async function startChatCompletionsServer(
         );
       if (request.headers['api-key'] !== options.apiKey) {
         const message =
-          'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.';
+          'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key ' +
+          'for an active subscription and use a correct regional API endpoint for your resource.';
         return sendJson(response, 401, { error: { code: '401', message } });
       }
     } else if (!hasBearerKey(request, response)) return;
@@ -163,7 +164,8 @@ export async function startChatCompletionsServer(
             error: {
               code: 'DeploymentNotFound',
               message:
-                'The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again.',
+                'The API deployment for this resource does not exist. If you created the deployment ' +
+                'within the last 5 minutes, please wait a moment and try again.',
             },
           })
         : sendJson(
@@ -234,8 +236,10 @@ export async function startChatCompletionsServer(
     const authorization = request.headers.authorization;
     if (authorization === `Bearer ${options.apiKey}`) return true;
     const message = authorization
-      ? `Incorrect API key provided: ${authorization.replace(/^Bearer\s+/i, '')}. You can find your API key at https://platform.openai.com/account/api-keys.`
-      : "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).";
+      ? `Incorrect API key provided: ${authorization.replace(/^Bearer\s+/i, '')}. You can find ` +
+        'your API key at https://platform.openai.com/account/api-keys.'
+      : "You didn't provide an API key. You need to provide your API key in an Authorization " +
+        'header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).';
     sendJson(
       response,
       401,
