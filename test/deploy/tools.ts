@@ -20,7 +20,8 @@ export function requireTool(command: string, debianPackage: string): string {
   if ((found.status !== 0 || where === '') && fs.existsSync(`/usr/sbin/${command}`)) return `/usr/sbin/${command}`;
   if (found.status !== 0 || where === '') {
     throw new Error(
-      `${command} is not installed, and the deployment tests need it: apt-get install ${debianPackage} (.ci/run installs it)`,
+      `${command} is not installed, and the deployment tests need it: apt-get ` +
+        `install ${debianPackage} (.ci/run installs it)`,
     );
   }
   return where;

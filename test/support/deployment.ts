@@ -8,7 +8,8 @@ import { baseEnv, serveCli, type ServingCli } from './cli.js';
 
 /** Why the suites with several DocQA processes are skipped without a PostgreSQL server. */
 export const needsPostgres =
-  'set TEST_DATABASE_URL: several DocQA processes share one PostgreSQL server (the embedded database serves one process)';
+  'set TEST_DATABASE_URL: several DocQA processes share one PostgreSQL ' +
+  'server (the embedded database serves one process)';
 
 /** describe() when TEST_DATABASE_URL names a server; otherwise skipped, with the reason in its title. */
 export function describeOnPostgres(title: string, body: (this: Mocha.Suite) => void, reason = needsPostgres): void {

@@ -119,7 +119,8 @@ function tooManyDocuments(settings: FeedSyncSettings): DocqaError {
   // checkpoint, and the documents beyond the limit would never be synced.
   return new DocqaError(
     'validation_failed',
-    `JSON Lines feed ${settings.config.path} has more than maxDocuments (${settings.maxDocuments}) changed documents; ` +
+    `JSON Lines feed ${settings.config.path} has more than maxDocuments ` +
+      `(${settings.maxDocuments}) changed documents; ` +
       `raise the option maxDocuments of plugin instance '${settings.instanceId}' if the feed is meant to be this large`,
     { extra: { limit: settings.maxDocuments } },
   );

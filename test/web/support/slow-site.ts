@@ -15,7 +15,8 @@ export async function startSlowSite(pages = 40): Promise<{ origin: string; close
       res
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
         .end(
-          `<!doctype html><html><head><title>Handbook</title></head><body><h1>Handbook</h1><p>The start page of a slow site.</p><ul>${links}</ul></body></html>`,
+          '<!doctype html><html><head><title>Handbook</title></head>' +
+            `<body><h1>Handbook</h1><p>The start page of a slow site.</p><ul>${links}</ul></body></html>`,
         );
       return;
     }
