@@ -1,7 +1,6 @@
 import { basename } from 'node:path';
 import { definePlugin } from '@docqa/plugin-api';
 import { llamaCppRerankerOptionsSchema } from './config.js';
-import { loadRanker } from './ranker.js';
 
 export {
   llamaCppRerankerOptionsSchema,
@@ -23,6 +22,9 @@ export default definePlugin({
   deps: {},
   async init({ options, logger, onStop }) {
     const name = options.modelName ?? basename(options.modelPath).replace(/\.gguf$/i, '');
+    // node-llama-cpp loads only when reranking is on: its modules are about 38 MB of the process's
+    // memory (as llm-llamacpp measured), which every server paid at import while this was static.
+    const { loadRanker } = await import('./ranker.js');
     const loaded = await loadRanker(options, name, logger);
     onStop(() => loaded.dispose());
     logger.info(
