@@ -1,7 +1,8 @@
 /**
  * Peak memory of this process per bench phase, as an operator sees it: the resident set of the
  * whole process (every thread, worker threads included, and native memory such as llama.cpp's or
- * a WebAssembly heap) plus its child processes, sampled every 100 ms, with what made up the
+ * a WebAssembly heap) plus what its child processes add to it (their private pages), sampled every
+ * 100 ms, with what made up the
  * resident set at each phase's peak, so a figure over budget points at its cause:
  * - `js heap`: V8's heap of the main thread (heapTotal);
  * - `buffers`: memory outside the heap held by JS objects (Buffers, typed arrays: `arrayBuffers`);
@@ -13,7 +14,7 @@
 import fs from 'node:fs';
 
 export interface MemoryBreakdown {
-  /** This process and its child processes. */
+  /** This process's resident set and its child processes' private pages. */
   rss: number;
   children: number;
   jsHeap: number;
@@ -73,7 +74,28 @@ function mappings(): { wasm: number; files: number } | null {
   return { wasm, files };
 }
 
-/** Resident bytes of this process's descendants (a child that creates the embedded database, say): 0 where /proc is missing. */
+/**
+ * What a child process adds to the memory in use: its private resident pages (USS). Its resident set
+ * would count again the pages it shares with this process, above all node's executable, which both
+ * map from the same file: node-llama-cpp's binary check (a forked node, 76-85 MB resident) shares
+ * about 43 MB of them, so adding its resident set to ours counted those pages twice. Its VmRSS
+ * where smaps_rollup is missing (kernels before 4.14).
+ */
+function privateBytes(pid: string): number {
+  try {
+    const rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(rollup)?.[1] ?? 0) * 1024;
+    return field('Private_Clean') + field('Private_Dirty');
+  } catch {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+  }
+}
+
+/**
+ * Private resident bytes of this process's descendants (a child that creates the embedded database,
+ * node-llama-cpp's binary check): 0 where /proc is missing.
+ */
 export function childrenRss(pid = process.pid): number {
   let total = 0;
   let tasks: string[];
@@ -91,8 +113,7 @@ export function childrenRss(pid = process.pid): number {
     }
     for (const child of children) {
       try {
-        const status = fs.readFileSync(`/proc/${child}/status`, 'utf8');
-        total += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024 + childrenRss(Number(child));
+        total += privateBytes(child) + childrenRss(Number(child));
       } catch {
         // The child has just exited.
       }
