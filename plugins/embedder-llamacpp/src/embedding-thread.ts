@@ -13,7 +13,8 @@
  * finishes first (its document is written while the other embeds).
  */
 import { parentPort } from 'node:worker_threads';
-import { DocqaError, type Logger } from '@docqa/plugin-api';
+import type { Logger } from '@docqa/plugin-api';
+import { DocqaError } from '@docqa/plugin-api/errors';
 import { loadEmbeddingModel, type LoadedEmbeddingModel } from './load-model.js';
 import { createTextEmbedder, type TextEmbedder } from './text-embedder.js';
 import { toThreadError, type FromEmbeddingThread, type LogLevel, type ToEmbeddingThread } from './thread-protocol.js';

@@ -1,7 +1,8 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { getLlama, LlamaLogLevel, type Llama, type LlamaEmbeddingContext, type LlamaModel } from 'node-llama-cpp';
-import { DocqaError, type Logger } from '@docqa/plugin-api';
+import type { Logger } from '@docqa/plugin-api';
+import { DocqaError } from '@docqa/plugin-api/errors';
 import type { LlamaCppEmbedderOptions } from './config.js';
 
 export interface LoadedEmbeddingModel {

@@ -1,5 +1,6 @@
 import type { Token } from 'node-llama-cpp';
-import { DocqaError, type EmbeddingSpace } from '@docqa/plugin-api';
+import type { EmbeddingSpace } from '@docqa/plugin-api';
+import { DocqaError } from '@docqa/plugin-api/errors';
 import type { LoadedEmbeddingModel } from './load-model.js';
 
 /** One text at a time through a loaded model: what the embedding thread runs. */

@@ -1,4 +1,4 @@
-import { DocqaError, errorStatus, type ErrorCode } from '@docqa/plugin-api';
+import { DocqaError, errorStatus, type ErrorCode } from '@docqa/plugin-api/errors';
 import type { LlamaCppEmbedderOptions } from './config.js';
 
 /** What the server's thread sends the embedding thread. */
