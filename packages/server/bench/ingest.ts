@@ -8,9 +8,10 @@
  * scan, the sync and ingest jobs) and peak RSS of this process and its children. PostgreSQL when
  * TEST_DATABASE_URL or DATABASE_URL is set (a temporary database is created next to it and dropped),
  * else the embedded PGlite on disk. Everything runs in this process except the PostgreSQL server (and
- * node-llama-cpp's child process that checks its binary, whose private memory counts in the start-up peak). Each stage's
- * CPU time too, and from it the fastest the whole pipeline could go if the stages shared the cores
- * perfectly (bench/cpu-meter.ts): the pipeline's figure is held against that bound as well.
+ * node-llama-cpp's child process that checks its binary, whose private memory counts in the start-up
+ * peak). Each stage's CPU time too, and from it the fastest the whole pipeline could go if the
+ * stages shared the cores perfectly (bench/cpu-meter.ts): the pipeline's figure is held against that
+ * bound as well.
  *
  * The embedder gets the threads the standard preset gives it (presets/inference-threads.ts: one core
  * less than the machine's on the embedded database); BENCH_EMBED_THREADS overrides them,
