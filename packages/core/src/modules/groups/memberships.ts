@@ -11,6 +11,11 @@ export class Memberships {
   readonly #byUser = new Map<string, { groupIds: string[]; expiresAt: number }>();
   /** Bumped by every forget: a read under way at the time may predate the change and is not kept. */
   #generation = 0;
+  /**
+   * Reads under way: a user's requests that miss together (the first burst after the entry expired)
+   * share one read. Only a read of the current generation is shared, never one from before a forget.
+   */
+  readonly #reading = new Map<string, { generation: number; groupIds: Promise<string[]> }>();
 
   constructor(
     private readonly ttlMs = membershipSeconds * 1000,
@@ -21,13 +26,21 @@ export class Memberships {
   async load(userId: string, read: () => Promise<string[]>): Promise<string[]> {
     const entry = this.#byUser.get(userId);
     if (entry && entry.expiresAt > this.now()) return entry.groupIds;
+    const reading = this.#reading.get(userId);
+    if (reading && reading.generation === this.#generation) return reading.groupIds;
     const generation = this.#generation;
-    const groupIds = await read();
-    if (generation === this.#generation) {
-      if (this.#byUser.size >= this.maxEntries) this.#byUser.clear();
-      this.#byUser.set(userId, { groupIds, expiresAt: this.now() + this.ttlMs });
+    const pending = read();
+    this.#reading.set(userId, { generation, groupIds: pending });
+    try {
+      const groupIds = await pending;
+      if (generation === this.#generation) {
+        if (this.#byUser.size >= this.maxEntries) this.#byUser.clear();
+        this.#byUser.set(userId, { groupIds, expiresAt: this.now() + this.ttlMs });
+      }
+      return groupIds;
+    } finally {
+      if (this.#reading.get(userId)?.groupIds === pending) this.#reading.delete(userId);
     }
-    return groupIds;
   }
 
   forget(userId: string): void {

@@ -28,6 +28,12 @@ export class VerifiedUsers {
   #size = 0;
   /** Bumped by every forget: a read that started before it must not be kept. */
   #generation = 0;
+  /**
+   * Reads under way, by user and sign-in: requests that miss together (the first burst after the
+   * entry expired, many clients of one user) share one read instead of each sending its own. Only
+   * a read of the current generation is shared, so nobody waits on one that predates a forget.
+   */
+  readonly #reading = new Map<string, { generation: number; user: Promise<VerifiedUser | null> }>();
 
   constructor(
     private readonly ttlMs: number,
@@ -51,10 +57,20 @@ export class VerifiedUsers {
   ): Promise<VerifiedUser | null> {
     const cached = this.get(userId, familyId);
     if (cached) return cached;
+    // A user id is a uuid, so the space cannot make two different keys equal.
+    const key = `${userId} ${familyId ?? ''}`;
+    const reading = this.#reading.get(key);
+    if (reading && reading.generation === this.#generation) return reading.user;
     const generation = this.#generation;
-    const user = await load();
-    if (user && generation === this.#generation) this.#set(userId, familyId ?? '', user);
-    return user;
+    const user = load();
+    this.#reading.set(key, { generation, user });
+    try {
+      const found = await user;
+      if (found && generation === this.#generation) this.#set(userId, familyId ?? '', found);
+      return found;
+    } finally {
+      if (this.#reading.get(key)?.user === user) this.#reading.delete(key);
+    }
   }
 
   /** Forgets a user (changed, deleted, signed out everywhere, a sign-in revoked): the next request reads again. */
