@@ -101,8 +101,7 @@ export class DocumentRepository {
   /** The document if it exists and the groups may see it (null: every document is visible). */
   async visibleById(id: string, visibleToGroups: string[] | null): Promise<DocumentRow | null> {
     const { rows } = await this.db.query<DocumentRow>(
-      'select d.* from document d where d.id = $1 ' +
-        `${visibleToGroups ? `and ${documentAccessPredicate('d', '$2')}` : ''}`,
+      `select d.* from document d where d.id = $1 ${visibleToGroups ? `and ${documentAccessPredicate('d', '$2')}` : ''}`,
       visibleToGroups ? [id, visibleToGroups] : [id],
     );
     return rows[0] ?? null;
@@ -145,8 +144,7 @@ export class DocumentRepository {
    */
   async insertSourceFile(tx: SqlExecutor, doc: NewSourceFile): Promise<DocumentRow | null> {
     const { rows } = await tx.query<DocumentRow>(
-      `insert into document (id, source_type, source_id, external_id, path, filename, title, media_type, size_bytes,
-        content_hash, status, uploaded_by)
+      `insert into document (id, source_type, source_id, external_id, path, filename, title, media_type, size_bytes, content_hash, status, uploaded_by)
        values ($1, 'connector', $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10)
        on conflict (source_type, source_id, external_id) where external_id is not null do nothing returning *`,
       [
@@ -180,8 +178,7 @@ export class DocumentRepository {
   /** Gives a document another place, keeping its id, chunks and vectors. */
   async relocate(id: string, place: DocumentPlace): Promise<DocumentRow | null> {
     const { rows } = await this.db.query<DocumentRow>(
-      'update document set source_type = $2, source_id = $3, external_id = $4, path = $5, ' +
-        'filename = $6, updated_at = now() where id = $1 returning *',
+      'update document set source_type = $2, source_id = $3, external_id = $4, path = $5, filename = $6, updated_at = now() where id = $1 returning *',
       [id, place.sourceType, place.sourceId, place.externalId, place.path, place.filename],
     );
     return rows[0] ?? null;
@@ -205,8 +202,7 @@ export class DocumentRepository {
     if (filter.search) {
       values.push(`%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
       where.push(
-        `(d.filename ilike $${values.length} or d.path ilike $${values.length} ` +
-          `or coalesce(d.title, '') ilike $${values.length})`,
+        `(d.filename ilike $${values.length} or d.path ilike $${values.length} or coalesce(d.title, '') ilike $${values.length})`,
       );
     }
     if (filter.sourceType) {
@@ -223,10 +219,12 @@ export class DocumentRepository {
     }
     // Newest first; one upload's documents share their transaction's time, and among them the path
     // orders (then the id): a stable order a reader can follow from page to page.
-    const sql =
-      'select d.*, count(*) over () as total from document d ' +
-      `${where.length ? `where ${where.join(' and ')}` : ''} order by d.created_at desc, d.path, d.id ` +
-      'limit $1 offset $2';
+    // The total as a scalar subquery (run once) rather than `count(*) over ()`: the window kept every
+    // matching document's whole row in memory to count them, and read them all before the page's
+    // first; now the count reads no row data and the page stops after limit + offset rows.
+    const condition = where.length ? `where ${where.join(' and ')}` : '';
+    const sql = `select d.*, (select count(*) from document d ${condition}) as total from document d ${condition}
+      order by d.created_at desc, d.path, d.id limit $1 offset $2`;
     const { rows } = await this.db.query<DocumentRow & { total: string }>(sql, values);
     const firstRow = async () =>
       (await this.db.query<DocumentRow & { total: string }>(sql, [1, 0, ...values.slice(2)])).rows;
