@@ -119,6 +119,19 @@ describe('chat module (without the HTTP server)', function () {
     expect(DocqaError.is(read, 'not_found')).to.equal(true);
   });
 
+  it('keeps both of two answers to one conversation that finish together, and stamps the conversation', async () => {
+    const first = await ask(ada, 'How long is the cooling period?');
+    const id = first!.conversation_id;
+    const before = (await conversations.list(ada.userId, 100, 0)).items.find((item) => item.id === id);
+    await Promise.all([ask(ada, 'Cooling, the second time?', id), ask(ada, 'Cooling, the third time?', id)]);
+    const turns = (await conversations.get(ada.userId, id)).turns;
+    expect(turns.map((turn) => turn.query).sort()).to.deep.equal(
+      ['Cooling, the second time?', 'Cooling, the third time?', 'How long is the cooling period?'].sort(),
+    );
+    const after = (await conversations.list(ada.userId, 100, 0)).items.find((item) => item.id === id);
+    expect(Date.parse(after!.updated_at)).to.be.greaterThan(Date.parse(before!.updated_at));
+  });
+
   it("keeps the owner's thumbs up or down with the turn, changes and clears it, and audits it", async () => {
     const first = await ask(ada, 'How long is the cooling period?');
     const id = first!.conversation_id;

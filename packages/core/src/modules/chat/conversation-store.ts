@@ -96,7 +96,9 @@ export class ConversationStore {
           [conversationId, userId, titleOf(turn.query)],
         );
       }
-      const { rowCount } = await tx.query('select 1 from conversation where id = $1 and user_id = $2 for update', [
+      // The update locks the row as `select … for update` did (two answers finishing together wait
+      // for each other) and stamps it, in one statement: a round trip less on every chat turn.
+      const { rowCount } = await tx.query('update conversation set updated_at = now() where id = $1 and user_id = $2', [
         conversationId,
         userId,
       ]);
@@ -129,7 +131,6 @@ export class ConversationStore {
         conversationId,
         position - maxTurns,
       ]);
-      await tx.query('update conversation set updated_at = now() where id = $1', [conversationId]);
       return conversationId;
     });
   }
