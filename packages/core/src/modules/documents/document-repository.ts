@@ -101,7 +101,8 @@ export class DocumentRepository {
   /** The document if it exists and the groups may see it (null: every document is visible). */
   async visibleById(id: string, visibleToGroups: string[] | null): Promise<DocumentRow | null> {
     const { rows } = await this.db.query<DocumentRow>(
-      `select d.* from document d where d.id = $1 ${visibleToGroups ? `and ${documentAccessPredicate('d', '$2')}` : ''}`,
+      'select d.* from document d where d.id = $1 ' +
+        `${visibleToGroups ? `and ${documentAccessPredicate('d', '$2')}` : ''}`,
       visibleToGroups ? [id, visibleToGroups] : [id],
     );
     return rows[0] ?? null;
@@ -144,7 +145,8 @@ export class DocumentRepository {
    */
   async insertSourceFile(tx: SqlExecutor, doc: NewSourceFile): Promise<DocumentRow | null> {
     const { rows } = await tx.query<DocumentRow>(
-      `insert into document (id, source_type, source_id, external_id, path, filename, title, media_type, size_bytes, content_hash, status, uploaded_by)
+      `insert into document (id, source_type, source_id, external_id, path, filename, title, media_type, size_bytes,
+        content_hash, status, uploaded_by)
        values ($1, 'connector', $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10)
        on conflict (source_type, source_id, external_id) where external_id is not null do nothing returning *`,
       [
@@ -178,7 +180,8 @@ export class DocumentRepository {
   /** Gives a document another place, keeping its id, chunks and vectors. */
   async relocate(id: string, place: DocumentPlace): Promise<DocumentRow | null> {
     const { rows } = await this.db.query<DocumentRow>(
-      'update document set source_type = $2, source_id = $3, external_id = $4, path = $5, filename = $6, updated_at = now() where id = $1 returning *',
+      'update document set source_type = $2, source_id = $3, external_id = $4, path = $5, ' +
+        'filename = $6, updated_at = now() where id = $1 returning *',
       [id, place.sourceType, place.sourceId, place.externalId, place.path, place.filename],
     );
     return rows[0] ?? null;
@@ -202,7 +205,8 @@ export class DocumentRepository {
     if (filter.search) {
       values.push(`%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
       where.push(
-        `(d.filename ilike $${values.length} or d.path ilike $${values.length} or coalesce(d.title, '') ilike $${values.length})`,
+        `(d.filename ilike $${values.length} or d.path ilike $${values.length} ` +
+          `or coalesce(d.title, '') ilike $${values.length})`,
       );
     }
     if (filter.sourceType) {
