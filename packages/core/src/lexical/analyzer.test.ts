@@ -1,5 +1,13 @@
 import { expect } from 'chai';
-import { analyze, analyzeChunk, analyzeQuery, englishStopWords, segmentWords, tokenizeWords } from './analyzer.js';
+import {
+  analyze,
+  analyzeChunk,
+  analyzeQuery,
+  englishStopWords,
+  ideographicBigrams,
+  segmentWords,
+  tokenizeWords,
+} from './analyzer.js';
 import { LanguageDetector } from './language-detection.js';
 
 const detector = new LanguageDetector();
@@ -59,7 +67,24 @@ describe('lexical analyzer', () => {
       'hund',
     ]);
     expect(analyze('الكتاب في المكتبات', 'ar')).to.deep.equal(['كتاب', 'مكتب']);
-    expect(analyze('我们在学习', 'zh')).to.deep.equal(['学习']);
+    // Stop words leave the words; the bigrams beside them (next test) keep every character pair.
+    expect(analyze('我们在学习', 'zh')).to.deep.equal(['学习', '我们', '们在', '在学', '学习']);
+  });
+  it('adds the character bigrams of each Han or Kana run beside the words, by script, not language', () => {
+    // "洛杉矶公羊队" (a name ICU's dictionary cuts its own way) shares "公羊" with a text that has it alone.
+    for (const language of ['zh', 'ja', null]) {
+      expect(analyze('洛杉矶公羊队', language), String(language)).to.include.members([
+        '洛杉',
+        '杉矶',
+        '矶公',
+        '公羊',
+        '羊队',
+      ]);
+    }
+    expect(analyze('カタカナ,漢字', 'ja')).to.include.members(['カタ', 'タカ', 'カナ', '漢字']);
+    expect(ideographicBigrams('一 二三四')).to.deep.equal(['二三', '三四']);
+    expect(ideographicBigrams('𠀀𠀁')).to.deep.equal(['𠀀𠀁']);
+    expect(analyze('Die Häuser der Katzen', 'de')).to.deep.equal(['haus', 'katz']);
   });
   it('analyses a language without rules by segmentation and case folding alone', () => {
     expect(analyze('Hello Wörld', 'xx')).to.deep.equal(['hello', 'wörld']);

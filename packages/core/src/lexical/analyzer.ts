@@ -4,9 +4,10 @@ import type { LanguageDetector } from './language-detection.js';
 /**
  * The version of the analysis below. Postings written under another version are re-analysed by the
  * lexical re-index job at start (packages/core/src/modules/search/lexical-reindex.ts): bump it with any
- * change that alters a term, the language detector's database included (3: eld's extra-small one).
+ * change that alters a term, the language detector's database included (3: eld's extra-small one;
+ * 4: Han and Kana bigrams).
  */
-export const analyzerVersion = 3;
+export const analyzerVersion = 4;
 
 /** Lucene's StandardTokenizer cuts tokens at 255 characters; longer runs are noise (base64, hashes). */
 const maxTokenLength = 255;
@@ -70,7 +71,30 @@ export function analyze(text: string, language: string | null): string[] {
     const folded = word.toLowerCase();
     if (!stopWords.has(folded)) terms.push(stem(folded));
   }
+  if (ideographic.test(text)) {
+    // Stop words are not taken out of bigrams: on XQuAD zh that cost 0.001 nDCG@10.
+    terms.push(...ideographicBigrams(text.normalize('NFKC')));
+  }
   return terms;
+}
+
+/** Han and Kana: scripts written without spaces whose characters are syllables or morphemes. */
+const ideographic = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const ideographicRun = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]{2,}/gu;
+
+/**
+ * Every two adjacent characters of each run of Han or Kana, beside the dictionary's words (as
+ * Lucene's CJK bigrams): a query and a passage whose dictionary cut differs ("北京大学" against
+ * "北京" "大学", or a name the dictionary lacks) still share terms. Chosen by script, whatever the
+ * text's language; a bigram that is also a word counts as both, which weighs it up.
+ */
+export function ideographicBigrams(normalized: string): string[] {
+  const bigrams: string[] = [];
+  for (const [run] of normalized.matchAll(ideographicRun)) {
+    const characters = [...run];
+    for (let i = 0; i + 1 < characters.length; i++) bigrams.push(characters[i]! + characters[i + 1]!);
+  }
+  return bigrams;
 }
 
 /** A chunk's analysis: its language as detected, its terms' frequencies and its BM25 length. */
