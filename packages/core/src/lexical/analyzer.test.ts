@@ -86,6 +86,11 @@ describe('lexical analyzer', () => {
     expect(ideographicBigrams('𠀀𠀁')).to.deep.equal(['𠀀𠀁']);
     expect(analyze('Die Häuser der Katzen', 'de')).to.deep.equal(['haus', 'katz']);
   });
+  it('leaves the bigrams out when asked for words alone (sentence ranking)', () => {
+    expect(analyze('我们在学习', 'zh', { bigrams: false })).to.deep.equal(['学习']);
+    const terms = analyzeQuery('洛杉矶公羊队', detector, ['zh'], { bigrams: false });
+    expect([...terms.keys()]).to.not.include('杉矶');
+  });
   it('analyses a language without rules by segmentation and case folding alone', () => {
     expect(analyze('Hello Wörld', 'xx')).to.deep.equal(['hello', 'wörld']);
   });
