@@ -163,6 +163,22 @@ export function lexicalQuery(vocabulary: Vocabulary, random: () => number): stri
   ).join(' ');
 }
 
+/** The content words a frequent-word query draws from: the most frequent ones, each in a large share of the chunks. */
+export const frequentWords = 20;
+
+/**
+ * A query of 2–4 distinct words of the most frequent content words, drawn uniformly from them: the worst
+ * case for BM25 over postings (every term's postings are long, none is rare enough to rank by),
+ * which Zipf-drawn queries meet only now and then.
+ */
+export function frequentWordQuery(vocabulary: Vocabulary, random: () => number): string {
+  const count = 2 + Math.floor(random() * 3);
+  const words = new Set<string>();
+  while (words.size < count)
+    words.add(vocabulary.words[vocabulary.firstContentRank + Math.floor(random() * frequentWords)]!);
+  return [...words].join(' ');
+}
+
 /** A query of stop words only: nothing matches lexically, so search answers in dense mode alone. */
 export function stopWordQuery(random: () => number): string {
   const count = 2 + Math.floor(random() * 3);

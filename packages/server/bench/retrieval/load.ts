@@ -52,6 +52,7 @@ export async function loadCorpus(
   store: VectorStoreProvider,
   space: EmbeddingSpace,
   options: CorpusOptions,
+  progress: (stage: string) => void = () => {},
 ): Promise<LoadReport> {
   const textRandom = seededRandom(options.seed);
   const vocabulary = zipfVocabulary(options.vocabularySize, textRandom);
@@ -76,7 +77,7 @@ export async function loadCorpus(
         chunks: texts.map((text, position) => ({ id: chunkId(id, position), position, text })),
       };
     });
-    const analysed = docs.map((d) => d.chunks.map((c) => analyseChunk(c.id, c.text)));
+    const analysed = docs.map((d) => d.chunks.map((c) => analyseChunk(c.id, c.text, null)));
     const termCount = (chunks: ReturnType<typeof analyseChunk>[]) =>
       chunks.reduce((sum, chunk) => sum + chunk.length, 0);
     await db.transaction(async (tx) => {
@@ -122,20 +123,18 @@ export async function loadCorpus(
   };
   await Promise.all(Array.from({ length: transactionsInFlight }, worker));
   const textSeconds = (performance.now() - textStarted) / 1000;
+  progress('postings written; building their indexes');
   const indexStarted = performance.now();
   await restorePostingIndexes();
   const postingIndexSeconds = (performance.now() - indexStarted) / 1000;
 
+  progress('postings indexed; writing vectors, then the HNSW build');
   const vectorStarted = performance.now();
   const vectorRandom = seededRandom(options.seed + 1);
   const vectors = clusteredSpace(options.vectors, vectorRandom);
-  const { rows: chunkRows } = await db.query<{ id: string; document_id: string }>('select id, document_id from chunk');
-  const records = chunkRows.map((row) => ({
-    chunkId: row.id,
-    documentId: row.document_id,
-    embedding: vectors.point(Math.floor(vectorRandom() * options.vectors.clusters)),
-  }));
-  await store.upsert(space, records);
+  const chunkCount = await writeVectors(db, store, space, () =>
+    vectors.point(Math.floor(vectorRandom() * options.vectors.clusters)),
+  );
   const { rows: hnsw } = await db.query<{ n: string }>(
     `select count(*) as n from pg_indexes where tablename = 'vector_embedding' and indexdef like '%USING hnsw%'`,
   );
@@ -145,6 +144,7 @@ export async function loadCorpus(
 
   // What autovacuum would do shortly after a bulk load: statistics for the planner, and the
   // visibility map that lets BM25 scoring read postings by index-only scans.
+  progress('vectors indexed; vacuum analyze');
   const vacuumStarted = performance.now();
   for (const table of ['document', 'chunk', 'chunk_term', 'term_stats', 'vector_embedding'])
     await db.query(`vacuum (analyze) ${table}`);
@@ -153,13 +153,61 @@ export async function loadCorpus(
   const { rows } = await db.query<{ postings: string }>('select count(*) as postings from chunk_term');
   return {
     documents,
-    chunks: chunkRows.length,
+    chunks: chunkCount,
     postings: Number(rows[0]?.postings),
     textSeconds,
     postingIndexSeconds,
     vectorSeconds,
     vacuumSeconds,
   };
+}
+
+/** Vectors generated and written per statement: a few MB of SQL text, whatever the corpus size. */
+const vectorsPerStatement = 2_000;
+
+/**
+ * Every chunk's vector, in batches read by keyset from the chunk table, so the process holds one
+ * batch at a time (a million 384-d vectors as JS arrays would be gigabytes). All but the last
+ * batch go in by SQL into the store's table; the last through the store's own upsert, which then
+ * finds its space without an HNSW index and builds it once over all the vectors, as on a first
+ * indexing run, instead of inserting them into the graph one by one. Answers the chunks written.
+ */
+async function writeVectors(
+  db: Db,
+  store: VectorStoreProvider,
+  space: EmbeddingSpace,
+  embedding: () => number[],
+): Promise<number> {
+  let after = '00000000-0000-0000-0000-000000000000';
+  let written = 0;
+  for (;;) {
+    // One row more than a batch: whether this batch is the last, which goes through the store.
+    const { rows } = await db.query<{ id: string; document_id: string }>(
+      'select id, document_id from chunk where id > $1 order by id limit $2',
+      [after, vectorsPerStatement + 1],
+    );
+    const last = rows.length <= vectorsPerStatement;
+    const batch = last ? rows : rows.slice(0, vectorsPerStatement);
+    after = batch[batch.length - 1]!.id;
+    const records = batch.map((row) => ({ chunkId: row.id, documentId: row.document_id, embedding: embedding() }));
+    written += records.length;
+    if (last) {
+      await store.upsert(space, records);
+      return written;
+    }
+    await db.query(
+      `insert into vector_embedding (space, dimensions, chunk_id, document_id, embedding)
+       select $1, $2, u.chunk_id, u.document_id, u.embedding::vector
+       from unnest($3::text[], $4::text[], $5::text[]) as u (chunk_id, document_id, embedding)`,
+      [
+        `${space.model}@${space.dimensions}`,
+        space.dimensions,
+        records.map((r) => r.chunkId),
+        records.map((r) => r.documentId),
+        records.map((r) => `[${r.embedding.join(',')}]`),
+      ],
+    );
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
 /** Percentiles and the printed results of bench:retrieval: every target with PASS/MISS, ratios to same-run baselines. */
 import type { LoadReport } from './load.js';
+import type { Sizes } from './sizes.js';
 import type { RecallRun, SearchRun } from './search.js';
 import type { ConcurrentOutcome, PairedFirstToken } from './streams.js';
 import { spread, type Spread } from './percentiles.js';
@@ -10,7 +11,7 @@ const verdict = (pass: boolean): string => (pass ? 'PASS' : 'MISS');
 
 export function printLoad(
   load: LoadReport,
-  settings: { dimensions: number; clusters: number; maintenanceWorkMem: string },
+  settings: { dimensions: number; clusters: number; maintenanceWorkMem: string; peakRss: number },
 ): void {
   const seconds = load.textSeconds + load.postingIndexSeconds + load.vectorSeconds + load.vacuumSeconds;
   console.log(
@@ -20,14 +21,36 @@ export function printLoad(
     `load ${seconds.toFixed(1)} s: chunks + postings ${load.textSeconds.toFixed(1)} s (${(load.chunks / load.textSeconds).toFixed(0)} chunks/s), postings' indexes ${load.postingIndexSeconds.toFixed(1)} s, ` +
       `vectors + HNSW build ${load.vectorSeconds.toFixed(1)} s, vacuum analyze ${load.vacuumSeconds.toFixed(1)} s (maintenance_work_mem ${settings.maintenanceWorkMem})`,
   );
+  console.log(`  peak RSS of the bench process (server included) while loading: ${mib(settings.peakRss)}`);
+}
+
+const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MB`;
+
+/** Table and index sizes, with bytes per chunk, so that they scale to other corpus sizes. */
+export function printSizes(sizes: Sizes, chunks: number): void {
+  const perChunk = (bytes: number) => `${(bytes / chunks).toFixed(0)} B/chunk`;
+  console.log(`on disk: database ${mib(sizes.databaseBytes)} (${perChunk(sizes.databaseBytes)})`);
+  for (const relation of sizes.relations) {
+    const indexes = relation.indexes.reduce((sum, index) => sum + index.bytes, 0);
+    console.log(
+      `  ${relation.table.padEnd(17)} table ${mib(relation.tableBytes).padStart(8)}, indexes ${mib(indexes).padStart(8)} (${perChunk(relation.tableBytes + indexes)})`,
+    );
+    for (const index of relation.indexes) console.log(`    ${index.name.padEnd(52)} ${mib(index.bytes).padStart(8)}`);
+  }
 }
 
 export interface Results {
   lexical: SearchRun;
+  /** Queries of the most frequent content words only (frequentWordQuery). */
+  lexicalFrequent: SearchRun;
   dense: SearchRun;
   hybrid: SearchRun;
+  hybridFrequent: SearchRun;
   /** Σ df of each measured query's terms: the postings BM25 reads. */
   postings: Spread;
+  frequentPostings: Spread;
+  /** The bench process's peak resident set while loading the corpus. */
+  loadPeakRss: number;
   recall: RecallRun;
   pairs: PairedFirstToken[];
   concurrent: ConcurrentOutcome;
@@ -37,7 +60,13 @@ export interface Settings {
   warmUp: number;
   firstTokenDelayMs: number;
   tokenDelayMs: number;
-  targets: { hybridP95Ms: number; recallAt10: number; sseOverheadMs: number };
+  targets: {
+    hybridP95Ms: number;
+    lexicalP95Ms: number;
+    recallAt10: number;
+    sseOverheadMs: number;
+    loadPeakRssMb: number;
+  };
 }
 
 export function printResults(r: Results, s: Settings): void {
@@ -51,13 +80,18 @@ export function printResults(r: Results, s: Settings): void {
     `\nretrieve stage: the server's timing.retrieve over ${r.lexical.queries} sequential POST /api/search (top_k 10) each, after ${s.warmUp} warm-up`,
   );
   console.log(row('lexical', r.lexical, 'server without embedder'));
+  console.log(row('lex freq', r.lexicalFrequent, 'server without embedder, 2–4 of the 20 most frequent content words'));
   console.log(row('dense', r.dense, 'stop-word queries: embed the query, HNSW top-50, visibility check'));
   console.log(row('hybrid', r.hybrid, 'the lexical queries again: BM25 ∥ dense, fused by RRF'));
+  console.log(row('hyb freq', r.hybridFrequent, 'the frequent-word queries again'));
   console.log(
     `  hybrid / lexical on the same queries: p50 ${(r.hybrid.retrieve.p50 / r.lexical.retrieve.p50).toFixed(2)}×, p95 ${(r.hybrid.retrieve.p95 / r.lexical.retrieve.p95).toFixed(2)}×`,
   );
   console.log(
     `  postings BM25 reads per query (Σ df of its terms): p50 ${r.postings.p50.toLocaleString('en')}, p95 ${r.postings.p95.toLocaleString('en')}`,
+  );
+  console.log(
+    `  postings of the frequent-word queries: p50 ${r.frequentPostings.p50.toLocaleString('en')}, p95 ${r.frequentPostings.p95.toLocaleString('en')}`,
   );
   console.log(
     `vector store alone, top-10 of ${r.recall.queries} query vectors: HNSW ${pct(r.recall.hnsw)}; exact scan ${pct(r.recall.exact)}; exact takes ${(r.recall.exact.p50 / r.recall.hnsw.p50).toFixed(1)}× the HNSW time (p50)`,
@@ -93,6 +127,19 @@ export function printResults(r: Results, s: Settings): void {
       `≤ ${s.targets.hybridP95Ms} ms`,
       r.hybrid.retrieve.p95 <= s.targets.hybridP95Ms,
       `(${(r.hybrid.retrieve.p95 / s.targets.hybridP95Ms).toFixed(2)}× the target)`,
+    ),
+  );
+  const lexicalLine = (name: string, run: SearchRun, max: number) =>
+    line(name, ms(run.retrieve.p95).trim(), `≤ ${max} ms`, run.retrieve.p95 <= max);
+  console.log(lexicalLine('lexical retrieve p95', r.lexical, s.targets.lexicalP95Ms));
+  console.log(lexicalLine('lexical retrieve p95, frequent words', r.lexicalFrequent, s.targets.lexicalP95Ms));
+  console.log(lexicalLine('hybrid retrieve p95, frequent words', r.hybridFrequent, s.targets.hybridP95Ms));
+  console.log(
+    line(
+      'peak RSS of the load (bench process)',
+      mib(r.loadPeakRss),
+      `≤ ${s.targets.loadPeakRssMb} MB`,
+      r.loadPeakRss <= s.targets.loadPeakRssMb * 2 ** 20,
     ),
   );
   console.log(
