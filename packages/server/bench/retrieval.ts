@@ -17,11 +17,11 @@ import { createTemporaryDatabase, testSecrets } from '@docqa/kernel/testing';
 import { startChatCompletionsServer, writeTinyBertEmbeddingModel } from '@docqa/plugin-testkit';
 import embedderLlamacpp from '@docqa/plugin-embedder-llamacpp';
 import llmOpenai from '@docqa/plugin-llm-openai';
-import { standardPreset } from '../src/presets/standard.js';
-import { withoutLicenseGate } from '../src/testing/standard-with-license.js';
-import { startServer, type RunningServer } from '../src/server.js';
-import { licenseStandIn } from '../src/testing/license-stand-in.js';
-import { applyMemoryPolicy } from '../src/runtime/memory-policy.js';
+import { standardPreset } from '../dist/presets/standard.js';
+import { withoutLicenseGate } from '../dist/testing/standard-with-license.js';
+import { startServer, type RunningServer } from '../dist/server.js';
+import { licenseStandIn } from '../dist/testing/license-stand-in.js';
+import { applyMemoryPolicy } from '../dist/runtime/memory-policy.js';
 import { frequentWordQuery, lexicalQuery, seededRandom, stopWordQuery } from './retrieval/corpus.js';
 import { corpusDistributions, loadCorpus, type CorpusOptions } from './retrieval/load.js';
 import { printLoad, printResults, printSizes } from './retrieval/report.js';
@@ -157,11 +157,18 @@ async function main(): Promise<void> {
     // The whole bench process (server included), sampled through the load: what an ingest of this
     // corpus in one process needs, whatever the database server holds.
     const memory = new MemorySampler();
-    memory.phase('load', (line) => console.log(line));
-    const load = await loadCorpus(lexical.server.kernel.db, store, space, corpus, progress);
+    // A phase per load stage, so that a peak over budget names the stage it happened in.
+    memory.phase('load: chunks + postings', (line) => console.log(line));
+    const stage = (name: string) => {
+      progress(name);
+      memory.phase(`load: ${name}`, (line) => console.log(line));
+    };
+    const load = await loadCorpus(lexical.server.kernel.db, store, space, corpus, stage);
     memory.phase('search', (line) => console.log(line));
     memory.stop();
-    const loadPeakRss = memory.peaks.get('load')!.rss;
+    const loadPeakRss = Math.max(
+      ...[...memory.peaks].filter(([phase]) => phase.startsWith('load')).map(([, peak]) => peak.rss),
+    );
     printLoad(load, { ...corpus.vectors, maintenanceWorkMem, peakRss: loadPeakRss });
     printSizes(await relationSizes(lexical.server.kernel.db), load.chunks);
     const { vocabulary, vectors } = corpusDistributions(corpus);

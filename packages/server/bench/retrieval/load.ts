@@ -44,7 +44,7 @@ export interface LoadReport {
 }
 
 /** Documents written per transaction, and transactions in flight (one builds text while the other is in the database). */
-const documentsPerTransaction = 100;
+const documentsPerTransaction = 20;
 const transactionsInFlight = 2;
 
 export async function loadCorpus(
@@ -123,12 +123,12 @@ export async function loadCorpus(
   };
   await Promise.all(Array.from({ length: transactionsInFlight }, worker));
   const textSeconds = (performance.now() - textStarted) / 1000;
-  progress('postings written; building their indexes');
+  progress("postings' indexes");
   const indexStarted = performance.now();
   await restorePostingIndexes();
   const postingIndexSeconds = (performance.now() - indexStarted) / 1000;
 
-  progress('postings indexed; writing vectors, then the HNSW build');
+  progress('vectors and HNSW build');
   const vectorStarted = performance.now();
   const vectorRandom = seededRandom(options.seed + 1);
   const vectors = clusteredSpace(options.vectors, vectorRandom);
@@ -144,7 +144,7 @@ export async function loadCorpus(
 
   // What autovacuum would do shortly after a bulk load: statistics for the planner, and the
   // visibility map that lets BM25 scoring read postings by index-only scans.
-  progress('vectors indexed; vacuum analyze');
+  progress('vacuum analyze');
   const vacuumStarted = performance.now();
   for (const table of ['document', 'chunk', 'chunk_term', 'term_stats', 'vector_embedding'])
     await db.query(`vacuum (analyze) ${table}`);

@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import type { ChatMessage, LlmBackend } from '@docqa/plugin-api';
 import type { ChatCompletionsServer } from '@docqa/plugin-testkit';
-import { chatStream } from '../../src/testing/sse.test-support.js';
+import { chatStream } from '../../dist/testing/sse.test-support.js';
 
 export interface PairedFirstToken {
   /** Request sent → first `delta` event parsed by the client. */
