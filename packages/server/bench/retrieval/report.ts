@@ -75,7 +75,7 @@ export function printResults(r: Results, s: Settings): void {
       .map(([mode, n]) => `${mode} ${n}`)
       .join(', ');
   const row = (name: string, run: SearchRun, note: string) =>
-    `  ${name.padEnd(8)}${pct(run.retrieve)}   round trip ${pct(run.roundTrip)}   answered ${modes(run)}; ${note}`;
+    `  ${name.padEnd(10)}${pct(run.retrieve)}   round trip ${pct(run.roundTrip)}   answered ${modes(run)}; ${note}`;
   console.log(
     `\nretrieve stage: the server's timing.retrieve over ${r.lexical.queries} sequential POST /api/search (top_k 10) each, after ${s.warmUp} warm-up`,
   );
