@@ -33,7 +33,8 @@ export function printSizes(sizes: Sizes, chunks: number): void {
   for (const relation of sizes.relations) {
     const indexes = relation.indexes.reduce((sum, index) => sum + index.bytes, 0);
     console.log(
-      `  ${relation.table.padEnd(17)} table ${mib(relation.tableBytes).padStart(8)}, indexes ${mib(indexes).padStart(8)} (${perChunk(relation.tableBytes + indexes)})`,
+      `  ${relation.table.padEnd(17)} table ${mib(relation.tableBytes).padStart(8)}, ` +
+        `indexes ${mib(indexes).padStart(8)} (${perChunk(relation.tableBytes + indexes)})`,
     );
     for (const index of relation.indexes) console.log(`    ${index.name.padEnd(52)} ${mib(index.bytes).padStart(8)}`);
   }
@@ -80,7 +81,8 @@ export function printResults(r: Results, s: Settings): void {
     `\nretrieve stage: the server's timing.retrieve over ${r.lexical.queries} sequential POST /api/search (top_k 10) each, after ${s.warmUp} warm-up`,
   );
   console.log(row('lexical', r.lexical, 'server without embedder'));
-  console.log(row('lex freq', r.lexicalFrequent, 'server without embedder, 2–4 of the 20 most frequent content words'));
+  const frequent = 'server without embedder, 2–4 of the 20 most frequent content words';
+  console.log(row('lex freq', r.lexicalFrequent, frequent));
   console.log(row('dense', r.dense, 'stop-word queries: embed the query, HNSW top-50, visibility check'));
   console.log(row('hybrid', r.hybrid, 'the lexical queries again: BM25 ∥ dense, fused by RRF'));
   console.log(row('hyb freq', r.hybridFrequent, 'the frequent-word queries again'));
@@ -91,7 +93,8 @@ export function printResults(r: Results, s: Settings): void {
     `  postings BM25 reads per query (Σ df of its terms): p50 ${r.postings.p50.toLocaleString('en')}, p95 ${r.postings.p95.toLocaleString('en')}`,
   );
   console.log(
-    `  postings of the frequent-word queries: p50 ${r.frequentPostings.p50.toLocaleString('en')}, p95 ${r.frequentPostings.p95.toLocaleString('en')}`,
+    `  postings of the frequent-word queries: p50 ${r.frequentPostings.p50.toLocaleString('en')}, ` +
+      `p95 ${r.frequentPostings.p95.toLocaleString('en')}`,
   );
   console.log(
     `vector store alone, top-10 of ${r.recall.queries} query vectors: HNSW ${pct(r.recall.hnsw)}; exact scan ${pct(r.recall.exact)}; exact takes ${(r.recall.exact.p50 / r.recall.hnsw.p50).toFixed(1)}× the HNSW time (p50)`,
