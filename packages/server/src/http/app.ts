@@ -6,12 +6,9 @@ import { checkAccess, requiredKeyScope, type Authenticator } from './access.js';
 import { createServices, type AppServices } from './services.js';
 import { createJwtAuthenticator, withApiKeys } from './authenticator.js';
 import { apiKeyRateLimit } from './reset-rate-limit.js';
-import { accessLog } from './access-log.js';
 import { errorHandler, refuseNulCharacters, sendError, validationError } from './errors.js';
-import { requestId } from './request-id.js';
-import { drainUnreadBody } from './unread-body.js';
-import { cancelStatementsOnDisconnect, requestScope } from './request-context.js';
-import { httpMetricsMiddleware } from './metrics-middleware.js';
+import { cancelStatementsOnDisconnect } from './request-context.js';
+import { requestPipeline } from './request-pipeline.js';
 import { expressPath, type AnyRoute, type MiddlewareContext } from './route.js';
 import { sendOpenAiError } from './openai-errors.js';
 
@@ -134,19 +131,16 @@ export function createApp(options: AppOptions): express.Express {
     type: ['application/json', 'application/*+json'],
   });
 
-  app.use(requestId());
-  app.use(requestScope(values.REQUEST_STATEMENT_TIMEOUT_SECONDS));
-  app.use(drainUnreadBody(values.UPLOAD_DRAIN_SECONDS * 1000));
-  app.use(accessLog(kernel.logger));
-  app.use((_req: Request, res: Response, next: NextFunction) => {
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'no-referrer');
-    next();
-  });
-
   const services = options.services ?? createServices(kernel);
-  // Before every route, so that each request is counted once it ends, with the route it matched.
-  app.use(httpMetricsMiddleware(services.metrics.http));
+  // Before every route, so that each request is counted and logged once it ends, with the route it matched.
+  app.use(
+    requestPipeline({
+      logger: kernel.logger,
+      metrics: services.metrics.http,
+      statementTimeoutSeconds: values.REQUEST_STATEMENT_TIMEOUT_SECONDS,
+      drainLingerMs: values.UPLOAD_DRAIN_SECONDS * 1000,
+    }),
+  );
   const { tokens, users } = services.identity;
   const jwt = createJwtAuthenticator(tokens, users, values.JWT_SECRET_KEY, values.JWT_ALGORITHM);
   const keyLimit = apiKeyRateLimit(values.API_KEY_RATE_LIMIT, values.API_KEY_RATE_LIMIT_BURST);

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { NextFunction, Request, Response } from 'express';
-import { withStatementLimits } from '@docqa/kernel';
+import type { Request, Response } from 'express';
+import { withStatementLimits, type StatementLimits } from '@docqa/kernel';
 
 /** What code running on behalf of a request can find out about it, wherever it is called from. */
 export interface RequestScope {
@@ -16,36 +16,63 @@ export function currentRequestScope(): RequestScope | undefined {
   return scopes.getStore();
 }
 
-/** Whether a request's statements are cancelled when its client goes away, set by its route. */
-const cancellable = new WeakMap<Response, { on: boolean }>();
+/**
+ * One request's statement limits, and whether its statements are cancelled when its client goes
+ * away. The AbortController is made only when a statement asks for the signal: most answers that
+ * never reach the database (version, health's own checks aside, refusals) do without one.
+ */
+export class RequestLimits implements StatementLimits {
+  readonly setting = 'REQUEST_STATEMENT_TIMEOUT_SECONDS';
+  /** Set by the route (`cancelOnDisconnect`), and for reads from the start. */
+  cancellable: boolean;
+  #gone: AbortController | null = null;
+  #abandoned = false;
+
+  constructor(
+    readonly timeoutMs: number,
+    method: string,
+  ) {
+    this.cancellable = method === 'GET' || method === 'HEAD';
+  }
+
+  get signal(): AbortSignal {
+    if (!this.#gone) {
+      this.#gone = new AbortController();
+      if (this.#abandoned) this.#gone.abort();
+    }
+    return this.#gone.signal;
+  }
+
+  /** The client went away before its answer was sent. */
+  abandon(): void {
+    if (!this.cancellable || this.#abandoned) return;
+    this.#abandoned = true;
+    this.#gone?.abort();
+  }
+}
+
+const limitsOf = new WeakMap<Response, RequestLimits>();
 
 /** The route's choice (route.ts, `cancelOnDisconnect`): this request's statements may be cancelled. */
 export function cancelStatementsOnDisconnect(res: Response): void {
-  const flag = cancellable.get(res);
-  if (flag) flag.on = true;
+  const limits = limitsOf.get(res);
+  if (limits) limits.cancellable = true;
+}
+
+/** This request's limits, made before anything else runs for it; `abandon()` when its client goes away. */
+export function requestLimits(req: Request, res: Response, statementTimeoutSeconds: number): RequestLimits {
+  const limits = new RequestLimits(statementTimeoutSeconds * 1000, req.method);
+  limitsOf.set(res, limits);
+  return limits;
 }
 
 /**
- * Runs the rest of the request's handling in its scope; after requestId(), which names it. Its
- * database statements get `statementTimeoutSeconds` each (REQUEST_STATEMENT_TIMEOUT_SECONDS, 0:
- * none). When the client goes away before its answer is sent, the statement running is cancelled
- * and no other starts, for reads (GET, HEAD) and the routes that ask for it (cancelOnDisconnect).
+ * Runs the rest of the request's handling (`next`) in its scope, once its id is known. Its database
+ * statements get the limits' timeout each (REQUEST_STATEMENT_TIMEOUT_SECONDS, 0: none). When the
+ * client goes away before its answer is sent (the pipeline calls `abandon()` then), the statement
+ * running is cancelled and no other starts, for reads (GET, HEAD) and the routes that ask for it
+ * (cancelOnDisconnect).
  */
-export function requestScope(statementTimeoutSeconds: number) {
-  return (req: Request, res: Response, next: NextFunction): void => {
-    const gone = new AbortController();
-    const flag = { on: req.method === 'GET' || req.method === 'HEAD' };
-    cancellable.set(res, flag);
-    res.once('close', () => {
-      if (!res.writableFinished && flag.on) gone.abort();
-    });
-    const limits = {
-      timeoutMs: statementTimeoutSeconds * 1000,
-      setting: 'REQUEST_STATEMENT_TIMEOUT_SECONDS',
-      signal: gone.signal,
-    };
-    withStatementLimits(limits, () =>
-      scopes.run({ requestId: String(res.locals.requestId), abort: () => res.destroy() }, next),
-    );
-  };
+export function runInRequestScope(limits: RequestLimits, requestId: string, res: Response, next: () => void): void {
+  withStatementLimits(limits, () => scopes.run({ requestId, abort: () => res.destroy() }, next));
 }

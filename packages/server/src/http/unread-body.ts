@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 
 /**
  * A request can be answered before its body has been read: a refused upload (plan, size, type), or
@@ -8,18 +8,18 @@ import type { NextFunction, Request, Response } from 'express';
  * away, in constant memory, and the connection stays usable for the client's next request. A client
  * that keeps sending for longer than `lingerMs` after the answer has its connection closed, as
  * nginx's lingering close does: no request holds a socket for ever. The server passes
- * UPLOAD_DRAIN_SECONDS.
+ * UPLOAD_DRAIN_SECONDS. A request without a body (no Content-Length above 0, no Transfer-Encoding:
+ * HTTP/1.1 then has none) has nothing to drain and gets no listener.
  */
-export function drainUnreadBody(lingerMs: number) {
-  return (req: Request, res: Response, next: NextFunction): void => {
-    res.on('finish', () => {
-      if (req.complete || req.readableEnded || req.destroyed) return;
-      req.resume();
-      const timer = setTimeout(() => req.socket.destroy(), lingerMs).unref();
-      const done = () => clearTimeout(timer);
-      req.once('end', done);
-      req.once('close', done);
-    });
-    next();
-  };
+export function drainUnreadBody(req: Request, res: Response, lingerMs: number): void {
+  const length = req.headers['content-length'];
+  if (req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) return;
+  res.once('finish', () => {
+    if (req.complete || req.readableEnded || req.destroyed) return;
+    req.resume();
+    const timer = setTimeout(() => req.socket.destroy(), lingerMs).unref();
+    const done = () => clearTimeout(timer);
+    req.once('end', done);
+    req.once('close', done);
+  });
 }
