@@ -11,6 +11,7 @@ import { cancelStatementsOnDisconnect } from './request-context.js';
 import { requestPipeline } from './request-pipeline.js';
 import { expressPath, type AnyRoute, type MiddlewareContext } from './route.js';
 import { sendOpenAiError } from './openai-errors.js';
+import { sendJson } from './send-json.js';
 
 export interface AppOptions {
   kernel: Kernel;
@@ -91,7 +92,7 @@ function mountRoute(
         if (result === 'handled') return;
         for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
         if (result.body === undefined) res.status(result.status).end();
-        else res.status(result.status).json(result.body);
+        else sendJson(res, result.status, result.body);
       } catch (error) {
         if (route.errorFormat === 'openai') sendOpenAiError(req, res, error, kernel.logger);
         else next(error);
