@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { defineModule, DocqaError, type AuditEvent } from '@docqa/plugin-api';
+import { defineModule, DocqaError, type AuditEvent, type Db, type SqlExecutor } from '@docqa/plugin-api';
 import llmOpenAi from '@docqa/plugin-llm-openai';
 import { startChatCompletionsServer, type ChatCompletionsServer } from '@docqa/plugin-testkit';
 import { provide, startTestModules, type TestKernel } from '@docqa/kernel/testing';
@@ -9,6 +9,7 @@ import { rulesTokens, type RulesService } from '../rules/contract.js';
 import { searchTokens, type SearchRequest, type SearchResult, type SearchService } from '../search/contract.js';
 import { chatTokens, collectOutcome, noPassagesAnswer, type ChatService, type Conversations } from './contract.js';
 import { chatModule } from './index.js';
+import { ConversationStore } from './conversation-store.js';
 
 // The users' table as conversations reference it; in the product the identity migrations make it.
 const usersStandIn = defineModule({
@@ -169,6 +170,42 @@ describe('chat module (without the HTTP server)', function () {
       .catch((e: unknown) => e);
     expect(DocqaError.is(tooLong, 'validation_failed')).to.equal(true);
     expect((await conversations.get(ada.userId, id)).turns[0]?.feedback).to.equal(null);
+  });
+
+  it("keeps a turn in two statements, trims the oldest in the same one, leaves another user's id alone", async () => {
+    const statements: string[] = [];
+    const recorded = (executor: SqlExecutor): SqlExecutor => ({
+      query: (sql, params) => (statements.push(sql), executor.query(sql, params)),
+    });
+    const db: Db = {
+      mode: kernel.db.mode,
+      ...recorded(kernel.db),
+      transaction: (work) => kernel.db.transaction((tx) => work(recorded(tx))),
+    };
+    const store = new ConversationStore(db, { record: async () => undefined });
+    const turn = (query: string) => ({
+      query,
+      rewritten_query: null,
+      answer: 'Nine hours.',
+      sources: [],
+      retrieval_settings: {},
+      token_budget: null,
+      timing: { total: 1 },
+    });
+    const id = await store.appendTurn(bob.userId, { id: null, create: true }, turn('first'), 2);
+    expect(statements, 'a new conversation').to.have.length(2);
+    for (const query of ['second', 'third']) {
+      statements.length = 0;
+      await store.appendTurn(bob.userId, { id, create: false }, turn(query), 2);
+      expect(statements, query).to.have.length(2);
+    }
+    expect((await store.get(bob.userId, id)).turns.map((kept) => kept.query)).to.deep.equal(['second', 'third']);
+    const taken = await store
+      .appendTurn(ada.userId, { id, create: true }, turn('not mine'), 2)
+      .catch((e: unknown) => e);
+    expect(DocqaError.is(taken, 'not_found')).to.equal(true);
+    expect((await store.get(bob.userId, id)).turns).to.have.length(2);
+    await store.delete(bob.userId, id);
   });
 
   it('purges conversations without activity past the age the retention sweep passes', async () => {

@@ -90,18 +90,16 @@ export class ConversationStore {
   ): Promise<string> {
     return this.db.transaction(async (tx) => {
       const conversationId = target.id ?? crypto.randomUUID();
-      if (target.create) {
-        await tx.query(
-          'insert into conversation (id, user_id, title) values ($1, $2, $3) on conflict (id) do nothing',
-          [conversationId, userId, titleOf(turn.query)],
-        );
-      }
-      // The update locks the row as `select … for update` did (two answers finishing together wait
-      // for each other) and stamps it, in one statement: a round trip less on every chat turn.
-      const { rowCount } = await tx.query('update conversation set updated_at = now() where id = $1 and user_id = $2', [
-        conversationId,
-        userId,
-      ]);
+      // One statement locks the conversation row (two answers finishing together wait for each
+      // other, as `select … for update` made them) and stamps it; with `create` it inserts the row
+      // first, and a row of another user's under that id is left alone and returns nothing.
+      const { rowCount } = await tx.query(
+        target.create
+          ? `insert into conversation (id, user_id, title) values ($1, $2, $3)
+             on conflict (id) do update set updated_at = now() where conversation.user_id = $2`
+          : 'update conversation set updated_at = now() where id = $1 and user_id = $2',
+        target.create ? [conversationId, userId, titleOf(turn.query)] : [conversationId, userId],
+      );
       if (rowCount === 0) {
         throw new DocqaError(
           'not_found',
@@ -110,10 +108,18 @@ export class ConversationStore {
             : `Conversation ${conversationId} was deleted while it was answered.`,
         );
       }
-      const { rows } = await tx.query<{ position: number }>(
-        `insert into conversation_turn (id, conversation_id, position, query, rewritten_query, answer, sources, retrieval_settings, token_budget, timing)
-         select $1, $2, coalesce(max(position), 0) + 1, $3, $4, $5, $6, $7, $8, $9 from conversation_turn where conversation_id = $2
-         returning position`,
+      // The turn and the trimming of the oldest in one statement. Its own statement after the lock,
+      // so its snapshot sees the turns an answer that held the lock before committed. The delete
+      // does not see the new row (one snapshot), and maxTurns >= 1 never reaches it anyway.
+      await tx.query(
+        `with added as (
+           insert into conversation_turn (id, conversation_id, position, query, rewritten_query, answer, sources,
+             retrieval_settings, token_budget, timing)
+           select $1, $2, coalesce(max(position), 0) + 1, $3, $4, $5, $6, $7, $8, $9
+           from conversation_turn where conversation_id = $2
+           returning position)
+         delete from conversation_turn t using added
+         where t.conversation_id = $2 and t.position <= added.position - $10`,
         [
           crypto.randomUUID(),
           conversationId,
@@ -124,13 +130,9 @@ export class ConversationStore {
           JSON.stringify(turn.retrieval_settings),
           turn.token_budget === null ? null : JSON.stringify(turn.token_budget),
           JSON.stringify(turn.timing),
+          maxTurns,
         ],
       );
-      const position = rows[0]?.position ?? 1;
-      await tx.query('delete from conversation_turn where conversation_id = $1 and position <= $2', [
-        conversationId,
-        position - maxTurns,
-      ]);
       return conversationId;
     });
   }
