@@ -7,7 +7,7 @@ import type { Authenticator } from './access.js';
 import type { Principal } from '@docqa/core/identity';
 import type { ApiKeyService, TokenClaims, TokenService, UserRepository } from '@docqa/core/identity';
 import type { Principal as RoutePrincipal } from './route.js';
-import { apiKeyPrefix } from '@docqa/core/identity';
+import { apiKeyPrefix, jwtSecretKey } from '@docqa/core/identity';
 
 /**
  * Bearer tokens through passport-jwt, on a passport instance of our own (not the module's global
@@ -26,7 +26,9 @@ export function createJwtAuthenticator(
     new JwtStrategy(
       {
         jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
-        secretOrKey: secret,
+        // A key made once (jsonwebtoken would spend about 1 ms per token making one from the string);
+        // passport-jwt hands it to jsonwebtoken as it is, whatever its types say.
+        secretOrKey: jwtSecretKey(secret) as unknown as Buffer,
         algorithms: [algorithm as Algorithm],
         passReqToCallback: false,
       },

@@ -16,6 +16,7 @@ export type { ApiKeyGrant, ApiKeyService, KeyScope, PublicApiKey } from './api-k
 export { publicUser, roles } from './users.js';
 export { apiKeyPrefix, keyScopes, scopesForRole } from './api-keys.js';
 export { isSafeReturnPath } from './oidc-service.js';
+export { jwtSecretKey } from './tokens.js';
 
 export const identityTokens = {
   /** Accounts, sign-in, sessions, API keys and the sign-in throttle. */
