@@ -231,6 +231,9 @@ async function dropPostingIndexes(db: Db): Promise<() => Promise<void>> {
   // Document frequencies likewise: counted once at the end, not upserted for every batch of
   // postings (by the trigger that keeps them as documents are indexed one at a time).
   await db.query('alter table chunk_term disable trigger chunk_term_stats_insert');
+  // The corpus totals too: the trigger takes term_stats' lock, which would queue the two loading
+  // transactions behind each other for their whole length.
+  await db.query('alter table document disable trigger document_lexical_corpus');
   return async () => {
     for (const constraint of constraints)
       await db.query(`alter table chunk_term add constraint "${constraint.name}" ${constraint.definition}`);
@@ -240,8 +243,12 @@ async function dropPostingIndexes(db: Db): Promise<() => Promise<void>> {
       await tx.query(
         `insert into term_stats (term, df) select t.term, count(*) from chunk_term t join document d on d.id = t.document_id and d.status = 'indexed' group by t.term`,
       );
+      await tx.query(
+        `update lexical_corpus set (chunks, terms) = (select coalesce(sum(chunk_count), 0), coalesce(sum(term_count), 0) from document where status = 'indexed')`,
+      );
     });
     await db.query('alter table chunk_term enable trigger chunk_term_stats_insert');
+    await db.query('alter table document enable trigger document_lexical_corpus');
   };
 }
 

@@ -107,13 +107,13 @@ export interface CorpusStatistics {
 
 /**
  * N, avgdl and df of the terms, over every indexed document (whoever asks: scores do not depend on
- * the caller). df comes from term_stats, which triggers keep equal to the postings of indexed
- * documents (search/schema.ts), so a frequent term costs one row here, not its postings.
+ * the caller). df comes from term_stats, N and the total length from lexical_corpus, which triggers
+ * keep equal to the postings and the indexed documents (migrations.ts): a frequent term costs one
+ * row here, not its postings, and the corpus one row, not a pass over the documents.
  */
 export async function corpusStatistics(db: SqlExecutor, terms: readonly string[]): Promise<CorpusStatistics> {
   const { rows } = await db.query<{ term: string | null; df: string; chunks: string; total_length: string }>(
-    `with corpus as (select coalesce(sum(chunk_count), 0) as chunks, coalesce(sum(term_count), 0) as total_length from document where status = 'indexed')
-     select null as term, 0 as df, corpus.chunks, corpus.total_length from corpus
+    `select null as term, 0 as df, c.chunks, c.terms as total_length from lexical_corpus c
      union all
      select s.term, s.df, 0, 0 from term_stats s where s.term = any($1::text[]) and s.df > 0`,
     [terms],
