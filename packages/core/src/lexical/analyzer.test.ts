@@ -70,6 +70,19 @@ describe('lexical analyzer', () => {
     // Stop words leave the words; the bigrams beside them (next test) keep every character pair.
     expect(analyze('我们在学习', 'zh')).to.deep.equal(['学习', '我们', '们在', '在学', '学习']);
   });
+  it('splits a word between its letters and digits', () => {
+    expect(analyze('the 1970s, covid19 and CO2', 'en')).to.deep.equal(['1970', 's', 'covid', '19', 'co', '2']);
+    // The conjunction written onto a number ("and 2010") leaves the number a term of its own.
+    expect(analyze('و2010', 'ar')).to.include('2010');
+    expect(tokenizeWords('covid19 3.14')).to.deep.equal(['covid19', '3.14']);
+  });
+  it('stems a stem again until it no longer changes', () => {
+    // One Snowball pass: مشطيات → مشطيا; its own stem is مشط, as for المشطيات.
+    expect(analyze('مشطيات المشطيات', 'ar')).to.deep.equal(['مشط', 'مشط']);
+    // تكتيكات → تكتيكا against التكتيك → تكتيك: one term once both reach their fixed point.
+    const [plural, singular] = analyze('تكتيكات التكتيك', 'ar');
+    expect(plural).to.equal(singular);
+  });
   it('adds the character bigrams of each Han or Kana run beside the words, by script, not language', () => {
     // "洛杉矶公羊队" (a name ICU's dictionary cuts its own way) shares "公羊" with a text that has it alone.
     for (const language of ['zh', 'ja', null]) {

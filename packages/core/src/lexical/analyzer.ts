@@ -5,9 +5,9 @@ import type { LanguageDetector } from './language-detection.js';
  * The version of the analysis below. Postings written under another version are re-analysed by the
  * lexical re-index job at start (packages/core/src/modules/search/lexical-reindex.ts): bump it with any
  * change that alters a term, the language detector's database included (3: eld's extra-small one;
- * 4: Han and Kana bigrams).
+ * 4: Han and Kana bigrams; 5: words split between letters and digits, stems stemmed to a fixed point).
  */
-export const analyzerVersion = 4;
+export const analyzerVersion = 5;
 
 /** Lucene's StandardTokenizer cuts tokens at 255 characters; longer runs are noise (base64, hashes). */
 const maxTokenLength = 255;
@@ -68,8 +68,10 @@ export function analyze(text: string, language: string | null, options: Analysis
   const { stopWords, stem } = languageRules(language);
   const terms: string[] = [];
   for (const word of tokenizeWords(text, language)) {
-    const folded = word.toLowerCase();
-    if (!stopWords.has(folded)) terms.push(stem(folded));
+    for (const part of letterDigit.test(word) ? word.split(letterDigitBoundary) : [word]) {
+      const folded = part.toLowerCase();
+      if (!stopWords.has(folded)) terms.push(stem(folded));
+    }
   }
   if (options.bigrams !== false && ideographic.test(text)) {
     // Stop words are not taken out of bigrams: on XQuAD zh that cost 0.001 nDCG@10.
@@ -77,6 +79,14 @@ export function analyze(text: string, language: string | null, options: Analysis
   }
   return terms;
 }
+
+/**
+ * A letter next to a digit inside one word. UAX #29 keeps "1970s", "covid19" or Arabic's "و2010"
+ * ("and 2010", the conjunction written onto the number) whole; split there, as Lucene's word
+ * delimiter filter does, they meet "1970", "covid 19" and "2010" (SciFact nDCG@10 0.6833 → 0.6909).
+ */
+const letterDigit = /\p{L}\p{M}*\p{N}|\p{N}\p{L}/u;
+const letterDigitBoundary = /(?<=\p{L}\p{M}*)(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
 
 export interface AnalysisOptions {
   /** Han and Kana bigrams beside the words (default true): retrieval's terms; false for words alone. */

@@ -71,13 +71,32 @@ export function languageRules(language: string | null): LanguageRules {
 /** Stems kept per language before the cache starts again (words follow Zipf: most repeat). */
 const maxCachedStems = 50_000;
 
+/** Passes after the first at most (on XQuAD's and SciFact's words: four in Arabic, nearly all none). */
+const maxExtraPasses = 4;
+
+/**
+ * A word's stem, stemmed again until it no longer changes: a Snowball pass takes off one layer of
+ * suffixes, and a stem that still ends in one (Arabic "مشطيات" → "مشطيا" → "مشطي" → "مشط") then meets
+ * the forms of the same word that one pass took all the way. The stem of a stem is itself, so a query
+ * written in stems finds its words (XQuAD ar nDCG@10 +0.0005 alone, +0.004 in the four-language index).
+ */
+function stemToFixedPoint(stemmer: Stemmer, word: string): string {
+  let stem = stemmer.stem(word);
+  for (let pass = 0; pass < maxExtraPasses; pass++) {
+    const again = stemmer.stem(stem);
+    if (again === stem) break;
+    stem = again;
+  }
+  return stem;
+}
+
 /** snowball-stemmers allocates per call (a few µs a word); a text repeats most of its words. */
 function cachedStem(stemmer: Stemmer): (word: string) => string {
   const cache = new Map<string, string>();
   return (word) => {
     let stem = cache.get(word);
     if (stem === undefined) {
-      stem = stemmer.stem(word);
+      stem = stemToFixedPoint(stemmer, word);
       if (cache.size >= maxCachedStems) cache.clear();
       cache.set(word, stem);
     }
