@@ -128,10 +128,12 @@ export function analyzeChunk(text: string, language: string | null): ChunkAnalys
 }
 
 /**
- * A query's terms with their counts (a term written twice weighs twice). A query whose language the
+ * A query's terms, each counted once (the map's counts are all 1). A query whose language the
  * detector tells, and which the corpus holds, is analysed in it; otherwise (a few words, a name, a
  * language no chunk is in) under the detected language if any and each of the corpus's languages,
- * the terms ORed: a term that several analyses produce counts once, at its highest count.
+ * the terms ORed. A question repeats a word for its grammar ("the game … won the game"), not to ask
+ * for it twice: BM25's query-term saturation at k3 = 0, as a set of terms (XQuAD ar alone nDCG@10
+ * 0.9454 → 0.9464, de +0.0003; zh −0.0013 and SciFact −0.002, both still above their references).
  */
 export function analyzeQuery(
   query: string,
@@ -147,11 +149,7 @@ export function analyzeQuery(
   // An empty corpus: nothing to match, but the terms are still what the caller sees (e.g. "no terms").
   if (languages.length === 0) languages = [null];
   const counts = new Map<string, number>();
-  for (const language of languages) {
-    const own = new Map<string, number>();
-    for (const term of analyze(query, language, options)) own.set(term, (own.get(term) ?? 0) + 1);
-    for (const [term, n] of own) counts.set(term, Math.max(counts.get(term) ?? 0, n));
-  }
+  for (const language of languages) for (const term of analyze(query, language, options)) counts.set(term, 1);
   return counts;
 }
 

@@ -87,7 +87,7 @@ export async function corpusLanguages(db: SqlExecutor): Promise<(string | null)[
 }
 
 /**
- * Query terms with their counts: a term written twice weighs twice, as in Lucene's boolean query.
+ * Query terms with their counts (each 1: a query is a set of terms, see analyzeQuery).
  * Analysed in the query's language, or under each of the corpus's languages when that is not told.
  */
 export function queryTerms(
