@@ -6,7 +6,8 @@ import { quoteIdent } from './catalog.js';
  * start (docqa serve or docqa migrate) seeds the runtime settings from its environment, the
  * migrations create the built-in `everyone` group, the first start creates the default admin
  * account and records LICENSE_KEY (on ENTERPRISE auditing both: those entries and the log's head);
- * the migrations also record which lexical analysis the (still empty) postings use.
+ * the migrations also record which lexical analysis the (still empty) postings use, and the corpus's
+ * BM25 totals (one row of zeros until a document is indexed).
  * Any other row means the database is in use. Each query counts the rows of its table that are NOT
  * such bootstrap rows.
  */
@@ -22,6 +23,7 @@ const bootstrapAllowances: Record<string, string> = {
   // The newest entry of audit_event, kept by its insert trigger: counted there.
   audit_head: 'select 0 as count',
   lexical_analyzer: 'select 0 as count',
+  lexical_corpus: 'select count(*) as count from lexical_corpus where chunks <> 0 or terms <> 0',
 };
 
 /** DocQA's tables holding rows beyond a fresh installation's, with how many. */
