@@ -1,9 +1,8 @@
 import crypto from 'node:crypto';
 import { expect } from 'chai';
 import type { Db, SqlExecutor } from '@docqa/plugin-api';
-import { chunkId } from '@docqa/core/documents';
-import { analyseChunks, writePostings } from '@docqa/core/search';
 import { startSearchServer, type SearchTestServer } from '../testing/search-server.test-support.js';
+import { insertDocument } from '../testing/indexed-document.test-support.js';
 
 /** BM25's N and total length as a search once summed them: chunks and terms of indexed documents. */
 async function countedTotals(db: SqlExecutor): Promise<{ chunks: number; terms: number }> {
@@ -18,33 +17,6 @@ async function keptTotals(db: SqlExecutor): Promise<{ chunks: number; terms: num
   const { rows } = await db.query<{ chunks: string; terms: string }>('select chunks, terms from lexical_corpus');
   expect(rows).to.have.length(1);
   return { chunks: Number(rows[0]?.chunks), terms: Number(rows[0]?.terms) };
-}
-
-/** A document as the ingest's transaction writes it: chunks, postings, counts, then (maybe) its status. */
-async function insertDocument(tx: SqlExecutor, texts: readonly string[], status = 'indexed'): Promise<string> {
-  const id = crypto.randomUUID();
-  const name = `doc-${id.slice(0, 8)}.txt`;
-  await tx.query(
-    `insert into document (id, path, filename, media_type, size_bytes, content_hash, status, title)
-     values ($1, $2, $2, 'text/plain', 10, $3, 'indexing', $2)`,
-    [id, name, crypto.createHash('sha256').update(id).digest('hex')],
-  );
-  const chunks = analyseChunks(texts.map((text, position) => ({ id: chunkId(id, position), text })));
-  for (const [position, chunk] of chunks.entries()) {
-    await tx.query(
-      `insert into chunk (id, document_id, position, text, kind, char_start, char_end, token_count, term_count,
-         language) values ($1, $2, $3, $4, 'text', 0, length($4), 1, $5, $6)`,
-      [chunk.id, id, position, texts[position], chunk.length, chunk.language],
-    );
-  }
-  await writePostings(tx, id, chunks);
-  await tx.query('update document set chunk_count = $2, term_count = $3, status = $4 where id = $1', [
-    id,
-    chunks.length,
-    chunks.reduce((sum, chunk) => sum + chunk.length, 0),
-    status,
-  ]);
-  return id;
 }
 
 describe('search: corpus totals (N, total length) kept in lexical_corpus', function () {

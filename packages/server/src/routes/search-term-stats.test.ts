@@ -2,16 +2,9 @@ import crypto from 'node:crypto';
 import { expect } from 'chai';
 import type { Db, SqlExecutor } from '@docqa/plugin-api';
 import { chunkId } from '@docqa/core/documents';
-import {
-  analyseChunks,
-  bm25,
-  corpusLanguages,
-  idf,
-  lexicalSearch,
-  queryTerms,
-  writePostings,
-} from '@docqa/core/search';
+import { bm25, corpusLanguages, idf, lexicalSearch, queryTerms } from '@docqa/core/search';
 import { startSearchServer, type SearchTestServer } from '../testing/search-server.test-support.js';
+import { insertChunks, insertDocument } from '../testing/indexed-document.test-support.js';
 
 /** df as BM25 defines it: postings of chunks of indexed documents, counted from scratch. */
 async function countedDf(db: SqlExecutor): Promise<Record<string, number>> {
@@ -24,40 +17,6 @@ async function countedDf(db: SqlExecutor): Promise<Record<string, number>> {
 async function keptDf(db: SqlExecutor): Promise<Record<string, number>> {
   const { rows } = await db.query<{ term: string; df: number }>('select term, df from term_stats order by term');
   return Object.fromEntries(rows.map((row) => [row.term, Number(row.df)]));
-}
-
-/** Chunks with their lengths in terms, their postings, and the document's length, as the ingest writes them. */
-async function insertChunks(tx: SqlExecutor, documentId: string, texts: readonly string[]): Promise<void> {
-  const chunks = analyseChunks(texts.map((text, position) => ({ id: chunkId(documentId, position), text })));
-  for (const [position, chunk] of chunks.entries()) {
-    await tx.query(
-      `insert into chunk (id, document_id, position, text, kind, char_start, char_end, token_count, term_count, language) values ($1, $2, $3, $4, 'text', 0, length($4), 1, $5, $6)`,
-      [chunk.id, documentId, position, texts[position], chunk.length, chunk.language],
-    );
-  }
-  await writePostings(tx, documentId, chunks);
-  await tx.query('update document set term_count = $2 where id = $1', [
-    documentId,
-    chunks.reduce((sum, chunk) => sum + chunk.length, 0),
-  ]);
-}
-
-/** A document written as the ingest's transaction writes it (chunks, postings, then its status), without extraction. */
-async function insertDocument(
-  tx: SqlExecutor,
-  texts: readonly string[],
-  status: 'indexed' | 'indexing' = 'indexed',
-): Promise<string> {
-  const id = crypto.randomUUID();
-  const name = `doc-${id.slice(0, 8)}.txt`;
-  await tx.query(
-    `insert into document (id, path, filename, media_type, size_bytes, content_hash, status, title, chunk_count)
-     values ($1, $2, $2, 'text/plain', 10, $3, 'indexing', $2, $4)`,
-    [id, name, crypto.createHash('sha256').update(id).digest('hex'), texts.length],
-  );
-  await insertChunks(tx, id, texts);
-  if (status === 'indexed') await tx.query(`update document set status = 'indexed' where id = $1`, [id]);
-  return id;
 }
 
 describe('search: document frequencies kept in term_stats', function () {
