@@ -89,13 +89,25 @@ onPostgres(
       });
       return { id: source.id, job: await syncs.start(source, 'scan') };
     };
-    const until = async (condition: () => Promise<boolean>) => {
+    /** Where things stand, for a failure's message: each source's documents and its sync job. */
+    const situation = async (sources: ReadonlyArray<{ id: string; job: string }>) =>
+      JSON.stringify(
+        await Promise.all(
+          sources.map(async ({ id, job }) => {
+            const info = await server.kernel.jobs.get('sync', job);
+            return { ...(await statusCounts(id)), sync: info && { state: info.state, output: info.output } };
+          }),
+        ),
+      );
+    const until = async (what: string, condition: () => Promise<boolean>, explain: () => Promise<string>) => {
       const deadline = Date.now() + 120_000;
       while (!(await condition())) {
-        if (Date.now() > deadline) throw new Error('condition not met in two minutes');
+        if (Date.now() > deadline) throw new Error(`${what}: not within two minutes; ${await explain()}`);
         await sleep(50);
       }
     };
+    const syncing = async (jobId: string) =>
+      ['queued', 'running'].includes((await server.kernel.jobs.get('sync', jobId))?.state ?? '');
     const finished = async (jobId: string) => {
       for (;;) {
         const job = await server.kernel.jobs.get('sync', jobId);
@@ -109,13 +121,25 @@ onPostgres(
       writeFiles(path.join(dataDir, 'big'), bigFiles, 96);
       writeFiles(path.join(dataDir, 'small'), 5, 1);
       const big = await syncOf('Big', path.join(dataDir, 'big'));
-      await until(async () => {
-        const { indexed, total } = await statusCounts(big.id);
-        return total - indexed >= 40;
-      });
+      // Stops early when the sync ends before that backlog: the expectation below then says how.
+      let backlog = 0;
+      await until(
+        'a backlog of 40 big documents',
+        async () => {
+          const { indexed, total } = await statusCounts(big.id);
+          backlog = total - indexed;
+          return backlog >= 40 || !(await syncing(big.job));
+        },
+        () => situation([big]),
+      );
+      expect(backlog, `the big source's backlog; ${await situation([big])}`).to.be.at.least(40);
 
       const small = await syncOf('Small', path.join(dataDir, 'small'));
-      await until(async () => (await statusCounts(small.id)).indexed === 5);
+      await until(
+        "the small source's 5 documents indexed",
+        async () => (await statusCounts(small.id)).indexed === 5,
+        () => situation([big, small]),
+      );
       // The big source's documents queued before the small source's: first in, first out would
       // have indexed every one of them first.
       const { rows } = await server.kernel.db.query<{ ahead: number; waiting: number }>(
@@ -128,7 +152,11 @@ onPostgres(
       expect(waiting, `of the ${ahead} big documents queued before the small source, still waiting`).to.be.at.least(20);
 
       expect((await finished(big.job)).state).to.equal('succeeded');
-      await until(async () => (await statusCounts(big.id)).indexed === bigFiles);
+      await until(
+        `all ${bigFiles} big documents indexed`,
+        async () => (await statusCounts(big.id)).indexed === bigFiles,
+        () => situation([big]),
+      );
     });
   },
 );
