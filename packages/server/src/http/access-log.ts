@@ -1,5 +1,16 @@
-import type { Request, Response } from 'express';
 import type { Logger } from '@docqa/plugin-api';
+
+/** What the access log says about one answer. */
+export interface AccessLogEntry {
+  requestId: string;
+  method: string | undefined;
+  /** The URL's path without its query (express's `req.path`). */
+  path: string;
+  status: number;
+  durationMs: number;
+  userId: string | undefined;
+  aborted: boolean;
+}
 
 /**
  * One line per request when it ends (pino-http would add a child logger per request and serialise
@@ -8,15 +19,15 @@ import type { Logger } from '@docqa/plugin-api';
  * Called by the request pipeline (request-pipeline.ts) from the one listener it puts on the answer.
  */
 export function accessLogger(logger: Logger) {
-  return (req: Request, res: Response, durationMs: number, aborted: boolean): void => {
-    const status = aborted ? 499 : res.statusCode;
+  return (entry: AccessLogEntry): void => {
+    const { status, aborted } = entry;
     const line = {
-      request_id: res.locals.requestId,
-      method: req.method,
-      path: req.path,
+      request_id: entry.requestId,
+      method: entry.method,
+      path: entry.path,
       status,
-      duration_ms: Math.round(durationMs * 10) / 10,
-      user_id: res.locals.principal?.userId,
+      duration_ms: Math.round(entry.durationMs * 10) / 10,
+      user_id: entry.userId,
       ...(aborted ? { aborted: true } : {}),
     };
     if (line.path === '/api/health') logger.debug(line, 'request');

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { withStatementLimits, type StatementLimits } from '@docqa/kernel';
 
 /** What code running on behalf of a request can find out about it, wherever it is called from. */
@@ -51,17 +51,21 @@ export class RequestLimits implements StatementLimits {
   }
 }
 
-const limitsOf = new WeakMap<Response, RequestLimits>();
+const limitsOf = new WeakMap<ServerResponse, RequestLimits>();
 
 /** The route's choice (route.ts, `cancelOnDisconnect`): this request's statements may be cancelled. */
-export function cancelStatementsOnDisconnect(res: Response): void {
+export function cancelStatementsOnDisconnect(res: ServerResponse): void {
   const limits = limitsOf.get(res);
   if (limits) limits.cancellable = true;
 }
 
 /** This request's limits, made before anything else runs for it; `abandon()` when its client goes away. */
-export function requestLimits(req: Request, res: Response, statementTimeoutSeconds: number): RequestLimits {
-  const limits = new RequestLimits(statementTimeoutSeconds * 1000, req.method);
+export function requestLimits(
+  req: IncomingMessage,
+  res: ServerResponse,
+  statementTimeoutSeconds: number,
+): RequestLimits {
+  const limits = new RequestLimits(statementTimeoutSeconds * 1000, req.method as string);
   limitsOf.set(res, limits);
   return limits;
 }
@@ -73,6 +77,11 @@ export function requestLimits(req: Request, res: Response, statementTimeoutSecon
  * running is cancelled and no other starts, for reads (GET, HEAD) and the routes that ask for it
  * (cancelOnDisconnect).
  */
-export function runInRequestScope(limits: RequestLimits, requestId: string, res: Response, next: () => void): void {
+export function runInRequestScope(
+  limits: RequestLimits,
+  requestId: string,
+  res: ServerResponse,
+  next: () => void,
+): void {
   withStatementLimits(limits, () => scopes.run({ requestId, abort: () => res.destroy() }, next));
 }

@@ -1,9 +1,10 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from '@docqa/plugin-api';
 import type { HttpMetrics } from '@docqa/core/metrics';
 import { accessLogger } from './access-log.js';
 import { requestIdFor } from './request-id.js';
-import { requestLimits, runInRequestScope } from './request-context.js';
+import { requestLimits, runInRequestScope, type RequestLimits } from './request-context.js';
 import { drainUnreadBody } from './unread-body.js';
 import { routePattern } from './route-pattern.js';
 
@@ -16,22 +17,40 @@ export interface PipelineOptions {
   drainLingerMs: number;
 }
 
+/** What the metrics and the access log name an answer by, known only once it is over. */
+export interface AnsweredAs {
+  /** The route's pattern (`/api/docs/:id`), or `other` when none matched. */
+  route: string;
+  /** The URL's path without its query. */
+  path: string;
+  userId: string | undefined;
+}
+
+/** A request the pipeline has taken in: its id and its statement limits, for its scope. */
+export interface StartedRequest {
+  requestId: string;
+  limits: RequestLimits;
+}
+
 /**
- * What every request goes through before its route: its id (X-Request-Id), the security headers, its
- * statement limits and scope, and, when its answer is over, the metrics, the access-log line and the
- * cancelling of its statements if the client went away first. One middleware and one `close`
- * listener instead of five of each: express's router pays for every layer a request passes, and each
- * listener is an allocation and an emit, which on a small answer cost more than the answer.
- * `close` comes after `finish` for every answer, and alone when the client went away.
+ * What every request goes through before its route, on node's own request and answer, so that the
+ * express middleware below and the node:http fast path (fast-path.ts) share it: its id
+ * (X-Request-Id), the security headers, its statement limits, and, when its answer is over, the
+ * metrics, the access-log line and the cancelling of its statements if the client went away first.
+ * One `close` listener instead of five: each listener is an allocation and an emit, which on a small
+ * answer cost more than the answer. `close` comes after `finish` for every answer, and alone when
+ * the client went away. `describe` names the answer once it is over (express knows its route only then).
  */
-export function requestPipeline(options: PipelineOptions): RequestHandler {
+export function startRequests(
+  options: PipelineOptions,
+  describe: (req: IncomingMessage, res: ServerResponse) => AnsweredAs,
+): (req: IncomingMessage, res: ServerResponse) => StartedRequest {
   const { metrics, statementTimeoutSeconds, drainLingerMs } = options;
   const logRequest = accessLogger(options.logger);
-  return (req: Request, res: Response, next: NextFunction): void => {
+  return (req, res) => {
     const started = process.hrtime.bigint();
     const finished = metrics.started();
     const requestId = requestIdFor(req);
-    res.locals.requestId = requestId;
     res.setHeader('X-Request-Id', requestId);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'no-referrer');
@@ -39,11 +58,32 @@ export function requestPipeline(options: PipelineOptions): RequestHandler {
     res.once('close', () => {
       const aborted = !res.writableFinished;
       if (aborted) limits.abandon();
+      const { route, path, userId } = describe(req, res);
       // A client that goes away mid-answer leaves no status of its own; 499 as nginx logs it.
-      finished({ method: req.method, route: routePattern(req), status: aborted ? '499' : String(res.statusCode) });
-      logRequest(req, res, Number(process.hrtime.bigint() - started) / 1e6, aborted);
+      const status = aborted ? 499 : res.statusCode;
+      const method = req.method as string;
+      finished({ method, route, status: String(status) });
+      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      logRequest({ requestId, method, path, status, durationMs, userId, aborted });
     });
     drainUnreadBody(req, res, drainLingerMs);
+    return { requestId, limits };
+  };
+}
+
+/** An express answer as the metrics and the log name it: the route express matched, the signed-in user. */
+function describeExpressAnswer(req: IncomingMessage, res: ServerResponse): AnsweredAs {
+  const request = req as Request;
+  const userId = (res as Response).locals.principal?.userId as string | undefined;
+  return { route: routePattern(request), path: request.path, userId };
+}
+
+/** The pipeline as express's first middleware: every request that reaches express's router. */
+export function requestPipeline(options: PipelineOptions): RequestHandler {
+  const start = startRequests(options, describeExpressAnswer);
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const { requestId, limits } = start(req, res);
+    res.locals.requestId = requestId;
     runInRequestScope(limits, requestId, res, next);
   };
 }

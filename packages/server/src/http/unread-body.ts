@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
  * A request can be answered before its body has been read: a refused upload (plan, size, type), or
@@ -11,7 +11,7 @@ import type { Request, Response } from 'express';
  * UPLOAD_DRAIN_SECONDS. A request without a body (no Content-Length above 0, no Transfer-Encoding:
  * HTTP/1.1 then has none) has nothing to drain and gets no listener.
  */
-export function drainUnreadBody(req: Request, res: Response, lingerMs: number): void {
+export function drainUnreadBody(req: IncomingMessage, res: ServerResponse, lingerMs: number): void {
   const length = req.headers['content-length'];
   if (req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) return;
   res.once('finish', () => {
