@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Kernel, type KernelOptions } from '@docqa/kernel';
-import { createApp } from './http/app.js';
+import { createHandler } from './http/app.js';
 import { buildOpenApi } from './http/openapi.js';
 import { mountApiReference } from './routes/api-reference.js';
 import { mountWebUi } from './http/web-ui.js';
@@ -94,7 +94,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       });
     let document: Record<string, unknown> | null = null;
     // A worker answers only health and version, for container health checks and probes.
-    const app = createApp({
+    const { listener } = createHandler({
       kernel,
       services,
       routes: role === 'worker' ? systemRoutes : [...routes, ...extraRoutes],
@@ -107,7 +107,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
               (expressApp) => mountWebUi(expressApp, kernel.logger),
             ],
     });
-    const server = http.createServer(serverTimeouts, app);
+    const server = http.createServer(serverTimeouts, listener);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port ?? values.PORT, host ?? values.HOST, () => {

@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { z } from 'zod';
 import { DocqaError } from '@docqa/plugin-api';
@@ -8,7 +9,8 @@ import { createJwtAuthenticator, withApiKeys } from './authenticator.js';
 import { apiKeyRateLimit } from './reset-rate-limit.js';
 import { errorHandler, refuseNulCharacters, sendError, validationError } from './errors.js';
 import { cancelStatementsOnDisconnect } from './request-context.js';
-import { requestPipeline } from './request-pipeline.js';
+import { requestPipeline, type PipelineOptions } from './request-pipeline.js';
+import { fixedAnswerFastPath } from './fast-path.js';
 import { expressPath, type AnyRoute, type MiddlewareContext } from './route.js';
 import { sendOpenAiError } from './openai-errors.js';
 import { sendJson } from './send-json.js';
@@ -119,6 +121,38 @@ function mountMethodNotAllowed(app: express.Express, routes: readonly AnyRoute[]
   }
 }
 
+function pipelineOptions(kernel: Kernel, services: AppServices): PipelineOptions {
+  const values = kernel.config.values;
+  return {
+    logger: kernel.logger,
+    metrics: services.metrics.http,
+    statementTimeoutSeconds: values.REQUEST_STATEMENT_TIMEOUT_SECONDS,
+    drainLingerMs: values.UPLOAD_DRAIN_SECONDS * 1000,
+  };
+}
+
+/** The express app of createApp, and the listener a server takes, which answers some requests before it. */
+export interface DocqaHandler {
+  app: express.Express;
+  listener: RequestListener;
+}
+
+/**
+ * What a server serves: the routes with a fixed answer (GET /api/version) at node:http level
+ * (fast-path.ts), through the same request pipeline, and every other request through express.
+ */
+export function createHandler(options: AppOptions): DocqaHandler {
+  const services = options.services ?? createServices(options.kernel);
+  const app = createApp({ ...options, services });
+  const fastPath = fixedAnswerFastPath(options.routes, pipelineOptions(options.kernel, services));
+  return {
+    app,
+    listener: (req, res) => {
+      if (!fastPath(req, res)) app(req, res);
+    },
+  };
+}
+
 export function createApp(options: AppOptions): express.Express {
   const { kernel } = options;
   const values = kernel.config.values;
@@ -134,14 +168,7 @@ export function createApp(options: AppOptions): express.Express {
 
   const services = options.services ?? createServices(kernel);
   // Before every route, so that each request is counted and logged once it ends, with the route it matched.
-  app.use(
-    requestPipeline({
-      logger: kernel.logger,
-      metrics: services.metrics.http,
-      statementTimeoutSeconds: values.REQUEST_STATEMENT_TIMEOUT_SECONDS,
-      drainLingerMs: values.UPLOAD_DRAIN_SECONDS * 1000,
-    }),
-  );
+  app.use(requestPipeline(pipelineOptions(kernel, services)));
   const { tokens, users } = services.identity;
   const jwt = createJwtAuthenticator(tokens, users, values.JWT_SECRET_KEY, values.JWT_ALGORITHM);
   const keyLimit = apiKeyRateLimit(values.API_KEY_RATE_LIMIT, values.API_KEY_RATE_LIMIT_BURST);

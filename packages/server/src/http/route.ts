@@ -34,6 +34,12 @@ export interface RouteContext<P, Q, B, D = Record<string, never>> {
 /** A handler answers with a status and a JSON body, or takes over `res` (streams, files) and answers `handled`. */
 export type RouteResult = { status: number; body?: unknown; headers?: Record<string, string> } | 'handled';
 
+/** A route's answer that depends on nothing in the request (route.ts, `fixedAnswer`). */
+export interface FixedAnswer {
+  status: number;
+  body: unknown;
+}
+
 /** What a route's middleware is built from, once per app. */
 export interface MiddlewareContext {
   kernel: Kernel;
@@ -84,6 +90,14 @@ export interface RouteDefinition<
   /** Runs before anything else (rate limits); built once when the route is mounted. */
   middleware?: (context: MiddlewareContext) => RequestHandler[];
   responses: Record<number, ResponseSpec>;
+  /**
+   * The same answer for every request while the process runs (GET /api/version): node:http writes
+   * it before express sees the request (fast-path.ts), through the same request pipeline. Only for
+   * public GET routes without params, query, body, plan or middleware; made at the first request and
+   * kept. `handler` must give the same answer: express still serves the path's other spellings
+   * (`/API/version/`) and the requests this function fails for.
+   */
+  fixedAnswer?: () => FixedAnswer;
   /** What the route needs from modules, by token; resolved once, at the route's first request. */
   deps?: D;
   handler(

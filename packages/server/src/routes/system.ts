@@ -104,9 +104,15 @@ export const systemRoutes = [
     operationId: 'getVersion',
     summary: 'The running application version',
     responses: { 200: { description: 'Version metadata.', schema: versionSchema } },
-    handler: () => ({ status: 200, body: readBuildInfoCached() }),
+    // Answered by node:http before express (http/fast-path.ts); express still serves its other spellings.
+    fixedAnswer: versionAnswer,
+    handler: versionAnswer,
   }),
 ];
+
+function versionAnswer() {
+  return { status: 200, body: readBuildInfoCached() };
+}
 
 let cachedBuildInfo: ReturnType<typeof readBuildInfo> | null = null;
 function readBuildInfoCached() {
