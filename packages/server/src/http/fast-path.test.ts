@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { startTestKernel, type TestKernel } from '@docqa/kernel/testing';
 import { standardModules } from '@docqa/core/modules';
+import { z } from 'zod';
 import { createHandler, type DocqaHandler } from './app.js';
 import { createServices, type AppServices } from './services.js';
 import { defineRoute } from './route.js';
@@ -207,6 +208,44 @@ describe('fixed answers before express (GET /api/version)', function () {
       { labels: { method: 'GET', route: '/api/version', status: '200' }, added: 1 },
       { labels: { method: 'HEAD', route: '/api/version', status: '200' }, added: 1 },
     ]);
+  });
+});
+
+describe('fixed answers: what may have one', function () {
+  let kernel: TestKernel;
+  before(async () => {
+    kernel = await startTestKernel({ modules: standardModules });
+  });
+  after(() => kernel.dispose());
+
+  it('refuses, at start, a fixed answer on a route that needs a token, takes inputs or is not a GET', () => {
+    const answer = () => ({ status: 200, body: {} });
+    const route = (changes: Record<string, unknown>) =>
+      defineRoute({
+        method: 'get',
+        path: '/api/test/fixed',
+        access: 'public',
+        tag: 'Test',
+        operationId: 'fixed',
+        summary: 'fixed',
+        responses: {},
+        fixedAnswer: answer,
+        handler: answer,
+        ...changes,
+      });
+    const make = (changes: Record<string, unknown>) => () =>
+      createHandler({ kernel, routes: [route(changes)], authenticator: nobody });
+    expect(make({})).not.to.throw();
+    for (const changes of [
+      { access: 'required' },
+      { method: 'post' },
+      { plan: 'PRO' },
+      { request: { query: z.object({ q: z.string() }) } },
+      { middleware: () => [] },
+      { path: '/api/test/fixed/{id}' },
+    ]) {
+      expect(make(changes), JSON.stringify(changes)).to.throw(/a fixed answer is for public GET routes/);
+    }
   });
 });
 
