@@ -166,6 +166,8 @@ describe('MCP server (end to end, the MCP SDK client over HTTP and stdio)', func
     const found = answer.structuredContent as Json;
     expect(found.items[0]).to.include({ document_id: documents['handbook.txt'], title: 'handbook.txt' });
     expect(found.items[0].text).to.include('twenty-five days of paid holiday');
+    // The chunk's language travels to chat's answerer only, as POST /api/search leaves it out.
+    expect(found.items[0]).to.not.have.property('language');
     // Where the passage is, as POST /api/search says it: a plain text file has no headings, sheet or rows.
     const location = found.items[0].location as Json;
     expect(location).to.deep.include({ heading_path: [], sheet: null, row_start: null, row_end: null });

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import type { GenerateRequest, GroundingPassage, LlmBackend } from '@docqa/plugin-api';
+import { LanguageDetector } from '@docqa/core';
 import { createExtractiveLlmBackend } from './backend.js';
 import { extractiveLlmOptionsSchema } from './config.js';
+import { answerFromPassages } from './rank-sentences.js';
 
 const noAnswer = 'No indexed document answers this question.';
 
@@ -12,6 +14,18 @@ function backendWith(options: Record<string, unknown> = {}): LlmBackend {
 function grounded(question: string, passages: GroundingPassage[], maxTokens = 200): GenerateRequest {
   return { messages: [{ role: 'user', content: question }], maxTokens, grounding: { question, passages } };
 }
+
+/** The real detector, keeping the texts it was asked about. */
+class CountingDetector extends LanguageDetector {
+  readonly detected: string[] = [];
+
+  override detect(text: string): string | null {
+    this.detected.push(text);
+    return super.detect(text);
+  }
+}
+
+const rankingOptions = extractiveLlmOptionsSchema.parse({});
 
 async function pieces(
   backend: LlmBackend,
@@ -81,6 +95,41 @@ describe('llm-extractive: answers', () => {
     };
     const text = await answer(backendWith(), grounded('Wo liegt eine Rechnung?', [passage]));
     expect(text).to.equal('Die Rechnungen liegen zehn Jahre im Tresor. [1]');
+  });
+
+  it('analyses a passage in the language stored with its chunk, detecting only when none is stored', async () => {
+    const text = 'Die Rechnungen liegen zehn Jahre im Tresor. Der Tresor steht in Berlin.';
+    const asked = (language?: string | null) =>
+      answer(
+        backendWith(),
+        grounded('Wo liegt eine Rechnung?', [
+          { index: 1, title: 'Archiv', text, ...(language === undefined ? {} : { language }) },
+        ]),
+      );
+    const quoted = 'Die Rechnungen liegen zehn Jahre im Tresor. [1]';
+    expect(await asked()).to.equal(quoted);
+    expect(await asked(null)).to.equal(quoted);
+    expect(await asked('de')).to.equal(quoted);
+    // Stored as English (as lexical search analysed it), the German stems no longer match the question's.
+    expect(await asked('en')).to.equal(`${noAnswer} The closest sources: Archiv [1].`);
+
+    // Detection runs for the question and for passages without a stored language only.
+    const detector = new CountingDetector();
+    const passages: GroundingPassage[] = [
+      { index: 1, title: 'Archiv', text, language: 'de' },
+      { index: 2, title: 'Invoices', text: 'Invoices are archived for ten years.', language: 'en' },
+      { index: 3, title: 'Vault', text: 'The vault is in Berlin.', language: null },
+      { index: 4, title: 'Tresor', text: 'Der Tresor steht in Berlin.' },
+    ];
+    const ranked = answerFromPassages('Wo liegt eine Rechnung?', passages, rankingOptions, detector);
+    expect(ranked.sentences.map((sentence) => sentence.text)).to.deep.equal([
+      'Die Rechnungen liegen zehn Jahre im Tresor.',
+    ]);
+    expect(detector.detected).to.deep.equal([
+      'The vault is in Berlin.',
+      'Der Tresor steht in Berlin.',
+      'Wo liegt eine Rechnung?',
+    ]);
   });
 
   it('says no document answers, naming the closest sources, when the question is mostly about something else', async () => {

@@ -49,7 +49,8 @@ interface AnalysedSentence extends CandidateSentence {
 
 /**
  * The sentences that answer the question, all from one passage. Each passage is analysed in its own
- * language as lexical search analyses chunks (detected, with its stop words and stemmer), the
+ * language as lexical search analysed its chunk (the language stored at indexing, detected when a
+ * passage has none; with its stop words and stemmer), the
  * question in its language or, when too short to tell, in each of the passages' languages.
  *
  * A sentence scores BM25 over the question's terms, with the given sentences as the collection (a term
@@ -66,7 +67,12 @@ export function answerFromPassages(
   detector: LanguageDetector,
 ): PassageAnswer {
   const ordered = [...passages].sort((a, b) => a.index - b.index);
-  const languages = detector.detectChunks(ordered.map((passage) => passage.text));
+  // The language indexing stored for a passage's chunk, which lexical search analysed it in too;
+  // detected only for passages that come without one.
+  const languages = detector.detectChunks(
+    ordered.map((passage) => passage.text),
+    ordered.map((passage) => passage.language),
+  );
   const questionTerms = [...analyzeQuery(question, detector, [...new Set(languages)], wordsOnly).keys()];
   const candidates = candidateSentences(ordered, languages);
   if (questionTerms.length === 0 || candidates.length === 0) return { sentences: [], coverage: 0 };

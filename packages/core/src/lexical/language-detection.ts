@@ -122,10 +122,12 @@ export class LanguageDetector {
   /**
    * The language of each of a document's chunks: its own where detection tells it, else the
    * document's — the language told for most of its characters — so a short chunk (a heading, a
-   * table row) is analysed like the text around it. Null where neither is told.
+   * table row) is analysed like the text around it. Null where neither is told. `known` holds a
+   * language already told for a text (stored with its chunk at indexing), which is then not detected
+   * again; null or absent there means detect.
    */
-  detectChunks(texts: readonly string[]): (string | null)[] {
-    const languages = texts.map((text) => this.detect(text));
+  detectChunks(texts: readonly string[], known: readonly (string | null | undefined)[] = []): (string | null)[] {
+    const languages = texts.map((text, i) => known[i] ?? this.detect(text));
     const weight = new Map<string, number>();
     languages.forEach((language, i) => {
       if (language !== null) weight.set(language, (weight.get(language) ?? 0) + (texts[i] as string).length);

@@ -9,6 +9,11 @@ export interface GroundingPassage {
   index: number;
   title: string;
   text: string;
+  /**
+   * The language its chunk was analysed in when indexed (ISO 639-1; null when indexing could not tell),
+   * left out when the caller does not know it; an extractive backend detects it only then.
+   */
+  language?: string | null;
 }
 
 export interface GenerateRequest {

@@ -84,13 +84,14 @@ export const searchRoutes = [
     request: { body: searchBody },
     responses: { 200: { description: 'The best chunks, best first.', schema: searchResponse } },
     deps: { search: searchTokens.service },
-    handler: async ({ deps, principal, body }) => ({
-      status: 200,
-      body: await deps.search.search(principal!, {
+    handler: async ({ deps, principal, body }) => {
+      const result = await deps.search.search(principal!, {
         query: body.query,
         topK: body.top_k,
         ...(body.filters ? { filters: body.filters } : {}),
-      }),
-    }),
+      });
+      // A chunk's language is carried for chat's answering; it is not part of this answer.
+      return { status: 200, body: { ...result, items: result.items.map(({ language: _language, ...item }) => item) } };
+    },
   }),
 ];

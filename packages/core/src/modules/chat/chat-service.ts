@@ -144,7 +144,8 @@ export class GroundedChatService implements ChatService {
         history: history.slice(-promptHistoryTurns),
         count: backend.countTokens ? (text) => backend.countTokens!(text) : async (text) => estimateTokens(text),
       });
-      const sources = budget.passages.map((item, index) => ({ ...item, index: index + 1 }));
+      // A passage's language goes to the answerer (groundingOf), not into the answer's sources.
+      const sources = budget.passages.map(({ language: _language, ...item }, index) => ({ ...item, index: index + 1 }));
 
       let answer = '';
       if (sources.length === 0) {
@@ -159,7 +160,7 @@ export class GroundedChatService implements ChatService {
             messages,
             maxTokens: budget.reservedCompletion,
             temperature: answerTemperature,
-            grounding: groundingOf(retrievalQuery, sources),
+            grounding: groundingOf(retrievalQuery, budget.passages),
           },
           signal,
         )) {

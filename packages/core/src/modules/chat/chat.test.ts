@@ -47,6 +47,7 @@ const searchStandIn: SearchService = {
               char_start: 0,
               char_end: passage.length,
             },
+            language: 'en',
           },
         ]
       : [],

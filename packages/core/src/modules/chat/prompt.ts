@@ -51,12 +51,18 @@ export function buildMessages(
   ];
 }
 
+/** The passages numbered as buildMessages numbers them, each with its stored language when it has one. */
 export function groundingOf(
   question: string,
-  passages: readonly PromptPassage[],
+  passages: readonly (PromptPassage & { language?: string | null })[],
 ): { question: string; passages: GroundingPassage[] } {
   return {
     question,
-    passages: passages.map((passage, index) => ({ index: index + 1, title: passage.title, text: passage.text })),
+    passages: passages.map(({ title, text, language }, index) => ({
+      index: index + 1,
+      title,
+      text,
+      ...(language === undefined ? {} : { language }),
+    })),
   };
 }

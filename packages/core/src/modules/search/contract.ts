@@ -45,6 +45,11 @@ export interface SearchItem {
   metadata: Record<string, unknown>;
   /** Where the passage is in its document: pages, headings, sheet and rows, offsets in its text. */
   location: SourceLocation;
+  /**
+   * The language the chunk was analysed in (ISO 639-1; null: not told), for chat's answering; not
+   * part of the API's answers, which leave it out.
+   */
+  language: string | null;
 }
 
 export type RetrievalMode = 'lexical' | 'dense' | 'hybrid';

@@ -158,10 +158,11 @@ export class HybridSearchService implements SearchService {
         filename: string;
         path: string;
         media_type: string;
+        language: string | null;
       }
     >(
       `select c.id, c.document_id, c.text, c.metadata, c.heading_path, c.page_start, c.page_end, c.row_start,
-         c.row_end, c.char_start, c.char_end, d.title, d.filename, d.path, d.media_type
+         c.row_end, c.char_start, c.char_end, c.language, d.title, d.filename, d.path, d.media_type
        from chunk c
        cross join lateral (
          select d.title, d.filename, d.path, d.media_type from document d where d.id = c.document_id limit 1
@@ -184,6 +185,7 @@ export class HybridSearchService implements SearchService {
           score: hit.score,
           metadata: row.metadata,
           location: sourceLocation(row, row.media_type),
+          language: row.language,
         },
       ];
     });
