@@ -173,7 +173,7 @@ describe('chat module (without the HTTP server)', function () {
     expect((await conversations.get(ada.userId, id)).turns[0]?.feedback).to.equal(null);
   });
 
-  it("keeps a turn in two statements, trims the oldest in the same one, leaves another user's id alone", async () => {
+  it("keeps a turn in two statements (a new conversation's in one), trims, leaves another's id", async () => {
     const statements: string[] = [];
     const recorded = (executor: SqlExecutor): SqlExecutor => ({
       query: (sql, params) => (statements.push(sql), executor.query(sql, params)),
@@ -181,7 +181,7 @@ describe('chat module (without the HTTP server)', function () {
     const db: Db = {
       mode: kernel.db.mode,
       ...recorded(kernel.db),
-      transaction: (work) => kernel.db.transaction((tx) => work(recorded(tx))),
+      transaction: (work) => (statements.push('begin'), kernel.db.transaction((tx) => work(recorded(tx)))),
     };
     const store = new ConversationStore(db, { record: async () => undefined });
     const turn = (query: string) => ({
@@ -194,11 +194,13 @@ describe('chat module (without the HTTP server)', function () {
       timing: { total: 1 },
     });
     const id = await store.appendTurn(bob.userId, { id: null, create: true }, turn('first'), 2);
-    expect(statements, 'a new conversation').to.have.length(2);
+    // Nobody knows a new id yet: no row to lock, so no transaction either.
+    expect(statements, 'a new conversation').to.have.length(1);
     for (const query of ['second', 'third']) {
       statements.length = 0;
       await store.appendTurn(bob.userId, { id, create: false }, turn(query), 2);
-      expect(statements, query).to.have.length(2);
+      expect(statements, query).to.have.length(3);
+      expect(statements[0], query).to.equal('begin');
     }
     expect((await store.get(bob.userId, id)).turns.map((kept) => kept.query)).to.deep.equal(['second', 'third']);
     const taken = await store

@@ -76,9 +76,9 @@ export class ConversationStore {
   }
 
   /**
-   * Appends a turn and keeps only the newest `maxTurns`. With `create`, the conversation is created
-   * first: under a new id when `id` is null, else under the id the client chose (a race with another
-   * user choosing the same id leaves it theirs, and this answer 404). The conversation row is locked
+   * Appends a turn and keeps only the newest `maxTurns`. A null `id` starts a conversation under a
+   * new id; with `create`, the conversation is created under the id the client chose (a race with
+   * another user choosing the same id leaves it theirs, and this answer 404). The conversation row is locked
    * so two answers finishing together get distinct positions. A conversation that existed when its
    * answer began and was deleted meanwhile is not brought back.
    */
@@ -88,8 +88,9 @@ export class ConversationStore {
     turn: Omit<ConversationTurn, 'created_at' | 'feedback'>,
     maxTurns: number,
   ): Promise<string> {
+    const conversationId = target.id;
+    if (conversationId === null) return this.#startWithTurn(userId, turn);
     return this.db.transaction(async (tx) => {
-      const conversationId = target.id ?? crypto.randomUUID();
       // One statement locks the conversation row (two answers finishing together wait for each
       // other, as `select … for update` made them) and stamps it; with `create` it inserts the row
       // first, and a row of another user's under that id is left alone and returns nothing.
@@ -120,21 +121,27 @@ export class ConversationStore {
            returning position)
          delete from conversation_turn t using added
          where t.conversation_id = $2 and t.position <= added.position - $10`,
-        [
-          crypto.randomUUID(),
-          conversationId,
-          turn.query,
-          turn.rewritten_query,
-          turn.answer,
-          JSON.stringify(turn.sources),
-          JSON.stringify(turn.retrieval_settings),
-          turn.token_budget === null ? null : JSON.stringify(turn.token_budget),
-          JSON.stringify(turn.timing),
-          maxTurns,
-        ],
+        [...turnValues(conversationId, turn), maxTurns],
       );
       return conversationId;
     });
+  }
+
+  /**
+   * A conversation under a new id with its first turn, in one statement and so without a transaction
+   * (BEGIN, two statements and COMMIT before): nobody else knows the id yet, so there is no row to
+   * lock or race with, and one turn needs no trimming.
+   */
+  async #startWithTurn(userId: string, turn: Omit<ConversationTurn, 'created_at' | 'feedback'>): Promise<string> {
+    const conversationId = crypto.randomUUID();
+    await this.db.query(
+      `with started as (insert into conversation (id, user_id, title) values ($2, $10, $11) returning id)
+       insert into conversation_turn (id, conversation_id, position, query, rewritten_query, answer, sources,
+         retrieval_settings, token_budget, timing)
+       select $1, started.id, 1, $3, $4, $5, $6, $7, $8, $9 from started`,
+      [...turnValues(conversationId, turn), userId, titleOf(turn.query)],
+    );
+    return conversationId;
   }
 
   async list(userId: string, limit: number, offset: number): Promise<{ items: ConversationSummary[]; total: number }> {
@@ -199,6 +206,21 @@ export class ConversationStore {
     );
     return rowCount;
   }
+}
+
+/** $1 to $9 of a turn's insert: its id, its conversation's, then its fields. */
+function turnValues(conversationId: string, turn: Omit<ConversationTurn, 'created_at' | 'feedback'>): unknown[] {
+  return [
+    crypto.randomUUID(),
+    conversationId,
+    turn.query,
+    turn.rewritten_query,
+    turn.answer,
+    JSON.stringify(turn.sources),
+    JSON.stringify(turn.retrieval_settings),
+    turn.token_budget === null ? null : JSON.stringify(turn.token_budget),
+    JSON.stringify(turn.timing),
+  ];
 }
 
 function toTurn(row: TurnRow): ConversationTurn {
