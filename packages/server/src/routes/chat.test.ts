@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
 import connectorTemplate from '@docqa/example-connector-template';
@@ -120,6 +121,17 @@ describe('chat (extractive backend: no model configured, ENTERPRISE)', function 
     // History is saved once the stream completes: the stored answer is what was streamed.
     const stored = await t.call('GET', `/api/conversations/${payload.conversation_id}`, alice);
     expect(stored.body.turns.map((turn: Json) => turn.answer)).to.deep.equal([answer]);
+  });
+
+  it('writes the deltas that are ready together in one write, not one write per word', async () => {
+    const chunks = await rawChunkedBody(t.server.url, alice, { query: 'How are hotel costs refunded?' });
+    const body = chunks.join('');
+    const deltas = body.match(/^event: delta$/gm) ?? [];
+    expect(deltas.length).to.be.greaterThan(5);
+    expect(body).to.match(/event: done\ndata: \{.*\}\n\n$/);
+    // Each write is a chunk of the chunked encoding: the extractive answer's deltas come at once,
+    // then `done` after the turn is saved.
+    expect(chunks.length, `${chunks.length} chunks for ${deltas.length} deltas`).to.be.at.most(3);
   });
 
   it('search and chat filter by source as the documents list does (#29 item 11)', async () => {
@@ -427,3 +439,51 @@ describe('chat: metadata classification and token budget (extractive backend, PR
     expect(res.body.detail).to.include('400');
   });
 });
+
+/** A chat answer's event stream as the chunks of its chunked encoding: one per write the server made. */
+async function rawChunkedBody(url: string, token: string, body: unknown): Promise<string[]> {
+  const { hostname, port } = new URL(url);
+  const payload = JSON.stringify(body);
+  const socket = net.connect(Number(port), hostname);
+  socket.write(
+    [
+      'POST /api/chat HTTP/1.1',
+      `Host: ${hostname}`,
+      `Authorization: Bearer ${token}`,
+      'Accept: text/event-stream',
+      'Content-Type: application/json',
+      `Content-Length: ${Buffer.byteLength(payload)}`,
+      '',
+      payload,
+    ].join('\r\n'),
+  );
+  // The stream says Connection: keep-alive, so the socket stays open: read until the last chunk.
+  let raw = Buffer.alloc(0);
+  for await (const data of socket) {
+    raw = Buffer.concat([raw, data as Buffer]);
+    const chunks = chunksOf(raw);
+    if (chunks) {
+      socket.destroy();
+      return chunks;
+    }
+  }
+  throw new Error(`the stream ended without its last chunk: ${raw.toString()}`);
+}
+
+/** The chunks of a whole chunked response, or null while its last (empty) chunk has not arrived. */
+function chunksOf(raw: Buffer): string[] | null {
+  let at = raw.indexOf('\r\n\r\n');
+  if (at < 0) return null;
+  expect(raw.subarray(0, at).toString()).to.match(/^HTTP\/1\.1 200[^]*transfer-encoding: chunked/i);
+  at += 4;
+  const chunks: string[] = [];
+  for (;;) {
+    const lineEnd = raw.indexOf('\r\n', at);
+    if (lineEnd < 0) return null;
+    const size = parseInt(raw.subarray(at, lineEnd).toString(), 16);
+    if (size === 0) return chunks;
+    if (raw.length < lineEnd + 2 + size + 2) return null;
+    chunks.push(raw.subarray(lineEnd + 2, lineEnd + 2 + size).toString());
+    at = lineEnd + 2 + size + 2;
+  }
+}
