@@ -102,9 +102,39 @@ export async function fitToBudget<P extends PromptPassage>(request: BudgetReques
  */
 export function estimateTokens(text: string): number {
   if (text.length === 0) return 0;
-  const words = text.split(/\s+/).filter(Boolean).length;
-  const nonAscii = text.replace(/[\x00-\x7f]/g, '').length;
+  // One pass over the UTF-16 code units, counting what `text.split(/\s+/).filter(Boolean).length`
+  // and `text.replace(/[\x00-\x7f]/g, '').length` count without their arrays and copies: chat
+  // estimates every passage of every answer (2.7 % of the server's samples in chat on PostgreSQL).
+  let words = 0;
+  let nonAscii = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code > 0x7f) nonAscii += 1;
+    if (isWhiteSpace(code)) inWord = false;
+    else if (!inWord) {
+      inWord = true;
+      words += 1;
+    }
+  }
   return Math.max(words, Math.ceil((text.length - nonAscii) / 4) + nonAscii);
+}
+
+/** What `\s` matches in JavaScript: ECMAScript's WhiteSpace (Unicode's Zs and the rest) and LineTerminator. */
+function isWhiteSpace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }
 
 function sum(values: readonly number[]): number {
