@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DocqaError } from '@docqa/plugin-api';
 import { startRequests, type PipelineOptions, type StartedRequest } from './request-pipeline.js';
 import { runInRequestScope } from './request-context.js';
 import { writeJson } from './send-json.js';
@@ -31,7 +32,10 @@ export function fixedAnswerFastPath(routes: readonly AnyRoute[], options: Pipeli
     if (!route.fixedAnswer) continue;
     const inputs = route.request ?? route.middleware ?? route.plan;
     if (route.method !== 'get' || route.access !== 'public' || inputs !== undefined || route.path.includes('{')) {
-      throw new Error(`${route.path}: a fixed answer is for public GET routes without inputs, plan or middleware.`);
+      throw new DocqaError(
+        'internal',
+        `${route.path}: a fixed answer is for public GET routes without inputs, plan or middleware.`,
+      );
     }
     const answered = { route: expressPath(route.path), path: route.path, userId: undefined };
     byPath.set(route.path, {
