@@ -86,6 +86,27 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/**
+ * CPU seconds of the PostgreSQL backends serving `database` (their process titles name it), when
+ * PostgreSQL runs on this machine: the database's share of a request, which the server's omits.
+ */
+function databaseCpuSeconds(database: string): number {
+  let total = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const title = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      // Its client backends only: an autovacuum worker analysing the freshly indexed tables names the
+      // database too, and would be counted as the requests' work.
+      const backend = title.startsWith('postgres:') && title.includes(` ${database} `) && !title.includes('autovacuum');
+      if (backend) total += cpuSeconds(Number(entry));
+    } catch {
+      // The process ended while the list was read.
+    }
+  }
+  return total;
+}
+
 async function load(spec: LoadSpec): Promise<LoadResult> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
@@ -108,9 +129,12 @@ async function measure(
   // Only DocQA is profiled: the baseline has nothing to find.
   const profile = values.profile !== undefined && server.ready.stats !== undefined;
   if (profile) await ask(server.process, { profile: `${name.replace(/\W+/g, '-')}-${clients}` });
+  const database = server.ready.databaseName;
   const cpuBefore = cpuSeconds(pid);
+  const databaseBefore = database ? databaseCpuSeconds(database) : 0;
   const result = await load({ ...spec, clients, seconds });
   const cpu = cpuSeconds(pid) - cpuBefore;
+  const databaseCpu = database ? databaseCpuSeconds(database) - databaseBefore : null;
   if (profile) await ask(server.process, { profile: null });
   return {
     name,
@@ -118,6 +142,7 @@ async function measure(
     ...result,
     rps: result.requests / result.seconds,
     cpuMsPerRequest: (cpu * 1000) / result.requests,
+    ...(databaseCpu !== null ? { databaseCpuMsPerRequest: (databaseCpu * 1000) / result.requests } : {}),
   };
 }
 

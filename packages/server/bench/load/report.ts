@@ -7,6 +7,8 @@ export interface Row extends LoadResult {
   rps: number;
   /** The server process's CPU time (every thread; on the embedded database PGlite's too) per request. */
   cpuMsPerRequest: number;
+  /** On PostgreSQL: its backends' CPU time for this server's database per request. */
+  databaseCpuMsPerRequest?: number;
 }
 
 const ratio = (row: Row, of: Row | undefined) => (of ? (row.rps / of.rps).toFixed(3) : '-').padStart(6);
@@ -19,6 +21,9 @@ export function formatRow(row: Row, bare: Row, version: Row | undefined): string
     `${row.name.padEnd(26)} ${row.rps.toFixed(0).padStart(7)} req/s  p50 ${row.p50.toFixed(1).padStart(7)} ms  ` +
     `p99 ${row.p99.toFixed(1).padStart(7)} ms  errors ${String(row.errors).padStart(4)}  ` +
     `×bare ${ratio(row, bare)}  ×version ${ratio(row, version)}  cpu ${row.cpuMsPerRequest.toFixed(2).padStart(6)} ms/req` +
+    (row.databaseCpuMsPerRequest !== undefined
+      ? `  pg ${row.databaseCpuMsPerRequest.toFixed(2).padStart(5)} ms/req`
+      : '') +
     (failures ? `  (${failures})` : '')
   );
 }

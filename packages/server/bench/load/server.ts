@@ -35,6 +35,8 @@ export interface ServerReady {
   authorization?: string;
   queries?: string[];
   stats?: { documents: number; chunks: number; indexSeconds: number };
+  /** The temporary PostgreSQL database's name, so the bench can read its backends' CPU time. */
+  databaseName?: string;
 }
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -95,6 +97,7 @@ async function docqa(): Promise<() => Promise<void>> {
     // The test claims, the questions SciFact's documents answer.
     queries: [...set.qrels.keys()].map((id) => set.queries.get(id) as string),
     stats: { documents: index.stats.documents, chunks: index.stats.chunks, indexSeconds: index.stats.indexSeconds },
+    ...(database ? { databaseName: new URL(database.url).pathname.slice(1) } : {}),
   } satisfies ServerReady);
   return async () => {
     await index.stop();
