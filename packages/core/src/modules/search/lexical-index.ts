@@ -73,16 +73,16 @@ export async function writePostings(
  * The languages the chunks were analysed in (null: chunks whose language was not told), read as a
  * loose index scan of chunk_language: one index probe per language, not a pass over the chunks.
  */
-export async function corpusLanguages(db: SqlExecutor): Promise<(string | null)[]> {
-  const { rows } = await db.query<{ language: string | null }>(
-    `with recursive l (language) as (
+const languagesSql = `with recursive l (language) as (
        (select language from chunk where language is not null order by language limit 1)
        union all
        select (select c.language from chunk c where c.language > l.language order by c.language limit 1) from l where l.language is not null)
      select language from l where language is not null
      union all
-     (select null from chunk where language is null limit 1)`,
-  );
+     (select null from chunk where language is null limit 1)`;
+
+export async function corpusLanguages(db: SqlExecutor): Promise<(string | null)[]> {
+  const { rows } = await db.query<{ language: string | null }>(languagesSql);
   return rows.map((row) => row.language);
 }
 
@@ -112,18 +112,74 @@ export interface CorpusStatistics {
  * row here, not its postings, and the corpus one row, not a pass over the documents.
  */
 export async function corpusStatistics(db: SqlExecutor, terms: readonly string[]): Promise<CorpusStatistics> {
-  const { rows } = await db.query<{ term: string | null; df: string; chunks: string; total_length: string }>(
-    `select null as term, 0 as df, c.chunks, c.terms as total_length from lexical_corpus c
+  return (await readCorpus(db, terms, false)).statistics;
+}
+
+interface CorpusRow {
+  kind: 'language' | 'corpus' | 'term';
+  /** The language (kind language) or the term (kind term). */
+  name: string | null;
+  df: string;
+  chunks: string;
+  total_length: string;
+}
+
+/**
+ * The statistics of `terms` and, when asked, the corpus's languages, in one statement: a search
+ * analyses its query under the languages the previous one saw and checks them in the same read.
+ */
+async function readCorpus(
+  db: SqlExecutor,
+  terms: readonly string[],
+  withLanguages: boolean,
+): Promise<{ statistics: CorpusStatistics; languages: (string | null)[] }> {
+  const languages = withLanguages
+    ? `with languages as (${languagesSql})
+     select 'language' as kind, language as name, 0 as df, 0 as chunks, 0 as total_length from languages
+     union all `
+    : '';
+  const { rows } = await db.query<CorpusRow>(
+    `${languages}select 'corpus' as kind, null as name, 0 as df, c.chunks, c.terms as total_length from lexical_corpus c
      union all
-     select s.term, s.df, 0, 0 from term_stats s where s.term = any($1::text[]) and s.df > 0`,
+     select 'term', s.term, s.df, 0, 0 from term_stats s where s.term = any($1::text[]) and s.df > 0`,
     [terms],
   );
-  const corpus = rows.find((row) => row.term === null);
+  const corpus = rows.find((row) => row.kind === 'corpus');
   const chunks = Number(corpus?.chunks ?? 0);
   const documentFrequency = new Map(
-    rows.filter((row) => row.term !== null).map((row) => [row.term as string, Number(row.df)]),
+    rows.filter((row) => row.kind === 'term').map((row) => [row.name as string, Number(row.df)]),
   );
-  return { chunks, averageLength: chunks > 0 ? Number(corpus?.total_length ?? 0) / chunks : 0, documentFrequency };
+  const averageLength = chunks > 0 ? Number(corpus?.total_length ?? 0) / chunks : 0;
+  return {
+    statistics: { chunks, averageLength, documentFrequency },
+    languages: rows.filter((row) => row.kind === 'language').map((row) => row.name),
+  };
+}
+
+/**
+ * The corpus languages the last search on a database found, by its executor: what the next search's
+ * query is analysed under before they are read. Only a guess: each search reads them again in the
+ * statement that reads the statistics, and analyses again when they changed.
+ */
+const lastLanguages = new WeakMap<SqlExecutor, (string | null)[]>();
+
+const sameList = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** The query's terms under the corpus's languages, and their statistics: one statement when the guess holds. */
+async function termsAndStatistics(
+  db: SqlExecutor,
+  query: string,
+  detector: LanguageDetector | undefined,
+): Promise<{ counts: Map<string, number>; statistics: CorpusStatistics }> {
+  const guess = lastLanguages.get(db);
+  const guessed = guess ? queryTerms(query, guess, detector) : null;
+  const read = await readCorpus(db, guessed ? [...guessed.keys()] : [], true);
+  lastLanguages.set(db, read.languages);
+  if (guessed && guess && sameList(guess, read.languages)) return { counts: guessed, statistics: read.statistics };
+  const counts = queryTerms(query, read.languages, detector);
+  if (counts.size === 0) return { counts, statistics: read.statistics };
+  const same = guessed !== null && sameList([...guessed.keys()].sort(), [...counts.keys()].sort());
+  return { counts, statistics: same ? read.statistics : await corpusStatistics(db, [...counts.keys()]) };
 }
 
 /** Lucene's BM25 idf: always positive, so a term in most chunks still counts a little. */
@@ -142,9 +198,8 @@ export async function lexicalSearch(
   query: string,
   options: SearchScope & { topK: number; detector?: LanguageDetector },
 ): Promise<LexicalHit[]> {
-  const counts = queryTerms(query, await corpusLanguages(db), options.detector);
+  const { counts, statistics } = await termsAndStatistics(db, query, options.detector);
   if (counts.size === 0) return [];
-  const statistics = await corpusStatistics(db, [...counts.keys()]);
   // Rarest (highest weight) first: the order in which terms become worth reading in full.
   const terms: WeightedTerm[] = [...counts.keys()]
     .filter((term) => (statistics.documentFrequency.get(term) ?? 0) > 0)
