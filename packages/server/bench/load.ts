@@ -12,6 +12,8 @@
  *   --endpoints search,chat,chat-sse,docs,version
  *   --database-url URL      PostgreSQL (also DATABASE_URL); a temporary database is made beside it
  *   --profile DIR           a V8 CPU profile of the server per endpoint and client count
+ *   --analyze               PostgreSQL: ANALYZE once the corpus is indexed (else autovacuum's timing
+ *                           decides which plans are measured)
  *   --log-level INFO        the server's LOG_LEVEL (the product's default; lines go to /dev/null)
  *   --json FILE             the figures as JSON too
  */
@@ -37,6 +39,7 @@ const { values } = parseArgs({
     endpoints: { type: 'string', default: 'search,chat,chat-sse,docs,version' },
     'database-url': { type: 'string' },
     profile: { type: 'string' },
+    analyze: { type: 'boolean', default: false },
     'log-level': { type: 'string', default: 'INFO' },
     json: { type: 'string' },
   },
@@ -162,6 +165,7 @@ async function main(): Promise<void> {
     ...(databaseUrl ? { databaseUrl } : {}),
     logLevel: values['log-level'],
     ...(values.profile ? { profileDir: values.profile } : {}),
+    ...(values.analyze ? { analyze: true } : {}),
   });
   const rows: Row[] = [];
   try {

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { createTemporaryDatabase } from '@docqa/kernel/testing';
 import { indexCorpus, readBeir } from '../quality/beir.js';
 
@@ -26,6 +27,8 @@ export interface ServerSpec {
   databaseUrl?: string;
   logLevel?: string;
   profileDir?: string;
+  /** PostgreSQL: ANALYZE the database once indexed, instead of leaving it to autovacuum's timing. */
+  analyze?: boolean;
 }
 
 export interface ServerReady {
@@ -78,6 +81,11 @@ async function docqa(): Promise<() => Promise<void>> {
   if (database) process.env.DATABASE_URL = database.url;
   else delete process.env.DATABASE_URL;
   const index = await indexCorpus(corpus, { LOG_LEVEL: spec.logLevel ?? 'INFO' }, 'ENTERPRISE');
+  if (database && spec.analyze) {
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    await client.query('analyze').finally(() => client.end());
+  }
   const post = async (route: string, body: unknown, headers: Record<string, string> = {}) => {
     const res = await fetch(`${index.url}${route}`, {
       method: 'POST',
