@@ -140,10 +140,15 @@ function eligibleCandidatesSql(params: SqlParams, scope: SearchScope): string {
      order by top.score desc, top.chunk_id`;
 }
 
-/** The document of candidate `row` (a chunk_id column) if it may be searched. */
+/**
+ * The document of candidate `row` (a chunk_id column) if it may be searched. The limit (a chunk has
+ * one document) keeps the planner from flattening the lateral into a join: with statistics taken
+ * while most documents were still being indexed (autovacuum during a bulk ingest), status =
+ * 'indexed' looked rare, and the join became a scan of every document and chunk per candidate.
+ */
 function eligibleDocumentSql(params: SqlParams, scope: SearchScope, row: string): string {
   return `select c.document_id from chunk c join document d on d.id = c.document_id
-     where c.id = ${row}.chunk_id and ${documentConditions('d', scope, params).join(' and ')}`;
+     where c.id = ${row}.chunk_id and ${documentConditions('d', scope, params).join(' and ')} limit 1`;
 }
 
 interface CandidateRow {
