@@ -122,10 +122,22 @@ function termsSql(params: SqlParams, terms: readonly WeightedTerm[]): string {
   return `unnest(${params.add(terms.map((term) => term.term))}::text[], ${params.add(terms.map((term) => term.weight))}::float8[]) as w(term, weight)`;
 }
 
+/**
+ * Each term's postings, as `t` (chunk_id, document_id, tf, chunk_length), read through the index on
+ * term: `offset 0` keeps the lateral from being flattened into a join, which with statistics taken
+ * while chunk_term was still filling (autovacuum during a bulk ingest) was planned as a scan of every
+ * posting hashed against the terms (17 ms instead of 1 for a 10-term claim at 1,000 documents).
+ */
+function postingsSql(params: SqlParams, terms: readonly WeightedTerm[]): string {
+  return `${termsSql(params, terms)} cross join lateral (
+         select t.chunk_id, t.document_id, t.tf, t.chunk_length from chunk_term t where t.term = w.term offset 0
+       ) t`;
+}
+
 /** The terms' summed BM25 per chunk (chunk_id, score), over their postings only. */
 function summedScoresSql(params: SqlParams, terms: readonly WeightedTerm[], averageLength: number): string {
   return `select t.chunk_id, sum(${bm25Sql(params, 't', 'w.weight', averageLength)}) as score
-       from ${termsSql(params, terms)} join chunk_term t on t.term = w.term
+       from ${postingsSql(params, terms)}
        group by t.chunk_id`;
 }
 
@@ -239,7 +251,7 @@ async function rankWithinEligible(ranking: Ranking, terms: readonly WeightedTerm
     `with eligible as materialized (select d.id, d.metadata from document d where ${documents.join(' and ')}),
      scored as (
        select t.chunk_id, t.document_id, sum(${score}) as score
-       from ${termsSql(params, terms)} join chunk_term t on t.term = w.term join eligible e on e.id = t.document_id
+       from ${postingsSql(params, terms)} join eligible e on e.id = t.document_id
        group by t.chunk_id, t.document_id
      )
      select s.chunk_id, s.document_id, s.score from scored s
