@@ -112,9 +112,7 @@ export function registerTools(server: McpServer, context: McpContext): void {
     async (args: Args<typeof searchInput>) => {
       const request = { query: args.query, topK: args.top_k, ...(args.filters ? { filters: args.filters } : {}) };
       const result = await services.search.search(principal, request);
-      // A chunk's language is carried for chat's answering; it is not part of this answer.
-      const items = result.items.map(({ language: _language, ...item }) => item);
-      return answer({ ...result, items }, documentLinks(items));
+      return answer({ ...result }, documentLinks(result.items));
     },
   );
 

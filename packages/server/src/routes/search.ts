@@ -90,8 +90,7 @@ export const searchRoutes = [
         topK: body.top_k,
         ...(body.filters ? { filters: body.filters } : {}),
       });
-      // A chunk's language is carried for chat's answering; it is not part of this answer.
-      return { status: 200, body: { ...result, items: result.items.map(({ language: _language, ...item }) => item) } };
+      return { status: 200, body: result };
     },
   }),
 ];

@@ -10,7 +10,7 @@ import {
   type SettingsService,
 } from '@docqa/plugin-api';
 import type { Principal } from '../identity/contract.js';
-import type { SearchFilters, SearchResult, SearchService } from '../search/contract.js';
+import type { PassageSearch, SearchFilters, SearchService } from '../search/contract.js';
 import type { RulesService } from '../rules/contract.js';
 import type { CurrentModels } from '../models/contract.js';
 import type { ChatRequestOutcome, LlmMetrics } from '../metrics/contract.js';
@@ -133,7 +133,7 @@ export class GroundedChatService implements ChatService {
       const classification = await this.#classifier.classify(retrievalQuery, classifierLlm, signal);
       const classified = performance.now();
 
-      const retrieved = await this.#retrieve(principal, retrievalQuery, request, classification);
+      const { result: retrieved, languages } = await this.#retrieve(principal, retrievalQuery, request, classification);
       const retrievedAt = performance.now();
 
       const budget = await fitToBudget({
@@ -144,8 +144,7 @@ export class GroundedChatService implements ChatService {
         history: history.slice(-promptHistoryTurns),
         count: backend.countTokens ? (text) => backend.countTokens!(text) : async (text) => estimateTokens(text),
       });
-      // A passage's language goes to the answerer (groundingOf), not into the answer's sources.
-      const sources = budget.passages.map(({ language: _language, ...item }, index) => ({ ...item, index: index + 1 }));
+      const sources = budget.passages.map((item, index) => ({ ...item, index: index + 1 }));
 
       let answer = '';
       if (sources.length === 0) {
@@ -160,7 +159,7 @@ export class GroundedChatService implements ChatService {
             messages,
             maxTokens: budget.reservedCompletion,
             temperature: answerTemperature,
-            grounding: groundingOf(retrievalQuery, budget.passages),
+            grounding: groundingOf(retrievalQuery, budget.passages, languages),
           },
           signal,
         )) {
@@ -259,13 +258,13 @@ export class GroundedChatService implements ChatService {
     query: string,
     request: ChatRequest,
     classification: Classification,
-  ): Promise<SearchResult> {
+  ): Promise<PassageSearch> {
     const classified = Object.keys(classification.filters).length > 0;
     const metadata = { ...classification.filters, ...request.filters?.metadata };
     const filters: SearchFilters = { ...request.filters, ...(Object.keys(metadata).length > 0 ? { metadata } : {}) };
-    const result = await this.search.search(principal, { query, topK: request.topK, filters });
-    if (result.items.length > 0 || !classified) return result;
-    return this.search.search(principal, {
+    const found = await this.search.searchPassages(principal, { query, topK: request.topK, filters });
+    if (found.result.items.length > 0 || !classified) return found;
+    return this.search.searchPassages(principal, {
       query,
       topK: request.topK,
       ...(request.filters ? { filters: request.filters } : {}),

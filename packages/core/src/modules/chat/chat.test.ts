@@ -1,5 +1,13 @@
 import { expect } from 'chai';
-import { defineModule, DocqaError, type AuditEvent, type Db, type SqlExecutor } from '@docqa/plugin-api';
+import {
+  defineModule,
+  DocqaError,
+  type AuditEvent,
+  type Db,
+  type GenerateRequest,
+  type LlmBackend,
+  type SqlExecutor,
+} from '@docqa/plugin-api';
 import llmOpenAi from '@docqa/plugin-llm-openai';
 import { startChatCompletionsServer, type ChatCompletionsServer } from '@docqa/plugin-testkit';
 import { provide, startTestModules, type TestKernel } from '@docqa/kernel/testing';
@@ -24,39 +32,45 @@ const bob = { userId: '5e0c4a4e-0000-4000-8000-000000000002', username: 'bob', r
 const passage = 'The cooling period of the Zorblax-1 lasts nine hours.';
 
 /** Search as the search module answers: one passage for a question about cooling, nothing otherwise. */
+const searchResult = (request: SearchRequest): SearchResult => ({
+  items: /cooling/i.test(request.query)
+    ? [
+        {
+          chunk_id: '7a1d2f9e-0000-4000-8000-000000000001',
+          document_id: '7a1d2f9e-0000-4000-8000-0000000000d1',
+          title: 'Zorblax manual',
+          path: 'zorblax.md',
+          text: passage,
+          score: 1,
+          metadata: {},
+          location: {
+            page_start: null,
+            page_end: null,
+            heading_path: [],
+            sheet: null,
+            row_start: null,
+            row_end: null,
+            char_start: 0,
+            char_end: passage.length,
+          },
+        },
+      ]
+    : [],
+  retrieval_settings: { mode: 'lexical', top_k: request.topK, filters: {}, rewritten_query: null },
+  timing: { retrieve: 1, total: 1 },
+});
 const searchStandIn: SearchService = {
   checkFilters: () => undefined,
-  search: async (_principal, request: SearchRequest): Promise<SearchResult> => ({
-    items: /cooling/i.test(request.query)
-      ? [
-          {
-            chunk_id: '7a1d2f9e-0000-4000-8000-000000000001',
-            document_id: '7a1d2f9e-0000-4000-8000-0000000000d1',
-            title: 'Zorblax manual',
-            path: 'zorblax.md',
-            text: passage,
-            score: 1,
-            metadata: {},
-            location: {
-              page_start: null,
-              page_end: null,
-              heading_path: [],
-              sheet: null,
-              row_start: null,
-              row_end: null,
-              char_start: 0,
-              char_end: passage.length,
-            },
-            language: 'en',
-          },
-        ]
-      : [],
-    retrieval_settings: { mode: 'lexical', top_k: request.topK, filters: {}, rewritten_query: null },
-    timing: { retrieve: 1, total: 1 },
-  }),
+  search: async (_principal, request) => searchResult(request),
+  searchPassages: async (_principal, request) => {
+    const result = searchResult(request);
+    return { result, languages: new Map(result.items.map((item) => [item.chunk_id, 'en'])) };
+  },
 };
 const noRules = { allRules: async () => [], runner: undefined } as unknown as RulesService;
-const configuredModels: CurrentModels = { switchedChatBackend: () => null, embedder: () => null };
+/** A backend switched in at run time (the models module's job in the product); null: the configured one. */
+let switchedBackend: LlmBackend | null = null;
+const configuredModels: CurrentModels = { switchedChatBackend: () => switchedBackend, embedder: () => null };
 
 describe('chat module (without the HTTP server)', function () {
   this.timeout(60_000);
@@ -102,6 +116,28 @@ describe('chat module (without the HTTP server)', function () {
     const page = await conversations.list(ada.userId, 10, 0);
     expect(page.items.map((item) => item.id)).to.deep.equal([outcome?.conversation_id]);
     expect((await conversations.get(ada.userId, outcome!.conversation_id)).turns).to.have.length(1);
+  });
+
+  it("hands the answerer each passage's stored language, and keeps it out of the sources", async () => {
+    const grounded: GenerateRequest['grounding'][] = [];
+    switchedBackend = {
+      capabilities: { streaming: true, tokenizer: false, generative: false },
+      info: async () => ({ backend: 'extractive', model: 'recording', contextLength: null, gpu: false }),
+      async *generate(request) {
+        grounded.push(request.grounding);
+        yield 'Nine hours [1].';
+      },
+    };
+    try {
+      const outcome = await ask(ada, 'How long is the cooling period?');
+      expect(grounded.map((grounding) => grounding?.passages.map((passage) => passage.language))).to.deep.equal([
+        ['en'],
+      ]);
+      expect(outcome?.sources).to.have.length(1);
+      expect(outcome?.sources[0]).to.not.have.property('language');
+    } finally {
+      switchedBackend = null;
+    }
   });
 
   it('says no document answers when nothing is retrieved, without calling the LLM', async () => {

@@ -40,7 +40,7 @@ export interface ChatRequest {
   clientHistory?: PriorTurn[];
 }
 
-export type ChatSource = Omit<SearchItem, 'language'> & { index: number };
+export type ChatSource = SearchItem & { index: number };
 
 export interface ChatOutcome {
   conversation_id: string;

@@ -51,18 +51,20 @@ export function buildMessages(
   ];
 }
 
-/** The passages numbered as buildMessages numbers them, each with its stored language when it has one. */
+/**
+ * The passages numbered as buildMessages numbers them, each with its chunk's stored language when
+ * search read one (`languages`, by chunk id), so the answerer need not detect it again.
+ */
 export function groundingOf(
   question: string,
-  passages: readonly (PromptPassage & { language?: string | null })[],
+  passages: readonly (PromptPassage & { chunk_id: string })[],
+  languages: ReadonlyMap<string, string | null>,
 ): { question: string; passages: GroundingPassage[] } {
   return {
     question,
-    passages: passages.map(({ title, text, language }, index) => ({
-      index: index + 1,
-      title,
-      text,
-      ...(language === undefined ? {} : { language }),
-    })),
+    passages: passages.map(({ chunk_id, title, text }, index) => {
+      const language = languages.get(chunk_id);
+      return { index: index + 1, title, text, ...(language === undefined ? {} : { language }) };
+    }),
   };
 }

@@ -45,11 +45,6 @@ export interface SearchItem {
   metadata: Record<string, unknown>;
   /** Where the passage is in its document: pages, headings, sheet and rows, offsets in its text. */
   location: SourceLocation;
-  /**
-   * The language the chunk was analysed in (ISO 639-1; null: not told), for chat's answering; not
-   * part of the API's answers, which leave it out.
-   */
-  language: string | null;
 }
 
 export type RetrievalMode = 'lexical' | 'dense' | 'hybrid';
@@ -73,11 +68,23 @@ export interface SearchResult {
   timing: { retrieve: number; rerank?: number; total: number };
 }
 
+/**
+ * A search for answering: the result as the API shows it and, beside it rather than in its items
+ * (so no answer can show it by mistake), the language each item's chunk was analysed in.
+ */
+export interface PassageSearch {
+  result: SearchResult;
+  /** By chunk id: ISO 639-1, or null when indexing was not told. */
+  languages: ReadonlyMap<string, string | null>;
+}
+
 /** Hybrid retrieval over what the caller may read (spec 2.4). */
 export interface SearchService {
   /** Refuses (422) a filter past FILTER_MAX_KEYS, FILTER_MAX_KEY_LENGTH or FILTER_MAX_VALUE_LENGTH. */
   checkFilters(filters: SearchFilters | undefined): void;
   search(principal: Principal, request: SearchRequest): Promise<SearchResult>;
+  /** The same search, with each passage's stored language for chat's answerer (no detection again). */
+  searchPassages(principal: Principal, request: SearchRequest): Promise<PassageSearch>;
 }
 
 export const searchTokens = {

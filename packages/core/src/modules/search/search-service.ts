@@ -4,7 +4,14 @@ import type { LanguageDetector } from '../../index.js';
 import type { Principal } from '../identity/contract.js';
 import type { GroupsService } from '../groups/contract.js';
 import type { CurrentModels } from '../models/contract.js';
-import type { RetrievalMode, SearchItem, SearchRequest, SearchResult, SearchService } from './contract.js';
+import type {
+  PassageSearch,
+  RetrievalMode,
+  SearchItem,
+  SearchRequest,
+  SearchResult,
+  SearchService,
+} from './contract.js';
 import { reciprocalRankFusion, type RankedHit } from './fusion.js';
 import { lexicalSearch } from './lexical-index.js';
 import { sourceLocation, type LocatedChunk } from './location.js';
@@ -53,6 +60,10 @@ export class HybridSearchService implements SearchService {
   }
 
   async search(principal: Principal, request: SearchRequest): Promise<SearchResult> {
+    return (await this.searchPassages(principal, request)).result;
+  }
+
+  async searchPassages(principal: Principal, request: SearchRequest): Promise<PassageSearch> {
     const started = performance.now();
     this.checkFilters(request.filters);
     const access = await this.deps.groups.scopeFor(principal);
@@ -84,17 +95,19 @@ export class HybridSearchService implements SearchService {
     const settings = { mode, top_k: request.topK, filters: request.filters ?? {}, rewritten_query: null };
     const retrieve = round(performance.now() - started);
     if (!rerank) {
-      const items = await this.#loadItems(ranked.slice(0, request.topK));
-      return { items, retrieval_settings: settings, timing: { retrieve, total: round(performance.now() - started) } };
+      const { items, languages } = await this.#loadItems(ranked.slice(0, request.topK));
+      const timing = { retrieve, total: round(performance.now() - started) };
+      return { result: { items, retrieval_settings: settings, timing }, languages };
     }
     // The reranker reads the candidates' text, so they are loaded before the cut to top_k.
     const candidates = await this.#loadItems(ranked.slice(0, wanted));
-    const reranked = await rerankItems(rerank, request.query, candidates);
-    return {
+    const reranked = await rerankItems(rerank, request.query, candidates.items);
+    const result: SearchResult = {
       items: reranked.items.slice(0, request.topK),
       retrieval_settings: { ...settings, rerank: reranked.outcome },
       timing: { retrieve, rerank: round(reranked.ms), total: round(performance.now() - started) },
     };
+    return { result, languages: candidates.languages };
   }
 
   /**
@@ -143,8 +156,9 @@ export class HybridSearchService implements SearchService {
     return new Set(rows.map((row) => row.id));
   }
 
-  async #loadItems(hits: RankedHit[]): Promise<SearchItem[]> {
-    if (hits.length === 0) return [];
+  async #loadItems(hits: RankedHit[]): Promise<{ items: SearchItem[]; languages: Map<string, string | null> }> {
+    const languages = new Map<string, string | null>();
+    if (hits.length === 0) return { items: [], languages };
     // Each chunk's document by its primary key (the lateral limit keeps the planner from flattening
     // it): a plain join was planned as a hash join over every document, 39 pages read per search
     // at 1,000 documents and more with each one added, to look up ten of them.
@@ -172,9 +186,10 @@ export class HybridSearchService implements SearchService {
     );
     const byId = new Map(rows.map((row) => [row.id, row]));
     // A chunk deleted between retrieval and loading is dropped rather than answered half-empty.
-    return hits.flatMap((hit) => {
+    const items = hits.flatMap((hit) => {
       const row = byId.get(hit.chunkId);
       if (!row) return [];
+      languages.set(row.id, row.language);
       return [
         {
           chunk_id: row.id,
@@ -185,10 +200,10 @@ export class HybridSearchService implements SearchService {
           score: hit.score,
           metadata: row.metadata,
           location: sourceLocation(row, row.media_type),
-          language: row.language,
         },
       ];
     });
+    return { items, languages };
   }
 }
 
