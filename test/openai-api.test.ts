@@ -7,6 +7,7 @@ import { baseEnv, serveCli, type ServingCli } from './support/cli.js';
 import { ApiClient, type Json } from './support/api.js';
 import { databaseEnv } from './support/database.js';
 import { usePlanFile } from './support/plan-stand-in.js';
+import { rawChunkedBody } from '../packages/server/src/testing/chunked-body.test-support.js';
 
 const adminPassword = 'admin-password-1';
 
@@ -159,6 +160,17 @@ describe('OpenAI-compatible API with API keys (end to end, the openai package)',
     const body = await raw('/chat/completions', keys.eddie!.key, { ...question, stream: true });
     expect(body.text.endsWith('data: [DONE]\n\n')).to.equal(true);
     expect(body.text.startsWith('data: {')).to.equal(true);
+  });
+
+  it('writes the pieces that are ready together in one write, not one write per word', async () => {
+    const question = { ...ask('Until when do unused holiday days carry over?'), stream: true };
+    const chunks = await rawChunkedBody(`${server.url}/api/openai/v1/chat/completions`, keys.eddie!.key, question);
+    const body = chunks.join('');
+    const pieces = body.match(/"content":"[^"]+"/g) ?? [];
+    expect(pieces.length).to.be.greaterThan(5);
+    expect(body.endsWith('data: [DONE]\n\n')).to.equal(true);
+    // The role chunk goes out first; the extractive answer's words come at once, then the end.
+    expect(chunks.length, `${chunks.length} chunks for ${pieces.length} pieces`).to.be.at.most(3);
   });
 
   it('takes earlier messages as the conversation, and saves none', async () => {

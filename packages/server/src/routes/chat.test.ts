@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
 import connectorTemplate from '@docqa/example-connector-template';
 import { startSearchServer, type Json, type SearchTestServer } from '../testing/search-server.test-support.js';
 import { noPassagesAnswer } from '@docqa/core/chat';
 import { chatStream } from '../testing/sse.test-support.js';
+import { rawChunkedBody } from '../testing/chunked-body.test-support.js';
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -124,7 +124,7 @@ describe('chat (extractive backend: no model configured, ENTERPRISE)', function 
   });
 
   it('writes the deltas that are ready together in one write, not one write per word', async () => {
-    const chunks = await rawChunkedBody(t.server.url, alice, { query: 'How are hotel costs refunded?' });
+    const chunks = await rawChunkedBody(`${t.server.url}/api/chat`, alice, { query: 'How are hotel costs refunded?' });
     const body = chunks.join('');
     const deltas = body.match(/^event: delta$/gm) ?? [];
     expect(deltas.length).to.be.greaterThan(5);
@@ -439,51 +439,3 @@ describe('chat: metadata classification and token budget (extractive backend, PR
     expect(res.body.detail).to.include('400');
   });
 });
-
-/** A chat answer's event stream as the chunks of its chunked encoding: one per write the server made. */
-async function rawChunkedBody(url: string, token: string, body: unknown): Promise<string[]> {
-  const { hostname, port } = new URL(url);
-  const payload = JSON.stringify(body);
-  const socket = net.connect(Number(port), hostname);
-  socket.write(
-    [
-      'POST /api/chat HTTP/1.1',
-      `Host: ${hostname}`,
-      `Authorization: Bearer ${token}`,
-      'Accept: text/event-stream',
-      'Content-Type: application/json',
-      `Content-Length: ${Buffer.byteLength(payload)}`,
-      '',
-      payload,
-    ].join('\r\n'),
-  );
-  // The stream says Connection: keep-alive, so the socket stays open: read until the last chunk.
-  let raw = Buffer.alloc(0);
-  for await (const data of socket) {
-    raw = Buffer.concat([raw, data as Buffer]);
-    const chunks = chunksOf(raw);
-    if (chunks) {
-      socket.destroy();
-      return chunks;
-    }
-  }
-  throw new Error(`the stream ended without its last chunk: ${raw.toString()}`);
-}
-
-/** The chunks of a whole chunked response, or null while its last (empty) chunk has not arrived. */
-function chunksOf(raw: Buffer): string[] | null {
-  let at = raw.indexOf('\r\n\r\n');
-  if (at < 0) return null;
-  expect(raw.subarray(0, at).toString()).to.match(/^HTTP\/1\.1 200[^]*transfer-encoding: chunked/i);
-  at += 4;
-  const chunks: string[] = [];
-  for (;;) {
-    const lineEnd = raw.indexOf('\r\n', at);
-    if (lineEnd < 0) return null;
-    const size = parseInt(raw.subarray(at, lineEnd).toString(), 16);
-    if (size === 0) return chunks;
-    if (raw.length < lineEnd + 2 + size + 2) return null;
-    chunks.push(raw.subarray(lineEnd + 2, lineEnd + 2 + size).toString());
-    at = lineEnd + 2 + size + 2;
-  }
-}

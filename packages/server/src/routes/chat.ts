@@ -4,6 +4,7 @@ import { nameSchema } from '../http/openapi.js';
 import { DocqaError } from '@docqa/plugin-api';
 import type { Logger } from '@docqa/plugin-api';
 import { defineRoute } from '../http/route.js';
+import { EventStreamWriter, startEventStream } from '../http/event-stream.js';
 import { locationSchema } from './location-schema.js';
 import { rerankOutcomeSchema, rerankTimingSchema } from './rerank-schemas.js';
 import { collectOutcome, type ChatEvent, chatTokens } from '@docqa/core/chat';
@@ -173,20 +174,14 @@ export const chatRoutes = [
 
 /** Writes the pipeline's events as SSE; a failure after the headers went out becomes an `error` event. */
 async function streamEvents(res: Response, events: AsyncIterable<ChatEvent>, logger: Logger): Promise<void> {
-  res.writeHead(200, {
-    'Content-Type': 'text/event-stream; charset=utf-8',
-    'Cache-Control': 'no-cache, no-transform',
-    Connection: 'keep-alive',
-    // nginx buffers proxied responses unless told not to.
-    'X-Accel-Buffering': 'no',
-  });
-  res.flushHeaders();
-  const writer = new EventWriter(res);
+  startEventStream(res);
+  const writer = new EventStreamWriter(res);
+  const event = (type: string, payload: unknown) => writer.send(`event: ${type}\ndata: ${JSON.stringify(payload)}\n\n`);
   const keepAlive = setInterval(() => writer.comment('keep-alive'), keepAliveMs);
   try {
-    for await (const event of events) {
-      if (event.type === 'delta') writer.event('delta', { text: event.text });
-      else writer.event('done', withoutAnswer(event.outcome));
+    for await (const item of events) {
+      if (item.type === 'delta') event('delta', { text: item.text });
+      else event('done', withoutAnswer(item.outcome));
     }
   } catch (error) {
     const detail = DocqaError.is(error)
@@ -195,54 +190,10 @@ async function streamEvents(res: Response, events: AsyncIterable<ChatEvent>, log
     // A model that is down is an operations matter (warn); anything unexpected is a bug (error, with its stack).
     if (!DocqaError.is(error)) logger.error({ err: error }, 'chat stream failed');
     else if (error.status >= 500) logger.warn({ code: error.code, detail }, 'chat stream failed');
-    writer.event('error', { detail });
+    event('error', { detail });
   } finally {
     clearInterval(keepAlive);
     writer.end();
-  }
-}
-
-/**
- * Events go out together when they come together: the extractive backend has its whole answer at
- * once and yields it a word per delta, hundreds of events within one turn of the event loop, which
- * were as many writes (a chunk of the chunked encoding each, and as many buffers in the socket's
- * writev: 5 % of the server's samples under 50 SSE clients). Events wait for the end of the turn
- * (setImmediate) and leave in one write; a model that streams piece by piece still sends each piece
- * in the turn it arrives. The bytes of the stream are the same.
- */
-class EventWriter {
-  #pending = '';
-  #scheduled = false;
-
-  constructor(private readonly res: Response) {}
-
-  event(type: string, payload: unknown): void {
-    this.#pending += `event: ${type}\ndata: ${JSON.stringify(payload)}\n\n`;
-    if (this.#scheduled) return;
-    this.#scheduled = true;
-    setImmediate(() => this.#flush());
-  }
-
-  /** A comment line keeps proxies from closing a quiet stream; it goes out at once, after what waits. */
-  comment(text: string): void {
-    this.#pending += `: ${text}\n\n`;
-    this.#flush();
-  }
-
-  end(): void {
-    const last = this.#pending;
-    this.#pending = '';
-    if (this.res.writableEnded || this.res.destroyed) return;
-    if (last === '') this.res.end();
-    else this.res.end(last);
-  }
-
-  #flush(): void {
-    this.#scheduled = false;
-    const text = this.#pending;
-    this.#pending = '';
-    if (text === '' || this.res.writableEnded || this.res.destroyed) return;
-    this.res.write(text);
   }
 }
 

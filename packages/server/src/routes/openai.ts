@@ -13,6 +13,7 @@ import {
   modelCreated,
   questionAndHistory,
 } from '../openai/completions.js';
+import { EventStreamWriter, startEventStream } from '../http/event-stream.js';
 import { openAiError } from '../http/openai-errors.js';
 
 /** Comment lines keep proxies from closing a stream that is quiet while retrieval or the model work. */
@@ -136,19 +137,12 @@ async function streamChunks(
   at: { id: string; created: number; includeUsage: boolean },
   logger: Logger,
 ): Promise<void> {
-  res.writeHead(200, {
-    'Content-Type': 'text/event-stream; charset=utf-8',
-    'Cache-Control': 'no-cache, no-transform',
-    Connection: 'keep-alive',
-    // nginx buffers proxied responses unless told not to.
-    'X-Accel-Buffering': 'no',
-  });
-  res.flushHeaders();
-  const send = (payload: unknown) => {
-    const data = typeof payload === 'string' ? payload : JSON.stringify(payload);
-    if (!res.writableEnded && !res.destroyed) res.write(`data: ${data}\n\n`);
-  };
-  const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), keepAliveMs);
+  startEventStream(res);
+  // The pieces that are ready together (an extractive answer's words) leave in one write.
+  const writer = new EventStreamWriter(res);
+  const send = (payload: unknown) =>
+    writer.send(`data: ${typeof payload === 'string' ? payload : JSON.stringify(payload)}\n\n`);
+  const keepAlive = setInterval(() => writer.comment('keep-alive'), keepAliveMs);
   try {
     send(chunk(at.id, at.created, { delta: { role: 'assistant', content: '' }, finish_reason: null }));
     for await (const event of events) {
@@ -170,6 +164,6 @@ async function streamChunks(
     send(openAiError(known).body);
   } finally {
     clearInterval(keepAlive);
-    res.end();
+    writer.end();
   }
 }
