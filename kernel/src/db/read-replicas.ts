@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import type { Logger, ReadDb, ReadReplicaState, SqlExecutor, SqlResult } from '@docqa/plugin-api';
-import { asDatabaseError } from './sql.js';
+import type { Logger, QueryOptions, ReadDb, ReadReplicaState, SqlExecutor, SqlResult } from '@docqa/plugin-api';
+import { asDatabaseError, statementConfig } from './sql.js';
 
 export interface ReplicaPool {
   /** host:port/database: what health, metrics and logs call it (never the password). */
@@ -66,16 +66,17 @@ export class ReadReplicas implements ReadDb {
     return this.#states.map(({ name, status, lagSeconds }) => ({ name, status, lagSeconds }));
   }
 
-  async query<R>(text: string, params: readonly unknown[] = []): Promise<SqlResult<R>> {
+  async query<R>(text: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<SqlResult<R>> {
     const replica = this.#pick();
-    if (!replica) return this.primary.query<R>(text, params);
+    if (!replica) return this.primary.query<R>(text, params, options);
     try {
-      const result = await replica.pool.query(text, params as unknown[]);
+      // Replicas are PostgreSQL servers.
+      const result = await replica.pool.query(statementConfig(text, params, options, 'server'));
       return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
     } catch (error) {
       if (!replicaUnusable(error)) throw asDatabaseError(error);
       this.#markDown(replica, error);
-      return this.primary.query<R>(text, params);
+      return this.primary.query<R>(text, params, options);
     }
   }
 

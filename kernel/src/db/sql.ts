@@ -1,5 +1,6 @@
+import crypto from 'node:crypto';
 import type pg from 'pg';
-import { DocqaError, type Db, type SqlExecutor, type SqlResult } from '@docqa/plugin-api';
+import { DocqaError, type Db, type QueryOptions, type SqlExecutor, type SqlResult } from '@docqa/plugin-api';
 import { asStatementTimeout } from './statement-limits.js';
 
 /**
@@ -25,11 +26,31 @@ export function asDatabaseError(error: unknown): unknown {
   return error;
 }
 
-function executor(client: pg.Pool | pg.PoolClient): SqlExecutor {
+/**
+ * A statement as node-postgres runs it: named after its text when it is to stay prepared (the same
+ * text gets the same name on every connection, and two texts never share one), unnamed otherwise.
+ */
+export function statementConfig(
+  text: string,
+  params: readonly unknown[],
+  options: QueryOptions | undefined,
+  mode: Db['mode'],
+): pg.QueryConfig {
+  // PGlite is one session behind every client the embedded pool makes: a statement prepared by a
+  // client the pool threw away would still exist there, and its successor's Parse of it would fail.
+  if (!options?.prepared || mode !== 'server') return { text, values: params as unknown[] };
   return {
-    async query<R>(text: string, params: readonly unknown[] = []): Promise<SqlResult<R>> {
+    name: `docqa_${crypto.createHash('sha1').update(text).digest('base64url')}`,
+    text,
+    values: params as unknown[],
+  };
+}
+
+function executor(client: pg.Pool | pg.PoolClient, mode: Db['mode']): SqlExecutor {
+  return {
+    async query<R>(text: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<SqlResult<R>> {
       try {
-        const result = await client.query(text, params as unknown[]);
+        const result = await client.query(statementConfig(text, params, options, mode));
         return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
       } catch (error) {
         throw asDatabaseError(error);
@@ -40,7 +61,7 @@ function executor(client: pg.Pool | pg.PoolClient): SqlExecutor {
 
 /** The plugins' view of the database: SQL on the application pool, and transactions on one client. */
 export function createDb(pool: pg.Pool, mode: Db['mode']): Db {
-  const direct = executor(pool);
+  const direct = executor(pool, mode);
   return {
     mode,
     query: direct.query,
@@ -53,7 +74,7 @@ export function createDb(pool: pg.Pool, mode: Db['mode']): Db {
       }
       try {
         await client.query('BEGIN');
-        const result = await work(executor(client));
+        const result = await work(executor(client, mode));
         await client.query('COMMIT');
         return result;
       } catch (error) {

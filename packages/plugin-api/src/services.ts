@@ -64,8 +64,22 @@ export interface SqlResult<R> {
   rowCount: number;
 }
 
+export interface QueryOptions {
+  /**
+   * Keep the statement prepared on each PostgreSQL server connection that runs it (named after its
+   * text), so running it again skips parsing and, once PostgreSQL finds its generic plan no dearer
+   * than the custom ones, planning. Only for statements run often whose text comes in a few shapes:
+   * each shape stays in every connection's memory. The embedded database runs them unprepared.
+   */
+  prepared?: boolean;
+}
+
 export interface SqlExecutor {
-  query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<SqlResult<R>>;
+  query<R = Record<string, unknown>>(
+    text: string,
+    params?: readonly unknown[],
+    options?: QueryOptions,
+  ): Promise<SqlResult<R>>;
 }
 
 /** The database as plugins get it: plain SQL on the kernel's pool, in the kernel's transactions. */

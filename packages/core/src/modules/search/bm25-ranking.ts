@@ -77,6 +77,13 @@ function needsDocumentJoin(scope: SearchScope): boolean {
   );
 }
 
+/**
+ * The passes over unfiltered scopes (two shapes: with the groups' visibility or without) stay
+ * prepared on PostgreSQL: their generic plans are the custom ones (the laterals fix the joins), and
+ * planning them was about half of PostgreSQL's time in them (docs/operations.md, Load).
+ */
+const prepared = { prepared: true } as const;
+
 /** Chunks ranked before their documents are checked: enough for k eligible ones in nearly every case. */
 const candidatesFor = (topK: number) => topK * 2 + 10;
 
@@ -190,6 +197,7 @@ async function bestCandidates(ranking: Ranking, terms: readonly WeightedTerm[]):
     `with scored as (${scored}), top as (select * from scored order by score desc, chunk_id limit ${params.add(candidatesFor(ranking.topK))})
      ${eligibleCandidatesSql(params, ranking.scope)}`,
     params.values,
+    prepared,
   );
   return rows;
 }
@@ -236,6 +244,7 @@ async function rankWithLookups(
      top as (select * from ranked order by score desc, chunk_id limit ${candidates})
      ${eligibleCandidatesSql(params, ranking.scope)}`,
     params.values,
+    prepared,
   );
   return firstEligible(rows, ranking.topK);
 }

@@ -143,6 +143,9 @@ async function readCorpus(
      union all
      select 'term', s.term, s.df, 0, 0 from term_stats s where s.term = any($1::text[]) and s.df > 0`,
     [terms],
+    // Two texts (with the languages or without), at every search: planning the languages' recursive
+    // scan cost PostgreSQL more than running it.
+    { prepared: true },
   );
   const corpus = rows.find((row) => row.kind === 'corpus');
   const chunks = Number(corpus?.chunks ?? 0);

@@ -183,6 +183,7 @@ export class HybridSearchService implements SearchService {
        ) d
        where c.id = any($1::uuid[])`,
       [hits.map((hit) => hit.chunkId)],
+      { prepared: true },
     );
     const byId = new Map(rows.map((row) => [row.id, row]));
     // A chunk deleted between retrieval and loading is dropped rather than answered half-empty.
