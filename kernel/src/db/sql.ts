@@ -39,11 +39,22 @@ export function statementConfig(
   // PGlite is one session behind every client the embedded pool makes: a statement prepared by a
   // client the pool threw away would still exist there, and its successor's Parse of it would fail.
   if (!options?.prepared || mode !== 'server') return { text, values: params as unknown[] };
-  return {
-    name: `docqa_${crypto.createHash('sha1').update(text).digest('base64url')}`,
-    text,
-    values: params as unknown[],
-  };
+  return { name: statementName(text), text, values: params as unknown[] };
+}
+
+/** Names of the texts prepared so far: hashing a search's 2 KB statement each time was 2 % of its CPU. */
+const statementNames = new Map<string, string>();
+/** Prepared texts come in a few shapes; past this many, something varies that should not, and the cache starts over. */
+const maxStatementNames = 1_000;
+
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    if (statementNames.size >= maxStatementNames) statementNames.clear();
+    name = `docqa_${crypto.createHash('sha1').update(text).digest('base64url')}`;
+    statementNames.set(text, name);
+  }
+  return name;
 }
 
 function executor(client: pg.Pool | pg.PoolClient, mode: Db['mode']): SqlExecutor {
