@@ -28,7 +28,7 @@ describe('prepared statements (QueryOptions.prepared)', function () {
   const twice = 'select $1::int + 1 as n';
   const other = 'select $1::int + 2 as n';
 
-  it('keeps a prepared statement on a PostgreSQL connection, one per text, and answers as unprepared', async function () {
+  it('keeps a prepared statement on a PostgreSQL connection, one per text, answering as unprepared', async function () {
     if (kernel.db.mode !== 'server') this.skip();
     // A transaction holds one connection, so every statement runs in the session the check reads.
     const prepared = await kernel.db.transaction(async (tx) => {
