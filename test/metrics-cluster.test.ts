@@ -78,8 +78,16 @@ describeOnPostgres('metrics of a cluster (BACKEND_WORKERS=2, METRICS_PORT)', fun
       before.body,
       /^docqa_http_requests_total\{method="GET",route="\/api\/version",status="200"\} (\S+)$/m,
     );
-    // Which process answered each request, from the access log lines (they carry the pid).
-    const pids = [...server.output().matchAll(/"pid":(\d+)[^\n]*"path":"\/api\/version"/g)].map((match) => match[1]);
+    // Which process answered each request, from the access log lines (they carry the pid), which
+    // reach standard output within a second (docs/operations.md, "Load").
+    const versionLines = () =>
+      [...server.output().matchAll(/"pid":(\d+)[^\n]*"path":"\/api\/version"/g)].map((match) => match[1]);
+    const pids = await until(
+      'every access log line',
+      async () => versionLines().length >= total && versionLines(),
+      2_000,
+      50,
+    );
     expect(pids).to.have.lengthOf(total);
     expect(new Set(pids).size, 'both processes answered some of the requests').to.equal(2);
   });

@@ -8,6 +8,10 @@ import { useFaultyLicense } from './support/faulty-license.js';
 import { ApiClient, until } from './support/api.js';
 import { freePort } from './deploy/tools.js';
 
+/** Log lines reach standard output within a second (docs/operations.md, "Load"): waited for a little longer. */
+const logged = (output: () => string, line: RegExp) =>
+  until(`a log line matching ${line}`, async () => line.test(output()), 2_000, 50);
+
 const errorsCounted = async (api: ApiClient, kind: string): Promise<number> => {
   const text = (await (
     await fetch(`${api.url}/api/metrics`, { headers: { authorization: api.authorization } })
@@ -57,7 +61,7 @@ describe('the process guard (a real server process, supervised as npm start runs
       async () => (await errorsCounted(api, 'unhandled_rejection')) === 1,
       10_000,
     );
-    expect(server.output()).to.match(/"msg":"a promise rejected and nothing handled it"/);
+    await logged(server.output, /"msg":"a promise rejected and nothing handled it"/);
     expect(server.output()).to.include('test fault: a rejection nothing handles');
     expect((await fetch(`${server.url}/api/health`)).status).to.equal(200);
   });
@@ -74,7 +78,7 @@ describe('the process guard (a real server process, supervised as npm start runs
       async () => (await errorsCounted(api, 'uncaught_exception')) === 1,
       10_000,
     );
-    expect(server.output()).to.match(/"msg":"an exception escaped a request; its connection was closed"/);
+    await logged(server.output, /"msg":"an exception escaped a request; its connection was closed"/);
     expect((await api.call('GET', '/api/docs')).status).to.equal(200);
   });
 

@@ -73,6 +73,8 @@ describe('docqa serve --role (end to end)', function () {
           .output()
           .split('\n')
           .filter((line) => line.includes('"msg":"document indexed"') && line.includes(document.id)).length;
+      // Log lines reach standard output within a second (docs/operations.md, "Load").
+      await until('the worker to log the document indexed', async () => indexedBy(worker) > 0, 2_000, 50);
       expect([indexedBy(api), indexedBy(worker)]).to.deep.equal([0, 1]);
     });
 

@@ -22,6 +22,20 @@ export interface RootLogger extends Logger {
   flush(): void;
 }
 
+/** The longest a log line waits in memory before it is written (docs/operations.md, "Load"). */
+export const logFlushIntervalMs = 1000;
+
+/**
+ * Where the logs go by default (`fd`: standard output): lines are buffered up to 4 KiB
+ * and written at the latest `logFlushIntervalMs` later, as nginx's `access_log buffer= flush=` does.
+ * Written one line at a time, each request's access-log line was a write of its own handed to the
+ * threadpool, which cost the fastest answers (GET /api/version) more than answering. pino writes
+ * what is buffered synchronously when the process exits, by process.exit or a fatal error included.
+ */
+export function bufferedLogDestination(fd: number): pino.DestinationStream {
+  return pino.destination({ dest: fd, sync: false, minLength: 4096, periodicFlush: logFlushIntervalMs });
+}
+
 /**
  * Structured JSON logs (pino). The privacy settings are runtime settings, read on every line, so
  * turning them on or off applies at once without a restart. User ids become a keyed hash: the same
@@ -82,7 +96,7 @@ export function createLogger(options: {
         censor: '[redacted]',
       },
     },
-    options.destination ?? pino.destination({ dest: 1, sync: false }),
+    options.destination ?? bufferedLogDestination(1),
   );
 
   const root = base as unknown as RootLogger;

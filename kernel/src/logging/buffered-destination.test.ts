@@ -1,0 +1,65 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { bufferedLogDestination, createLogger, logFlushIntervalMs } from './logger.js';
+
+const loggerModule = new URL('./logger.ts', import.meta.url).href;
+const privacy = { anonymiseUsers: false, redactQueries: false };
+const messagesIn = (file: string) =>
+  fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => (JSON.parse(line) as { msg: string }).msg);
+
+/** A process that logs two lines with the default destination, on `file`'s descriptor,, then ends as `ending` says. */
+function logThenEnd(file: string, ending: string): Promise<number | null> {
+  const code = `
+    const fs = await import('node:fs');
+    const { bufferedLogDestination, createLogger } = await import(${JSON.stringify(loggerModule)});
+    const logger = createLogger({ level: 'INFO', privacy: ${JSON.stringify(privacy)}, hashKey: 'k',
+      destination: bufferedLogDestination(fs.openSync(${JSON.stringify(file)}, 'a')) });
+    logger.info('first');
+    logger.error('second');
+    ${ending}`;
+  const execArgv = process.execArgv.filter((flag) => !/^--inspect/.test(flag));
+  const child = spawn(process.execPath, [...execArgv, '--input-type=module', '-e', code], { stdio: 'ignore' });
+  return new Promise((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+}
+
+describe('the default log destination (buffered, flushed within a second)', function () {
+  let directory: string;
+  beforeEach(() => {
+    directory = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-log-'));
+  });
+  afterEach(() => fs.rmSync(directory, { recursive: true, force: true }));
+
+  it('writes a line within the flush interval even when nothing else is logged', async () => {
+    const file = path.join(directory, 'log');
+    const destination = bufferedLogDestination(fs.openSync(file, 'a'));
+    const logger = createLogger({ level: 'INFO', privacy, hashKey: 'k', destination });
+    try {
+      logger.info('alone');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(messagesIn(file), 'buffered, not written at once').to.deep.equal([]);
+      await new Promise((resolve) => setTimeout(resolve, logFlushIntervalMs + 500));
+      expect(messagesIn(file)).to.deep.equal(['alone']);
+    } finally {
+      (destination as unknown as { destroy(): void }).destroy();
+    }
+  });
+
+  for (const [how, ending, exitCode] of [
+    ['the process exits', 'process.exit(0);', 0],
+    ['the event loop runs dry', '', 0],
+    ['a fatal error ends the process', "throw new Error('fatal');", 1],
+  ] as const) {
+    it(`writes what is buffered when ${how}`, async () => {
+      const file = path.join(directory, 'log');
+      expect(await logThenEnd(file, ending)).to.equal(exitCode);
+      expect(messagesIn(file)).to.deep.equal(['first', 'second']);
+    });
+  }
+});
