@@ -1,15 +1,23 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DocqaError } from '@docqa/plugin-api';
-import { startRequests, type PipelineOptions, type StartedRequest } from './request-pipeline.js';
-import { runInRequestScope } from './request-context.js';
-import { writeJson } from './send-json.js';
+import { recordWhenOver, securityHeaders, type PipelineOptions } from './request-pipeline.js';
+import { requestIdFor } from './request-id.js';
+import { drainUnreadBody } from './unread-body.js';
+import { jsonContentType } from './send-json.js';
 import { expressPath, type AnyRoute, type FixedAnswer } from './route.js';
+
+interface PreparedAnswer {
+  status: number;
+  /** Every header as express sends them, as a raw list (names, values); the request's id is its 2nd item. */
+  head: string[];
+  text: string;
+}
 
 interface FixedRoute {
   make: () => FixedAnswer;
   /** Made at the route's first request that asks for it. */
-  answer: { status: number; text: string } | null;
-  start: (req: IncomingMessage, res: ServerResponse) => StartedRequest;
+  answer: PreparedAnswer | null;
+  whenOver: ReturnType<typeof recordWhenOver>;
 }
 
 /** A node:http request listener that answers some requests itself and says whether it did. */
@@ -19,7 +27,7 @@ export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
  * GET and HEAD of the routes with a fixed answer (route.ts, `fixedAnswer`), answered before express:
  * express's request setup and its router's walk over every route cost about ten times what node
  * itself spends on such an answer. The request goes through the pipeline express's requests go
- * through (request-pipeline.ts: id, security headers, limits and scope, metrics, access log), and
+ * through (request-pipeline.ts: id, security headers, metrics, access log, unread-body drain), and
  * the answer is written as the route's express handler writes it (send-json.ts), so nothing a
  * client, the log or the metrics see differs. Only the exact path, with or without a query, is
  * taken; any other spelling express would match (case, a trailing slash, an absolute URL) and a
@@ -41,7 +49,7 @@ export function fixedAnswerFastPath(routes: readonly AnyRoute[], options: Pipeli
     byPath.set(route.path, {
       make: route.fixedAnswer,
       answer: null,
-      start: startRequests(options, () => answered),
+      whenOver: recordWhenOver(options, () => answered),
     });
   }
   return (req, res) => {
@@ -51,8 +59,13 @@ export function fixedAnswerFastPath(routes: readonly AnyRoute[], options: Pipeli
     const fixed = byPath.get(query < 0 ? url : url.slice(0, query));
     const answer = fixed && answerOf(fixed);
     if (!fixed || !answer) return false;
-    const { requestId, limits } = fixed.start(req, res);
-    runInRequestScope(limits, requestId, res, () => writeJson(res, answer.status, answer.text));
+    const requestId = requestIdFor(req);
+    fixed.whenOver(req, res, requestId, null);
+    drainUnreadBody(req, res, options.drainLingerMs);
+    const head = answer.head.slice();
+    head[1] = requestId;
+    res.writeHead(answer.status, head);
+    res.end(answer.text);
     return true;
   };
 }
@@ -61,7 +74,10 @@ function answerOf(fixed: FixedRoute): FixedRoute['answer'] {
   if (fixed.answer) return fixed.answer;
   try {
     const { status, body } = fixed.make();
-    fixed.answer = { status, text: JSON.stringify(body) };
+    const text = JSON.stringify(body);
+    const length = String(Buffer.byteLength(text));
+    const head = ['X-Request-Id', '', ...securityHeaders, 'Content-Type', jsonContentType, 'Content-Length', length];
+    fixed.answer = { status, head, text };
   } catch {
     // Express's route runs the handler again and answers its failure as every route's.
   }

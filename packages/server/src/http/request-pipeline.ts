@@ -33,31 +33,36 @@ export interface StartedRequest {
 }
 
 /**
- * What every request goes through before its route, on node's own request and answer, so that the
- * express middleware below and the node:http fast path (fast-path.ts) share it: its id
- * (X-Request-Id), the security headers, its statement limits, and, when its answer is over, the
- * metrics, the access-log line and the cancelling of its statements if the client went away first.
- * One `close` listener instead of five: each listener is an allocation and an emit, which on a small
- * answer cost more than the answer. `close` comes after `finish` for every answer, and alone when
- * the client went away. `describe` names the answer once it is over (express knows its route only then).
+ * The headers every answer carries after its X-Request-Id, as a raw header list (names as sent,
+ * then values), shared by the pipeline and the fixed answers, which send them precomputed.
  */
-export function startRequests(
+export const securityHeaders: readonly string[] = [
+  'X-Content-Type-Options',
+  'nosniff',
+  'Referrer-Policy',
+  'no-referrer',
+];
+
+/**
+ * What is done once an answer is over, made for one kind of answer: the metrics, the access-log
+ * line, and, given the request's statement limits, the cancelling of its statements if the client
+ * went away first. One `close` listener instead of five: each listener is an allocation and an
+ * emit, which on a small answer cost more than the answer. `close` comes after `finish` for every
+ * answer, and alone when the client went away. `describe` names the answer once it is over
+ * (express knows its route only then).
+ */
+export function recordWhenOver(
   options: PipelineOptions,
   describe: (req: IncomingMessage, res: ServerResponse) => AnsweredAs,
-): (req: IncomingMessage, res: ServerResponse) => StartedRequest {
-  const { metrics, statementTimeoutSeconds, drainLingerMs } = options;
+): (req: IncomingMessage, res: ServerResponse, requestId: string, limits: RequestLimits | null) => void {
+  const { metrics } = options;
   const logRequest = accessLogger(options.logger);
-  return (req, res) => {
+  return (req, res, requestId, limits) => {
     const started = process.hrtime.bigint();
     const finished = metrics.started();
-    const requestId = requestIdFor(req);
-    res.setHeader('X-Request-Id', requestId);
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'no-referrer');
-    const limits = requestLimits(req, res, statementTimeoutSeconds);
     res.once('close', () => {
       const aborted = !res.writableFinished;
-      if (aborted) limits.abandon();
+      if (aborted) limits?.abandon();
       const { route, path, userId } = describe(req, res);
       // A client that goes away mid-answer leaves no status of its own; 499 as nginx logs it.
       const status = aborted ? 499 : res.statusCode;
@@ -66,6 +71,28 @@ export function startRequests(
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       logRequest({ requestId, method, path, status, durationMs, userId, aborted });
     });
+  };
+}
+
+/**
+ * What every request goes through before its route, on node's own request and answer, so that the
+ * express middleware below and the node:http fast path (fast-path.ts) share it: its id
+ * (X-Request-Id), the security headers, its statement limits, and, when its answer is over, what
+ * `recordWhenOver` does. An unread body is drained once the answer is sent (unread-body.ts).
+ */
+export function startRequests(
+  options: PipelineOptions,
+  describe: (req: IncomingMessage, res: ServerResponse) => AnsweredAs,
+): (req: IncomingMessage, res: ServerResponse) => StartedRequest {
+  const { statementTimeoutSeconds, drainLingerMs } = options;
+  const whenOver = recordWhenOver(options, describe);
+  return (req, res) => {
+    const requestId = requestIdFor(req);
+    res.setHeader('X-Request-Id', requestId);
+    for (let index = 0; index < securityHeaders.length; index += 2)
+      res.setHeader(securityHeaders[index] as string, securityHeaders[index + 1] as string);
+    const limits = requestLimits(req, res, statementTimeoutSeconds);
+    whenOver(req, res, requestId, limits);
     drainUnreadBody(req, res, drainLingerMs);
     return { requestId, limits };
   };

@@ -15,13 +15,16 @@ export function sendJson(res: Response, status: number, body: unknown): void {
   writeJson(res, status, JSON.stringify(body));
 }
 
+/** The Content-Type of JSON answers, as express's `res.json` writes it. */
+export const jsonContentType = 'application/json; charset=utf-8';
+
 /**
- * JSON text as `res.json` would send it, on node's own answer (the fast path's too). A string body
+ * JSON text as `res.json` would send it, on node's own answer. A string body
  * lets node send the head and the body in one write instead of a writev of two buffers.
  */
 export function writeJson(res: ServerResponse, status: number, text: string): void {
   res.statusCode = status;
-  if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', jsonContentType);
   res.setHeader('Content-Length', Buffer.byteLength(text));
   res.end(text);
 }
