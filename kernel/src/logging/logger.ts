@@ -16,10 +16,21 @@ const userFields = new Set(['user', 'user_id', 'userId', 'username', 'email', 's
 /** Fields that hold what a user asked; redacted when RAG_LOG_REDACT_QUERIES is on. */
 const queryFields = new Set(['query', 'question', 'prompt', 'rewritten_query', 'rewrittenQuery']);
 
+/** The fields of a line a `flatLineWriter` writes: no nested objects, so nothing deeper to redact. */
+export type FlatFields = Record<string, string | number | boolean | undefined>;
+
 export interface RootLogger extends Logger {
   setLevel(level: LogLevelName): void;
   setPrivacy(privacy: LogPrivacy): void;
   flush(): void;
+  /**
+   * Writes lines of one level and message through this (root) logger's destination, byte for byte
+   * as `logger[level](fields, message)` writes them (level threshold, privacy, redaction, bindings,
+   * field order), serialised here instead of by pino: pino's generic path (hooks, formatters, its
+   * redaction of every line) cost the access log's one line per request about 5 µs of CPU more,
+   * as much as the fastest answers cost node to send.
+   */
+  flatLineWriter(level: 'debug' | 'info' | 'error', message: string): (fields: FlatFields) => void;
 }
 
 /** The longest a log line waits in memory before it is written (docs/operations.md, "Load"). */
@@ -49,6 +60,7 @@ export function createLogger(options: {
   destination?: pino.DestinationStream;
 }): RootLogger {
   let privacy = options.privacy;
+  const destination = options.destination ?? bufferedLogDestination(1);
   // pino copies the level into every child at creation, so a level change on the root would not
   // reach the request and plugin loggers made before it; the threshold is checked in a hook instead.
   let threshold = pino.levels.values[pinoLevels[options.level]] ?? 30;
@@ -67,6 +79,7 @@ export function createLogger(options: {
     return out;
   };
 
+  const redactedFields = new Set(['password', 'token', 'secret']);
   const base = pino(
     {
       level: 'debug',
@@ -83,11 +96,9 @@ export function createLogger(options: {
       },
       redact: {
         paths: [
-          'password',
+          ...redactedFields,
           '*.password',
-          'token',
           '*.token',
-          'secret',
           '*.secret',
           'req.headers.authorization',
           'req.headers.cookie',
@@ -96,7 +107,7 @@ export function createLogger(options: {
         censor: '[redacted]',
       },
     },
-    options.destination ?? bufferedLogDestination(1),
+    destination,
   );
 
   const root = base as unknown as RootLogger;
@@ -105,6 +116,24 @@ export function createLogger(options: {
   };
   root.setPrivacy = (next) => {
     privacy = next;
+  };
+  // pino's order: level, time, the root's bindings, the fields, the message.
+  const bindings = `,"service":"docqa","pid":${process.pid}`;
+  root.flatLineWriter = (level, message) => {
+    const levelValue = pino.levels.values[level] as number;
+    const head = `{"level":"${level}","time":"`;
+    const tail = `,"msg":${JSON.stringify(message)}}\n`;
+    return (fields) => {
+      if (levelValue < threshold) return;
+      const shown = sanitise(fields);
+      let line = head + new Date().toISOString() + '"' + bindings;
+      for (const key in shown) {
+        const value = shown[key];
+        if (value === undefined) continue;
+        line += `,${JSON.stringify(key)}:${redactedFields.has(key) ? '"[redacted]"' : JSON.stringify(value)}`;
+      }
+      destination.write(line + tail);
+    };
   };
   return root;
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { Logger } from '@docqa/plugin-api';
+import type { RootLogger } from '@docqa/kernel';
 import type { HttpMetrics } from '@docqa/core/metrics';
 import { accessLogger } from './access-log.js';
 import { requestIdFor } from './request-id.js';
@@ -9,7 +9,8 @@ import { drainUnreadBody } from './unread-body.js';
 import { routePattern } from './route-pattern.js';
 
 export interface PipelineOptions {
-  logger: Logger;
+  /** The kernel's: the access log writes through its root (`flatLineWriter`). */
+  logger: RootLogger;
   metrics: HttpMetrics;
   /** REQUEST_STATEMENT_TIMEOUT_SECONDS. */
   statementTimeoutSeconds: number;
