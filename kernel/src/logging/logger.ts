@@ -27,8 +27,8 @@ export interface RootLogger extends Logger {
    * Writes lines of one level and message through this (root) logger's destination, byte for byte
    * as `logger[level](fields, message)` writes them (level threshold, privacy, redaction, bindings,
    * field order), serialised here instead of by pino: pino's generic path (hooks, formatters, its
-   * redaction of every line) cost the access log's one line per request about 5 µs of CPU more,
-   * as much as the fastest answers cost node to send.
+   * redaction pass) made the access log's one line per request cost 6.8 µs of CPU instead of 4.5
+   * (docs/operations.md, "Load"), on answers that cost node itself about 20 µs.
    */
   flatLineWriter(level: 'debug' | 'info' | 'error', message: string): (fields: FlatFields) => void;
 }
@@ -40,8 +40,9 @@ export const logFlushIntervalMs = 1000;
  * Where the logs go by default (`fd`: standard output): lines are buffered up to 4 KiB
  * and written at the latest `logFlushIntervalMs` later, as nginx's `access_log buffer= flush=` does.
  * Written one line at a time, each request's access-log line was a write of its own handed to the
- * threadpool, which cost the fastest answers (GET /api/version) more than answering. pino writes
- * what is buffered synchronously when the process exits, by process.exit or a fatal error included.
+ * threadpool: 13–16 µs of CPU per line instead of 8.5–12 under load, on answers (GET /api/version)
+ * that cost node itself about 20 µs. pino writes what is buffered synchronously when the process
+ * exits, by process.exit or a fatal error included.
  */
 export function bufferedLogDestination(fd: number): pino.DestinationStream {
   return pino.destination({ dest: fd, sync: false, minLength: 4096, periodicFlush: logFlushIntervalMs });
@@ -80,6 +81,7 @@ export function createLogger(options: {
   };
 
   const redactedFields = new Set(['password', 'token', 'secret']);
+  const bindings = { service: 'docqa', pid: process.pid };
   const base = pino(
     {
       level: 'debug',
@@ -88,7 +90,7 @@ export function createLogger(options: {
           if (level >= threshold) method.apply(this, args);
         },
       },
-      base: { service: 'docqa', pid: process.pid },
+      base: bindings,
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: {
         level: (label) => ({ level: label }),
@@ -118,7 +120,9 @@ export function createLogger(options: {
     privacy = next;
   };
   // pino's order: level, time, the root's bindings, the fields, the message.
-  const bindings = `,"service":"docqa","pid":${process.pid}`;
+  const boundText = Object.entries(bindings)
+    .map(([key, value]) => `,${JSON.stringify(key)}:${JSON.stringify(value)}`)
+    .join('');
   root.flatLineWriter = (level, message) => {
     const levelValue = pino.levels.values[level] as number;
     const head = `{"level":"${level}","time":"`;
@@ -126,7 +130,7 @@ export function createLogger(options: {
     return (fields) => {
       if (levelValue < threshold) return;
       const shown = sanitise(fields);
-      let line = head + new Date().toISOString() + '"' + bindings;
+      let line = head + new Date().toISOString() + '"' + boundText;
       for (const key in shown) {
         const value = shown[key];
         if (value === undefined) continue;
