@@ -88,9 +88,15 @@ export function bitCount(word: number): number {
   return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
 }
 
-/** A payload read back for ranking (copied out: a payload's bytes need not be aligned). */
+const littleEndian = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
+
+/**
+ * A payload read back for ranking. Copied once to an aligned buffer (a payload cut from a read need
+ * not be), whose bitmap and lengths are then viewed in place; a big-endian machine copies them out.
+ */
 export function openWindow(payload: Uint8Array): OpenWindow {
-  const view = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
+  const own = payload.slice();
+  const view = new DataView(own.buffer);
   const postings = view.getUint32(0, true);
   const pairCount = view.getUint16(4, true);
   const boundPairs: [number, number][] = [];
@@ -99,17 +105,18 @@ export function openWindow(payload: Uint8Array): OpenWindow {
   const bitsAt = align(6 + 4 * pairCount, 4);
   const tfAt = bitsAt + windowWords * 4;
   const lengthsAt = align(tfAt + postings, 2);
-  if (payload.byteLength !== lengthsAt + 2 * postings)
-    throw new DocqaError('internal', 'a term window of the wrong size');
-  const bits = new Uint32Array(windowWords);
+  if (own.byteLength !== lengthsAt + 2 * postings) throw new DocqaError('internal', 'a term window of the wrong size');
+  const bits = littleEndian
+    ? new Uint32Array(own.buffer, bitsAt, windowWords)
+    : Uint32Array.from({ length: windowWords }, (_, word) => view.getUint32(bitsAt + 4 * word, true));
+  const lengths = littleEndian
+    ? new Uint16Array(own.buffer, lengthsAt, postings)
+    : Uint16Array.from({ length: postings }, (_, i) => view.getUint16(lengthsAt + 2 * i, true));
   const rankBefore = new Int32Array(windowWords);
   let rank = 0;
   for (let word = 0; word < windowWords; word++) {
-    bits[word] = view.getUint32(bitsAt + 4 * word, true);
     rankBefore[word] = rank;
     rank += bitCount(bits[word] as number);
   }
-  const lengths = new Uint16Array(postings);
-  for (let i = 0; i < postings; i++) lengths[i] = view.getUint16(lengthsAt + 2 * i, true);
-  return { bits, rankBefore, boundPairs, tf: payload.subarray(tfAt, tfAt + postings), lengths };
+  return { bits, rankBefore, boundPairs, tf: own.subarray(tfAt, tfAt + postings), lengths };
 }
