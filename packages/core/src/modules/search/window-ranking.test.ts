@@ -63,9 +63,24 @@ function scoreEverything(
     .slice(0, limit);
 }
 
-function rank(data: Corpus, weights: readonly number[], averageLength: number, limit: number): NumberedHit[] {
-  const terms = weights.map((weight, t) => ({ weight, windows: windowsOf(data, t) }));
-  return rankWindows(terms, averageLength, limit);
+/** Terms from `sparseFrom` on are given as postings (rare terms, as SQL reads them), the others as windows. */
+function rank(
+  data: Corpus,
+  weights: readonly number[],
+  averageLength: number,
+  limit: number,
+  sparseFrom = weights.length,
+): NumberedHit[] {
+  const terms = weights.slice(0, sparseFrom).map((weight, t) => ({ weight, windows: windowsOf(data, t) }));
+  const sparse = weights.slice(sparseFrom).map((weight, s) => ({
+    weight,
+    postings: [...(data.postings[sparseFrom + s] as Map<number, number>)].map(([chunk, tf]) => ({
+      chunk,
+      tf,
+      length: data.lengths[chunk] as number,
+    })),
+  }));
+  return rankWindows(terms, averageLength, limit, sparse);
 }
 
 describe('bitmap windows of frequent terms', () => {
@@ -127,6 +142,27 @@ describe('bitmap windows of frequent terms', () => {
       const expected = scoreEverything(data, [1.3, 2.1, 0.7], averageLength, 20);
       expect(rank(data, [1.3, 2.1, 0.7], averageLength, 20)).to.deep.equal(expected);
     }
+  });
+
+  for (const [name, density, sparseFrom] of [
+    ['two frequent terms and a rare one', [0.25, 0.2, 0.003], 2],
+    ['one frequent term and two rare ones', [0.25, 0.004, 0.002], 1],
+    ['rare terms only', [0.003, 0.002], 0],
+  ] as const) {
+    it(`stays exact with rare terms' postings beside the windows: ${name}`, () => {
+      const data = corpus(sparseFrom + 11, 2 * windowSpan + 77, density);
+      const weights = density.map((share) => Math.log(1 + (1 - share + 0.01) / (share + 0.01)));
+      for (const limit of [1, 10, 40]) {
+        const expected = scoreEverything(data, weights, 190, limit);
+        expect(rank(data, weights, 190, limit, sparseFrom)).to.deep.equal(expected);
+      }
+    });
+  }
+
+  it('ranks a chunk with a rare term once, by its full score, even when that term weighs little', () => {
+    const data = corpus(5, windowSpan + 500, [0.25, 0.25, 0.3]);
+    const expected = scoreEverything(data, [1, 1, 0.01], 190, 50);
+    expect(rank(data, [1, 1, 0.01], 190, 50, 2)).to.deep.equal(expected);
   });
 
   it('has nothing to rank without terms or postings', () => {
