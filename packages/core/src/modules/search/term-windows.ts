@@ -95,7 +95,9 @@ const littleEndian = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
  * not be), whose bitmap and lengths are then viewed in place; a big-endian machine copies them out.
  */
 export function openWindow(payload: Uint8Array): OpenWindow {
-  const own = payload.slice();
+  // Not payload.slice(): a Buffer's slice is a view into its (pooled) memory, not a copy.
+  const own = new Uint8Array(payload.byteLength);
+  own.set(payload);
   const view = new DataView(own.buffer);
   const postings = view.getUint32(0, true);
   const pairCount = view.getUint16(4, true);

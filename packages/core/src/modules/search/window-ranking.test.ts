@@ -117,6 +117,15 @@ describe('bitmap windows of frequent terms', () => {
     expect(() => openWindow(encodeWindow([{ offset: 1, tf: 2, length: 9 }]).subarray(1))).to.throw(/size/);
   });
 
+  it('reads a payload wherever it lies in memory (a read cuts it out of a larger buffer)', () => {
+    const payload = encodeWindow([{ offset: 40_000, tf: 4, length: 70 }]);
+    const larger = Buffer.alloc(payload.byteLength + 7);
+    larger.set(payload, 3);
+    const window = openWindow(larger.subarray(3, 3 + payload.byteLength));
+    expect([...window.tf, ...window.lengths]).to.deep.equal([4, 70]);
+    expect(window.rankBefore[2047]).to.equal(1);
+  });
+
   for (const [name, density, limit] of [
     ['four frequent terms, top 10', [0.25, 0.25, 0.25, 0.25], 10],
     ['two terms of unequal frequency, top 30', [0.3, 0.06], 30],
