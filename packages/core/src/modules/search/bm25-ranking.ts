@@ -23,6 +23,8 @@ export interface Ranking {
   scope: SearchScope;
   averageLength: number;
   topK: number;
+  /** Terms from this df on are looked up in the term windows (window-search.ts); none when undefined. */
+  windowDf?: number;
 }
 
 /**
@@ -67,7 +69,7 @@ export async function rankChunks(ranking: Ranking, terms: readonly WeightedTerm[
  * before ranking. Otherwise (status, groups) most chunks pass, and eligibility is checked on the
  * best-ranked only, instead of joining every posting to its document.
  */
-function needsDocumentJoin(scope: SearchScope): boolean {
+export function needsDocumentJoin(scope: SearchScope): boolean {
   const { document_ids, source_type, source_id, metadata } = scope.filters ?? {};
   return (
     document_ids !== undefined ||
@@ -85,7 +87,7 @@ function needsDocumentJoin(scope: SearchScope): boolean {
 const prepared = { prepared: true } as const;
 
 /** Chunks ranked before their documents are checked: enough for k eligible ones in nearly every case. */
-const candidatesFor = (topK: number) => topK * 2 + 10;
+export const candidatesFor = (topK: number) => topK * 2 + 10;
 
 /**
  * How many of the most frequent terms need not be scanned: the longest tail whose bound stays under
@@ -165,7 +167,7 @@ function eligibleCandidatesSql(params: SqlParams, scope: SearchScope): string {
  * while most documents were still being indexed (autovacuum during a bulk ingest), status =
  * 'indexed' looked rare, and the join became a scan of every document and chunk per candidate.
  */
-function eligibleDocumentSql(params: SqlParams, scope: SearchScope, row: string): string {
+export function eligibleDocumentSql(params: SqlParams, scope: SearchScope, row: string): string {
   return `select c.document_id from chunk c join document d on d.id = c.document_id
      where c.id = ${row}.chunk_id and ${documentConditions('d', scope, params).join(' and ')} limit 1`;
 }

@@ -10,6 +10,7 @@ import {
   type LexicalReindexData,
 } from './lexical-reindex.js';
 import { searchMigrations } from './migrations.js';
+import { buildTermWindowsIfDue, termWindowsQueue, termWindowsSchedule } from './term-window-build.js';
 import { HybridSearchService } from './search-service.js';
 
 /**
@@ -39,6 +40,7 @@ export const searchModule = defineModule({
   migrations: searchMigrations,
   queues: {
     [lexicalReindexQueue]: { retryLimit: 1, retryDelaySeconds: 30, expireInSeconds: 24 * 3600, heartbeatSeconds: 30 },
+    [termWindowsQueue]: { retryLimit: 2, retryDelaySeconds: 60, expireInSeconds: 6 * 3600 },
   },
   init: ({ deps }) => {
     const limit = (name: string) => Number(deps.config.get(name));
@@ -71,6 +73,9 @@ export const searchModule = defineModule({
     await deps.jobs.work<LexicalReindexData>(lexicalReindexQueue, (job) => reindexLexical(deps.db, detector, job));
     // Postings of an older analysis (an upgrade that changed it): re-analysed by a job, search serving meanwhile.
     await queueLexicalReindexIfStale(deps.db, deps.jobs);
+    // Frequent terms' windows (term-window-build.ts), rebuilt off the ingest path once the tail has grown.
+    await deps.jobs.work(termWindowsQueue, () => buildTermWindowsIfDue(deps.db));
+    await deps.jobs.schedule(termWindowsQueue, termWindowsSchedule.key, termWindowsSchedule.cron);
   },
 });
 

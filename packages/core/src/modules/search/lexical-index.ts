@@ -1,7 +1,9 @@
 import type { SqlExecutor } from '@docqa/plugin-api';
 import { analyzeChunk, analyzeQuery, LanguageDetector } from '../../index.js';
 import type { SearchScope } from './filters.js';
-import { rankChunks, type LexicalHit, type WeightedTerm } from './bm25-ranking.js';
+import { rankChunks, type LexicalHit, type Ranking, type WeightedTerm } from './bm25-ranking.js';
+import { termWindowSettings, type TermWindowSettings } from './term-window-build.js';
+import { rankWithWindows } from './window-search.js';
 
 export { bm25, type LexicalHit } from './bm25-ranking.js';
 
@@ -62,8 +64,10 @@ export async function writePostings(
     }
   });
   if (terms.length === 0) return;
+  // The chunks' numbers (term windows, migrations.ts) in the same statement: no round trip more.
   await tx.query(
-    `insert into chunk_term (term, chunk_id, document_id, tf, chunk_length)
+    `with numbered as (insert into lexical_chunk_number (chunk_id) select unnest($2::uuid[]) on conflict do nothing)
+     insert into chunk_term (term, chunk_id, document_id, tf, chunk_length)
      select u.term, ($2::uuid[])[u.ordinal], $1, u.tf, ($3::int[])[u.ordinal] from unnest($4::text[], $5::int[], $6::int[]) as u(term, ordinal, tf)`,
     [documentId, chunks.map((chunk) => chunk.id), chunks.map((chunk) => chunk.length), terms, ordinals, frequencies],
   );
@@ -199,7 +203,7 @@ export function idf(chunks: number, df: number): number {
 export async function lexicalSearch(
   db: SqlExecutor,
   query: string,
-  options: SearchScope & { topK: number; detector?: LanguageDetector },
+  options: SearchScope & { topK: number; detector?: LanguageDetector; termWindows?: TermWindowSettings },
 ): Promise<LexicalHit[]> {
   const { counts, statistics } = await termsAndStatistics(db, query, options.detector);
   if (counts.size === 0) return [];
@@ -211,5 +215,13 @@ export async function lexicalSearch(
       return { term, df, weight: (counts.get(term) as number) * idf(statistics.chunks, df) };
     })
     .sort((a, b) => b.weight - a.weight || (a.term < b.term ? -1 : 1));
-  return rankChunks({ db, scope: options, averageLength: statistics.averageLength, topK: options.topK }, terms);
+  const windows = options.termWindows ?? termWindowSettings;
+  const ranking: Ranking = {
+    db,
+    scope: options,
+    averageLength: statistics.averageLength,
+    topK: options.topK,
+    windowDf: Math.max(windows.minimumDf, Math.ceil(statistics.chunks * windows.chunkShare)),
+  };
+  return (await rankWithWindows(ranking, terms)) ?? rankChunks(ranking, terms);
 }

@@ -81,6 +81,10 @@ async function reanalyseDocument(tx: SqlExecutor, documentId: string, detector: 
   const languages = detector.detectChunks(rows.map((row) => row.text));
   const analysed = rows.map((row, i) => analyseChunk(row.id, row.text, languages[i] ?? null));
   await tx.query('delete from chunk_term where chunk_id = any($1::uuid[])', [analysed.map((chunk) => chunk.id)]);
+  // New numbers: the term windows hold the old postings under the old ones (term-window-build.ts).
+  await tx.query('delete from lexical_chunk_number where chunk_id = any($1::uuid[])', [
+    analysed.map((chunk) => chunk.id),
+  ]);
   await writePostings(tx, documentId, analysed);
   await tx.query(
     `update chunk c set term_count = u.term_count, language = u.language

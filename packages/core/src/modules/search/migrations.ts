@@ -188,4 +188,37 @@ export const searchMigrations: ModuleMigration[] = [
       'drop table lexical_corpus',
     ],
   },
+  {
+    name: '0024_lexical_term_windows',
+    up: [
+      // A number per chunk, in the order chunks were written (writePostings numbers them), so a
+      // frequent term's postings can be kept as bitmaps over chunk numbers (term-windows.ts). A
+      // chunk analysed again gets a new number: its old one, left in the windows, maps to nothing.
+      `create table lexical_chunk_number (
+        chunk_id uuid primary key references chunk (id) on delete cascade,
+        number bigint generated always as identity
+      )`,
+      'insert into lexical_chunk_number (chunk_id) select id from chunk order by document_id, position',
+      'create unique index lexical_chunk_number_number on lexical_chunk_number (number) include (chunk_id)',
+      // Frequent terms' postings of chunks numbered up to the build's watermark, one row per term and
+      // window of 65,536 numbers; built off the ingest path (term-window-build.ts). Stored
+      // uncompressed: bitmaps of frequent terms hardly compress, and reads skip decompressing.
+      `create table term_window (
+        term text not null,
+        window_no integer not null,
+        postings integer not null,
+        payload bytea not null,
+        primary key (term, window_no)
+      )`,
+      'alter table term_window alter column payload set storage external',
+      // The build the windows are of: chunks numbered above the watermark are read from chunk_term.
+      `create table term_window_build (
+        id boolean primary key default true check (id),
+        watermark bigint not null,
+        analyzer_version integer not null,
+        built_at timestamptz not null
+      )`,
+    ],
+    down: ['drop table term_window_build', 'drop table term_window', 'drop table lexical_chunk_number'],
+  },
 ];
