@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { createOutboundPolicy, definePreset, providerTokens, type EmbeddingSpace } from '@docqa/plugin-api';
 import { createTemporaryDatabase, testSecrets } from '@docqa/kernel/testing';
+import { buildTermWindows } from '@docqa/core/search';
 import { startChatCompletionsServer, writeTinyBertEmbeddingModel } from '@docqa/plugin-testkit';
 import embedderLlamacpp from '@docqa/plugin-embedder-llamacpp';
 import llmOpenai from '@docqa/plugin-llm-openai';
@@ -185,6 +186,16 @@ async function main(): Promise<void> {
     progress('lexical search, frequent words');
     const frequentRun = await searchLatencies(lexical.server.url, lexical.token, frequentQueries, warmUp);
     const frequentPostings = await queryPostings(lexical.server.kernel.db, frequentQueries.slice(warmUp));
+    // The same queries again once the scheduled job's build of the frequent terms' windows has run
+    // (run here directly): before and after in the same run, on the same load.
+    progress('term windows of the frequent terms');
+    const windowsStarted = performance.now();
+    const windowsBuilt = await buildTermWindows(lexical.server.kernel.db);
+    const termWindows = { ...windowsBuilt, seconds: (performance.now() - windowsStarted) / 1000 };
+    progress('lexical search with term windows');
+    const lexicalWindowsRun = await searchLatencies(lexical.server.url, lexical.token, lexicalQueries, warmUp);
+    const frequentWindowsRun = await searchLatencies(lexical.server.url, lexical.token, frequentQueries, warmUp);
+    const windowSizes = await relationSizes(lexical.server.kernel.db);
     progress('recall@10 against exact search');
     const recall = await denseRecall(
       lexical.server.kernel.db,
@@ -235,6 +246,12 @@ async function main(): Promise<void> {
       {
         lexical: lexicalRun,
         lexicalFrequent: frequentRun,
+        lexicalWindows: lexicalWindowsRun,
+        lexicalFrequentWindows: frequentWindowsRun,
+        termWindows: {
+          ...termWindows,
+          bytes: windowSizes.relations.find((relation) => relation.table === 'term_window')?.tableBytes ?? 0,
+        },
         dense: denseRun,
         hybrid: hybridRun,
         hybridFrequent: hybridFrequentRun,

@@ -44,6 +44,10 @@ export interface Results {
   lexical: SearchRun;
   /** Queries of the most frequent content words only (frequentWordQuery). */
   lexicalFrequent: SearchRun;
+  /** The lexical and frequent-word queries again, once the frequent terms' windows are built. */
+  lexicalWindows: SearchRun;
+  lexicalFrequentWindows: SearchRun;
+  termWindows: { watermark: number; terms: number; windows: number; seconds: number; bytes: number };
   dense: SearchRun;
   hybrid: SearchRun;
   hybridFrequent: SearchRun;
@@ -83,6 +87,16 @@ export function printResults(r: Results, s: Settings): void {
   console.log(row('lexical', r.lexical, 'server without embedder'));
   const frequent = 'server without embedder, 2–4 of the 20 most frequent content words';
   console.log(row('lex freq', r.lexicalFrequent, frequent));
+  const w = r.termWindows;
+  const built = `${w.terms} terms, ${w.windows} windows, ${(w.bytes / 1e6).toFixed(1)} MB, built in ${w.seconds.toFixed(1)} s`;
+  console.log(row('lexical+w', r.lexicalWindows, `the lexical queries again, term windows built (${built})`));
+  console.log(row('lex freq+w', r.lexicalFrequentWindows, 'the frequent-word queries again, term windows built'));
+  console.log(
+    `  with / without term windows: lexical p50 ${(r.lexicalWindows.retrieve.p50 / r.lexical.retrieve.p50).toFixed(2)}×, ` +
+      `p95 ${(r.lexicalWindows.retrieve.p95 / r.lexical.retrieve.p95).toFixed(2)}×; frequent words p50 ` +
+      `${(r.lexicalFrequentWindows.retrieve.p50 / r.lexicalFrequent.retrieve.p50).toFixed(2)}×, ` +
+      `p95 ${(r.lexicalFrequentWindows.retrieve.p95 / r.lexicalFrequent.retrieve.p95).toFixed(2)}×`,
+  );
   console.log(row('dense', r.dense, 'stop-word queries: embed the query, HNSW top-50, visibility check'));
   console.log(row('hybrid', r.hybrid, 'the lexical queries again: BM25 ∥ dense, fused by RRF'));
   console.log(row('hyb freq', r.hybridFrequent, 'the frequent-word queries again'));
@@ -136,6 +150,10 @@ export function printResults(r: Results, s: Settings): void {
     line(name, ms(run.retrieve.p95).trim(), `≤ ${max} ms`, run.retrieve.p95 <= max);
   console.log(lexicalLine('lexical retrieve p95', r.lexical, s.targets.lexicalP95Ms));
   console.log(lexicalLine('lexical retrieve p95, frequent words', r.lexicalFrequent, s.targets.lexicalP95Ms));
+  console.log(lexicalLine('lexical retrieve p95, term windows', r.lexicalWindows, s.targets.lexicalP95Ms));
+  console.log(
+    lexicalLine('lexical p95, frequent words, term windows', r.lexicalFrequentWindows, s.targets.lexicalP95Ms),
+  );
   console.log(lexicalLine('hybrid retrieve p95, frequent words', r.hybridFrequent, s.targets.hybridP95Ms));
   console.log(
     line(

@@ -13,7 +13,15 @@ export interface Sizes {
   databaseBytes: number;
 }
 
-const tables = ['chunk_term', 'chunk', 'document', 'term_stats', 'vector_embedding'];
+const tables = [
+  'chunk_term',
+  'lexical_chunk_number',
+  'term_window',
+  'chunk',
+  'document',
+  'term_stats',
+  'vector_embedding',
+];
 
 export async function relationSizes(db: Db): Promise<Sizes> {
   const { rows } = await db.query<{ table: string; table_bytes: string; index: string | null; index_bytes: string }>(
