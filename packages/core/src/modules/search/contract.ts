@@ -26,7 +26,7 @@ export {
   storedAnalyzerVersion,
   type LexicalReindexData,
 } from './lexical-reindex.js';
-export { buildTermWindows, type TermWindowsBuilt } from './term-window-build.js';
+export { buildTermWindows, termWindowsQueue, termWindowsSchedule, type TermWindowsBuilt } from './term-window-build.js';
 export { reciprocalRankFusion } from './fusion.js';
 export { sheetOf, sourceLocation, xlsxMediaType, type LocatedChunk, type SourceLocation } from './location.js';
 
