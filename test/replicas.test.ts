@@ -51,6 +51,9 @@ describeOnPostgres('two DocQA processes on one PostgreSQL (end to end)', functio
       120_000,
     );
 
+    // Log lines reach standard output within a second (docs/operations.md, "Load"): every document's
+    // line is waited for (a little longer), and only then counted.
+    await until('every document indexed line', async () => indexedLines([one, two]).byDocument.size >= 50, 3_000, 50);
     const { byDocument, byProcess } = indexedLines([one, two]);
     expect([...byDocument.keys()].sort()).to.deep.equal(uploaded.map((document) => document.id).sort());
     expect(
