@@ -128,7 +128,9 @@ describe('web UI: paging, document move and bulk delete, access grants (real bro
   it('pages through users beyond the first 25', async () => {
     await nav('Users');
     await heading('Users');
-    // Newest first or oldest first, one of admin and user-26 is on the second page of 27.
+    // Newest first or oldest first, one of admin and user-26 is on the second page of 27. The heading
+    // shows before the list has loaded: its 25th row is waited for.
+    await page.locator('tr[data-username]').nth(24).waitFor();
     const firstPage = await page
       .locator('tr[data-username]')
       .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-username')));
