@@ -24,7 +24,7 @@ import { startServer, type RunningServer } from '../dist/server.js';
 import { licenseStandIn } from '../dist/testing/license-stand-in.js';
 import { applyMemoryPolicy } from '../dist/runtime/memory-policy.js';
 import { frequentWordQuery, lexicalQuery, seededRandom, stopWordQuery } from './retrieval/corpus.js';
-import { corpusDistributions, loadCorpus, type CorpusOptions } from './retrieval/load.js';
+import { corpusDistributions, loadCorpus, reusedCorpus, type CorpusOptions } from './retrieval/load.js';
 import { printLoad, printResults, printSizes } from './retrieval/report.js';
 import { relationSizes } from './retrieval/sizes.js';
 import { MemorySampler } from './memory-sampler.js';
@@ -32,7 +32,17 @@ import { concurrentStreams, pairedFirstTokens } from './retrieval/streams.js';
 import { denseRecall, queryPostings, searchLatencies } from './retrieval/search.js';
 
 const { values: args } = parseArgs({
-  options: { chunks: { type: 'string', default: '100000' }, queries: { type: 'string', default: '300' } },
+  options: {
+    chunks: { type: 'string', default: '100000' },
+    queries: { type: 'string', default: '300' },
+    // Lexical queries measured before the term windows are built (the baseline): at a million chunks
+    // each takes seconds, so a run there measures fewer of them than with the windows.
+    'baseline-queries': { type: 'string' },
+    // Keep the loaded database instead of dropping it, and measure an earlier run's kept database
+    // without loading again: a million chunks take over an hour to load on this machine.
+    keep: { type: 'boolean', default: false },
+    reuse: { type: 'string' },
+  },
 });
 const chunks = Number(args.chunks);
 // Fewer measured queries keep a run at a million chunks, where a search reads ten times the postings, within the hour.
@@ -49,6 +59,9 @@ if (!Number.isInteger(chunks) || chunks < 100)
   throw new Error(`--chunks must be a whole number of at least 100, got ${args.chunks}`);
 if (!Number.isInteger(measured) || measured < 20)
   throw new Error(`--queries must be a whole number of at least 20, got ${args.queries}`);
+const baselineMeasured = Number(args['baseline-queries'] ?? measured);
+if (!Number.isInteger(baselineMeasured) || baselineMeasured < 20 || baselineMeasured > measured)
+  throw new Error(`--baseline-queries must be a whole number from 20 to --queries, got ${args['baseline-queries']}`);
 
 const targets = {
   hybridP95Ms: 50,
@@ -86,7 +99,9 @@ async function main(): Promise<void> {
   // As `docqa` does before anything else (cli.ts).
   applyMemoryPolicy();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-bench-retrieval-'));
-  const database = await createTemporaryDatabase(databaseServer!);
+  const database = args.reuse
+    ? { url: args.reuse, drop: async () => {} }
+    : await createTemporaryDatabase(databaseServer!);
   const llm = await startChatCompletionsServer({ apiKey: llmKey, reply: answer, ...llmTiming });
   const servers: RunningServer[] = [];
   try {
@@ -155,7 +170,7 @@ async function main(): Promise<void> {
     // measurements without windows: the bench builds them itself, between the two.
     await lexical.server.kernel.resolve(tokens.jobs).unschedule(termWindowsQueue, termWindowsSchedule.key);
     console.log(
-      `bench:retrieval — PostgreSQL ${versions[0]?.server}, pgvector ${versions[0]?.vector}, ${os.availableParallelism()} cores; loading ${chunks.toLocaleString('en')} chunks …`,
+      `bench:retrieval — PostgreSQL ${versions[0]?.server}, pgvector ${versions[0]?.vector}, ${os.availableParallelism()} cores; ${args.reuse ? 'reusing' : 'loading'} ${chunks.toLocaleString('en')} chunks …`,
     );
     const store = lexical.server.kernel.resolve(providerTokens.vectorStore);
     // The whole bench process (server included), sampled through the load: what an ingest of this
@@ -167,28 +182,33 @@ async function main(): Promise<void> {
       progress(name);
       memory.phase(`load: ${name}`, (line) => console.log(line));
     };
-    const load = await loadCorpus(lexical.server.kernel.db, store, space, corpus, stage);
+    const load = args.reuse
+      ? await reusedCorpus(lexical.server.kernel.db, corpus)
+      : await loadCorpus(lexical.server.kernel.db, store, space, corpus, stage);
     memory.phase('search', (line) => console.log(line));
     memory.stop();
     const loadPeakRss = Math.max(
       ...[...memory.peaks].filter(([phase]) => phase.startsWith('load')).map(([, peak]) => peak.rss),
     );
-    printLoad(load, { ...corpus.vectors, maintenanceWorkMem, peakRss: loadPeakRss });
-    printSizes(await relationSizes(lexical.server.kernel.db), load.chunks);
+    if (load) printLoad(load, { ...corpus.vectors, maintenanceWorkMem, peakRss: loadPeakRss });
+    else console.log('reusing a kept corpus (its load was measured by the run that kept it)');
+    printSizes(await relationSizes(lexical.server.kernel.db), corpus.chunks);
     const { vocabulary, vectors } = corpusDistributions(corpus);
     const queryRandom = seededRandom(corpus.seed + 2);
     const lexicalQueries = Array.from({ length: warmUp + measured }, () => lexicalQuery(vocabulary, queryRandom));
+    const baselineQueries = lexicalQueries.slice(0, warmUp + baselineMeasured);
     progress('lexical search');
-    const lexicalRun = await searchLatencies(lexical.server.url, lexical.token, lexicalQueries, warmUp);
-    const postings = await queryPostings(lexical.server.kernel.db, lexicalQueries.slice(warmUp));
+    const lexicalRun = await searchLatencies(lexical.server.url, lexical.token, baselineQueries, warmUp);
+    const postings = await queryPostings(lexical.server.kernel.db, baselineQueries.slice(warmUp));
     // Queries of frequent words only, from their own seed so that the other query sets stay as they were.
     const frequentRandom = seededRandom(corpus.seed + 3);
     const frequentQueries = Array.from({ length: warmUp + measured }, () =>
       frequentWordQuery(vocabulary, frequentRandom),
     );
     progress('lexical search, frequent words');
-    const frequentRun = await searchLatencies(lexical.server.url, lexical.token, frequentQueries, warmUp);
-    const frequentPostings = await queryPostings(lexical.server.kernel.db, frequentQueries.slice(warmUp));
+    const frequentBaseline = frequentQueries.slice(0, warmUp + baselineMeasured);
+    const frequentRun = await searchLatencies(lexical.server.url, lexical.token, frequentBaseline, warmUp);
+    const frequentPostings = await queryPostings(lexical.server.kernel.db, frequentBaseline.slice(warmUp));
     // The same queries again once the scheduled job's build of the frequent terms' windows has run
     // (run here directly): before and after in the same run, on the same load.
     progress('term windows of the frequent terms');
@@ -263,14 +283,18 @@ async function main(): Promise<void> {
         recall,
         pairs,
         concurrent,
-        loadPeakRss,
+        loadPeakRss: load ? loadPeakRss : null,
       },
       { warmUp, ...llmTiming, targets },
     );
   } finally {
     await Promise.allSettled(servers.map((server) => server.stop()));
     await llm.close();
-    await database.drop();
+    // The database's name, not its URL: the URL holds the password.
+    const kept = new URL(database.url).pathname.slice(1);
+    if (args.keep || args.reuse)
+      console.log(`kept the loaded database ${kept}: measure it again with --reuse <its URL>`);
+    else await database.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -258,3 +258,24 @@ export function corpusDistributions(options: CorpusOptions) {
   const vectors = clusteredSpace(options.vectors, seededRandom(options.seed + 1));
   return { vocabulary, vectors };
 }
+
+/**
+ * A database kept by an earlier run (--keep), measured again (--reuse): checks it holds the corpus
+ * asked for, and drops its term windows, so that the baseline is measured without them as in a
+ * run that loads. Answers null: there is no load to report.
+ */
+export async function reusedCorpus(db: Db, options: CorpusOptions): Promise<null> {
+  const { rows } = await db.query<{ chunks: string; vectors: string }>(
+    `select (select count(*) from chunk) as chunks, (select count(*) from vector_embedding) as vectors`,
+  );
+  const chunks = Number(rows[0]?.chunks);
+  if (chunks !== options.chunks || Number(rows[0]?.vectors) !== options.chunks)
+    throw new Error(
+      `--reuse: the database holds ${chunks} chunks and ${rows[0]?.vectors} vectors, not --chunks ${options.chunks}`,
+    );
+  await db.transaction(async (tx) => {
+    await tx.query('delete from term_window');
+    await tx.query('delete from term_window_build');
+  });
+  return null;
+}
