@@ -14,8 +14,11 @@ import { rankWithWindows } from './window-search.js';
 
 const everyone = { scopeFor: async () => ({ all: true }) } as unknown as GroupsService;
 const lexicalOnly: CurrentModels = { switchedChatBackend: () => null, embedder: () => null };
-/** Small enough that the generated corpus has frequent terms: df from max(20, a tenth of the chunks). */
-const settings = { minimumDf: 20, chunkShare: 0.1 };
+/**
+ * Small enough that the generated corpus has frequent terms: df from max(20, a tenth of the chunks);
+ * a build reads 7 postings a statement, so that it crosses pages.
+ */
+const settings = { minimumDf: 20, chunkShare: 0.1, postingsPage: 7 };
 
 const frequentWords = ['river', 'mountain', 'forest', 'valley', 'harbour'];
 const rareWords = ['zephyr', 'quokka', 'walrus'];
@@ -152,7 +155,23 @@ describe('lexical search from frequent terms’ windows (the same top k as the S
     expect(await compareAll()).to.be.at.least(queries.length * 4 - 4);
   });
 
+  it("builds the same windows whether it reads a term's postings in many statements or in one", async () => {
+    const windows = async () =>
+      (
+        await kernel.db.query<{ row: string }>(
+          `select term || '/' || window_no || '/' || postings || '/' || md5(payload) as row from term_window
+           order by term, window_no`,
+        )
+      ).rows.map((row) => row.row);
+    const paged = await windows();
+    expect(paged.length).to.be.at.least(frequentWords.length);
+    await buildTermWindows(kernel.db, { ...settings, postingsPage: 100_000 });
+    expect(await windows()).to.deep.equal(paged);
+  });
+
   it('stays the same as SQL with a tail, deleted and unindexed documents, and documents indexed again', async () => {
+    // The new chunks' numbers cross into a second window (of 65,536 numbers).
+    await kernel.db.query(`select setval(pg_get_serial_sequence('lexical_chunk_number', 'number'), 65500)`);
     await addDocuments(15);
     for (const id of documents.splice(3, 4)) await kernel.db.query('delete from document where id = $1', [id]);
     await kernel.db.query(`update document set status = 'indexing' where id = any($1::uuid[])`, [
@@ -163,6 +182,13 @@ describe('lexical search from frequent terms’ windows (the same top k as the S
     await kernel.db.query('delete from chunk where document_id = $1', [again]);
     await kernel.db.query('delete from document where id = $1', [again]);
     documents[20] = await insertDocument(kernel.db, `again-${crypto.randomUUID()}.txt`, chunkTexts(random, 8));
+    expect(await compareAll()).to.be.at.least(queries.length * 4 - 4);
+    // Built again: the tail now in windows 0 and 1.
+    await buildTermWindows(kernel.db, settings);
+    const { rows } = await kernel.db.query<{ window_no: number }>(
+      `select distinct window_no from term_window where term = 'river' order by window_no`,
+    );
+    expect(rows.map((row) => row.window_no)).to.deep.equal([0, 1]);
     expect(await compareAll()).to.be.at.least(queries.length * 4 - 4);
   });
 
