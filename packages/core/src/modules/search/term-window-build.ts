@@ -16,13 +16,18 @@ export const termWindowsSchedule = { key: 'periodic', cron: '*/10 * * * *' } as 
 export interface TermWindowSettings {
   /** A term gets windows from this many postings on, and from this share of the chunks on. */
   minimumDf: number;
-  /** At 1/16 of the chunks a bitmap costs at most 2 bytes a posting (8 kB a window of 65,536). */
+  /**
+   * At 1/256 of the chunks a window's bitmap (8 kB for 65,536 chunks) costs at most 32 bytes a
+   * posting, under half of the ~70 a posting takes in chunk_term's primary key. Up to 1,048,576
+   * chunks minimumDf decides: a term in 4,096 chunks or more is read from windows, so a query's
+   * other terms read fewer than 4,096 postings each from chunk_term.
+   */
   chunkShare: number;
   /** Postings a build reads per statement (the rows it holds at once); tests cross pages with a few. */
   postingsPage: number;
 }
 
-export const termWindowSettings: TermWindowSettings = { minimumDf: 4_096, chunkShare: 1 / 16, postingsPage: 16_384 };
+export const termWindowSettings: TermWindowSettings = { minimumDf: 4_096, chunkShare: 1 / 256, postingsPage: 16_384 };
 
 /** Any fixed number, other than term_stats' and the audit chain's: one build at a time. */
 const buildLockKey = 0x0d0c_7e26;
