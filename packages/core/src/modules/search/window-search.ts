@@ -1,4 +1,4 @@
-import { SqlParams } from '@docqa/plugin-api';
+import { SqlParams, type SqlExecutor } from '@docqa/plugin-api';
 import {
   candidatesFor,
   eligibleDocumentSql,
@@ -8,6 +8,7 @@ import {
   type WeightedTerm,
 } from './bm25-ranking.js';
 import { openWindow, type OpenWindow } from './term-windows.js';
+import { TermWindowCache } from './window-cache.js';
 import { maxWindowedTerms, rankWindows, type NumberedHit, type SparseTerm } from './window-ranking.js';
 
 /** The windows are used while the other terms' postings are at most 1 / this of the frequent terms'. */
@@ -17,27 +18,56 @@ const candidateRounds = 3;
 
 interface WindowRow {
   watermark: string;
+  built: string;
   term: string | null;
   window_no: number | null;
   payload: string | null;
 }
 
-/** The build's watermark and the frequent terms' windows by term; null before any build. */
-async function readWindows(ranking: Ranking, terms: readonly string[]) {
+/**
+ * Opened windows held per database (the executor search is given), within this budget: the 20
+ * most frequent words of a million chunks take ~18 MB opened.
+ */
+const windowCacheBytes = 64 * 2 ** 20;
+const windowCaches = new WeakMap<SqlExecutor, TermWindowCache>();
+
+function windowCacheOf(db: SqlExecutor): TermWindowCache {
+  let cache = windowCaches.get(db);
+  if (!cache) windowCaches.set(db, (cache = new TermWindowCache(windowCacheBytes)));
+  return cache;
+}
+
+/**
+ * The build's watermark and the frequent terms' windows by term; null before any build. One
+ * statement reads the build and the windows not held in the cache for it; when the build turns
+ * out newer than the cache's, the terms taken from the cache are read again.
+ */
+async function readWindows(ranking: Ranking, terms: readonly string[], cache = windowCacheOf(ranking.db)) {
+  const heldBuild = cache.build;
+  const held = new Map<string, ReadonlyMap<number, OpenWindow>>();
+  if (heldBuild !== null)
+    for (const term of terms) {
+      const windows = cache.get(heldBuild, term);
+      if (windows) held.set(term, windows);
+    }
   const { rows } = await ranking.db.query<WindowRow>(
-    `select b.watermark, w.term, w.window_no, encode(w.payload, 'hex') as payload
+    `select b.watermark, b.watermark || '/' || b.built_at as built, w.term, w.window_no,
+       encode(w.payload, 'hex') as payload
      from term_window_build b left join term_window w on w.term = any($1::text[])`,
-    [terms],
+    [terms.filter((term) => !held.has(term))],
   );
   if (rows.length === 0) return null;
-  const windows = new Map<string, Map<number, OpenWindow>>();
+  const { watermark, built } = rows[0] as WindowRow;
+  if (held.size > 0 && built !== heldBuild) return readWindows(ranking, terms, new TermWindowCache(0));
+  const read = new Map<string, Map<number, OpenWindow>>();
   for (const row of rows) {
     if (row.term === null || row.payload === null) continue;
-    const byNumber = windows.get(row.term) ?? new Map<number, OpenWindow>();
+    const byNumber = read.get(row.term) ?? new Map<number, OpenWindow>();
     byNumber.set(row.window_no as number, openWindow(Buffer.from(row.payload, 'hex')));
-    windows.set(row.term, byNumber);
+    read.set(row.term, byNumber);
   }
-  return { watermark: Number((rows[0] as WindowRow).watermark), windows };
+  for (const [term, byNumber] of read) windowCacheOf(ranking.db).set(built, term, byNumber);
+  return { watermark: Number(watermark), windows: new Map([...held, ...read]) };
 }
 
 /**
@@ -123,7 +153,7 @@ export async function rankWithWindows(ranking: Ranking, terms: readonly Weighted
   }));
   const windowedTerms = windowed.map((term) => ({
     weight: term.weight,
-    windows: read.windows.get(term.term) as Map<number, OpenWindow>,
+    windows: read.windows.get(term.term) as ReadonlyMap<number, OpenWindow>,
   }));
   let limit = candidatesFor(ranking.topK);
   for (let round = 0; round < candidateRounds; round++, limit *= 4) {
