@@ -7,12 +7,13 @@ import { z } from 'zod';
 export const pgvectorOptionsSchema = z
   .strictObject({
     /**
-     * Candidates HNSW keeps while searching; raised to topK for larger queries. 200, not pgvector's
+     * Candidates HNSW keeps while searching; raised to topK for larger queries. 400, not pgvector's
      * 40: on 100,000 clustered 384-d vectors (npm run bench:retrieval) recall@10 was 0.92–0.94 at
-     * 40 and 0.99 at 100; on a million (graph built with efConstruction 128) 0.955 at 100 and
-     * 0.966–0.969 at 200, a top-10 query taking p50 ~3 ms either way (PostgreSQL 15, 2 cores).
+     * 40 and 0.99 at 100; on a million (graph built with efConstruction 128), over two sets of 200
+     * queries, 0.949–0.966 at 200 and 0.970–0.974 at 400, a top-10 query taking p50 ~8 ms instead
+     * of ~4 (PostgreSQL 15, 2 cores).
      */
-    efSearch: z.number().int().min(1).max(1000).default(200),
+    efSearch: z.number().int().min(1).max(1000).default(400),
     /** Links per node in the HNSW graph. */
     m: z.number().int().min(2).max(100).default(16),
     /**
