@@ -86,7 +86,7 @@ class WindowGather {
 
 /**
  * A term's windows, or null when a posting does not fit a window's fields (its term stays in
- * chunk_term only). The term's postings are read in its primary key's order, a page at a time
+ * chunk_term only). The term's postings are read in its primary key's order, a page at a time,
  * each with its chunk's number: a probe per posting, where reading each window's range of numbers
  * cost 65,536 probes per window whatever the term's df (a term in 1 % of a million chunks: 16
  * windows, 1 million probes for its 10,000 postings).
