@@ -54,8 +54,7 @@ export interface Results {
   /** Σ df of each measured query's terms: the postings BM25 reads. */
   postings: Spread;
   frequentPostings: Spread;
-  /** The bench process's peak resident set while loading the corpus. */
-  /** Null when the run reused a kept database (its load was measured by the run that kept it). */
+  /** The bench process's peak resident set while loading the corpus; null when the run reused a kept database. */
   loadPeakRss: number | null;
   recall: RecallRun;
   pairs: PairedFirstToken[];

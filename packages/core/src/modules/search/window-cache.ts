@@ -1,4 +1,4 @@
-import { windowWords, type OpenWindow } from './term-windows.js';
+import type { OpenWindow } from './term-windows.js';
 
 /**
  * Which build windows belong to: the build's watermark and time. Only a build writes term_window,
@@ -67,5 +67,5 @@ export class TermWindowCache {
 
 /** An opened window's memory: its payload copy (bitmap, tf, lengths) and its rank table. */
 function openWindowBytes(window: OpenWindow): number {
-  return window.bits.byteLength + window.tf.byteLength + window.lengths.byteLength + windowWords * 4;
+  return window.bits.byteLength + window.tf.byteLength + window.lengths.byteLength + window.rankBefore.byteLength;
 }

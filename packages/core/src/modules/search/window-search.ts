@@ -42,8 +42,9 @@ function windowCacheOf(db: SqlExecutor): TermWindowCache {
  * statement reads the build and the windows not held in the cache for it; when the build turns
  * out newer than the cache's, the terms taken from the cache are read again.
  */
-async function readWindows(ranking: Ranking, terms: readonly string[], cache = windowCacheOf(ranking.db)) {
-  const heldBuild = cache.build;
+async function readWindows(ranking: Ranking, terms: readonly string[], fromCache = true) {
+  const cache = windowCacheOf(ranking.db);
+  const heldBuild = fromCache ? cache.build : null;
   const held = new Map<string, ReadonlyMap<number, OpenWindow>>();
   if (heldBuild !== null)
     for (const term of terms) {
@@ -58,7 +59,7 @@ async function readWindows(ranking: Ranking, terms: readonly string[], cache = w
   );
   if (rows.length === 0) return null;
   const { watermark, built } = rows[0] as WindowRow;
-  if (held.size > 0 && built !== heldBuild) return readWindows(ranking, terms, new TermWindowCache(0));
+  if (held.size > 0 && built !== heldBuild) return readWindows(ranking, terms, false);
   const read = new Map<string, Map<number, OpenWindow>>();
   for (const row of rows) {
     if (row.term === null || row.payload === null) continue;
@@ -66,7 +67,7 @@ async function readWindows(ranking: Ranking, terms: readonly string[], cache = w
     byNumber.set(row.window_no as number, openWindow(Buffer.from(row.payload, 'hex')));
     read.set(row.term, byNumber);
   }
-  for (const [term, byNumber] of read) windowCacheOf(ranking.db).set(built, term, byNumber);
+  for (const [term, byNumber] of read) cache.set(built, term, byNumber);
   return { watermark: Number(watermark), windows: new Map([...held, ...read]) };
 }
 
