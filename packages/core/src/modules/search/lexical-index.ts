@@ -66,7 +66,8 @@ export async function writePostings(
   if (terms.length === 0) return;
   // The chunks' numbers (term windows, migrations.ts) in the same statement: no round trip more.
   await tx.query(
-    `with numbered as (insert into lexical_chunk_number (chunk_id) select unnest($2::uuid[]) on conflict do nothing)
+    `with numbered as (insert into lexical_chunk_number (chunk_id, document_id) select unnest($2::uuid[]), $1
+                       on conflict do nothing)
      insert into chunk_term (term, chunk_id, document_id, tf, chunk_length)
      select u.term, ($2::uuid[])[u.ordinal], $1, u.tf, ($3::int[])[u.ordinal] from unnest($4::text[], $5::int[], $6::int[]) as u(term, ordinal, tf)`,
     [documentId, chunks.map((chunk) => chunk.id), chunks.map((chunk) => chunk.length), terms, ordinals, frequencies],

@@ -221,4 +221,29 @@ export const searchMigrations: ModuleMigration[] = [
     ],
     down: ['drop table term_window_build', 'drop table term_window', 'drop table lexical_chunk_number'],
   },
+  {
+    name: '0025_lexical_chunk_number_lookups',
+    up: [
+      // The lookups search makes per posting and per candidate read an index alone, not the heap
+      // (bench:retrieval at a million chunks, docs/operations.md): a rare term's posting finds its
+      // number in the primary key, and a candidate's number its chunk and document in the other
+      // index, without a random read of the wide chunk row for the document id. A chunk's document
+      // never changes: a document analysed again, or deleted, deletes or renumbers its chunks.
+      'alter table lexical_chunk_number add column document_id uuid',
+      'update lexical_chunk_number n set document_id = c.document_id from chunk c where c.id = n.chunk_id',
+      'alter table lexical_chunk_number alter column document_id set not null',
+      'alter table lexical_chunk_number drop constraint lexical_chunk_number_pkey',
+      'alter table lexical_chunk_number add constraint lexical_chunk_number_pkey primary key (chunk_id) include (number)',
+      'drop index lexical_chunk_number_number',
+      `create unique index lexical_chunk_number_number on lexical_chunk_number (number)
+         include (chunk_id, document_id)`,
+    ],
+    down: [
+      'drop index lexical_chunk_number_number',
+      'create unique index lexical_chunk_number_number on lexical_chunk_number (number) include (chunk_id)',
+      'alter table lexical_chunk_number drop constraint lexical_chunk_number_pkey',
+      'alter table lexical_chunk_number add constraint lexical_chunk_number_pkey primary key (chunk_id)',
+      'alter table lexical_chunk_number drop column document_id',
+    ],
+  },
 ];

@@ -155,6 +155,34 @@ describe('lexical search from frequent terms’ windows (the same top k as the S
     expect(await compareAll()).to.be.at.least(queries.length * 4 - 4);
   });
 
+  it('leaves out the chunks of documents granted only to other groups, as SQL does', async () => {
+    // The groups module's grants, as documentAccessPredicate reads them.
+    await kernel.db.query(
+      'create table resource_access (resource_type text not null, resource_id text not null, group_id uuid not null)',
+    );
+    const [granted, other] = [crypto.randomUUID(), crypto.randomUUID()];
+    const grantedDocuments = documents.filter((_, i) => i % 2 === 0);
+    await kernel.db.query(
+      `insert into resource_access (resource_type, resource_id, group_id) select 'document', unnest($1::text[]), $2`,
+      [grantedDocuments, granted],
+    );
+    let windowed = 0;
+    for (const groups of [[other], [granted]])
+      for (const query of queries)
+        for (const topK of [1, 5, 20]) {
+          const { terms, averageLength, windowDf } = await weighted(kernel, query);
+          const ranking: Ranking = { db: kernel.db, scope: { visibleToGroups: groups }, averageLength, topK };
+          const expected = await rankChunks(ranking, terms);
+          const actual = await rankWithWindows({ ...ranking, windowDf }, terms);
+          if (actual) windowed++;
+          expectSameTopK(actual ?? expected, expected);
+          if (groups[0] === other)
+            expect(expected.filter((hit) => grantedDocuments.includes(hit.documentId))).to.deep.equal([]);
+        }
+    await kernel.db.query('drop table resource_access');
+    expect(windowed).to.be.at.least(queries.length * 2);
+  });
+
   it("builds the same windows whether it reads a term's postings in many statements or in one", async () => {
     const windows = async () =>
       (

@@ -1,12 +1,6 @@
 import { SqlParams, type SqlExecutor } from '@docqa/plugin-api';
-import {
-  candidatesFor,
-  eligibleDocumentSql,
-  needsDocumentJoin,
-  type LexicalHit,
-  type Ranking,
-  type WeightedTerm,
-} from './bm25-ranking.js';
+import { candidatesFor, needsDocumentJoin, type LexicalHit, type Ranking, type WeightedTerm } from './bm25-ranking.js';
+import { documentConditions } from './filters.js';
 import { openWindow, type OpenWindow } from './term-windows.js';
 import { TermWindowCache } from './window-cache.js';
 import { maxWindowedTerms, rankWindows, type NumberedHit, type SparseTerm } from './window-ranking.js';
@@ -99,14 +93,21 @@ async function readPostings(ranking: Ranking, rare: readonly string[], windowed:
   return byTerm;
 }
 
-/** The candidates' chunks, those still numbered (not deleted nor analysed again), and their eligible documents. */
+/**
+ * The candidates' chunks, those still numbered (not deleted nor analysed again), and their eligible
+ * documents: the number's index holds its chunk and document, so no chunk row is read (a random
+ * read each, 7.5 ms of a search's p50 at a million chunks). The limit keeps the lateral a lookup
+ * by primary key, as in eligibleDocumentSql.
+ */
 async function eligibleHits(ranking: Ranking, hits: readonly NumberedHit[]) {
   const params = new SqlParams();
   const numbers = params.add(hits.map((hit) => hit.chunk));
   const { rows } = await ranking.db.query<{ number: string; chunk_id: string; document_id: string | null }>(
-    `select n.number, n.chunk_id, d.document_id from unnest(${numbers}::int8[]) as u(number)
+    `select n.number, n.chunk_id, d.id as document_id from unnest(${numbers}::int8[]) as u(number)
      join lexical_chunk_number n on n.number = u.number
-     left join lateral (${eligibleDocumentSql(params, ranking.scope, 'n')}) d on true`,
+     left join lateral (select d.id from document d
+                        where d.id = n.document_id and ${documentConditions('d', ranking.scope, params).join(' and ')}
+                        limit 1) d on true`,
     params.values,
   );
   const found = new Map(rows.map((row) => [Number(row.number), row]));
