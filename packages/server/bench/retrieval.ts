@@ -29,6 +29,7 @@ import { printLoad, printResults, printSizes } from './retrieval/report.js';
 import { relationSizes } from './retrieval/sizes.js';
 import { MemorySampler } from './memory-sampler.js';
 import { concurrentStreams, pairedFirstTokens } from './retrieval/streams.js';
+import { prewarmVectorIndex } from './retrieval/prewarm.js';
 import { denseRecall, queryPostings, searchLatencies } from './retrieval/search.js';
 
 const { values: args } = parseArgs({
@@ -231,6 +232,7 @@ async function main(): Promise<void> {
     // Dense and hybrid: the same database, now served with the 384-dimension embedder.
     progress('dense and hybrid search');
     const full = await start(true);
+    await prewarmVectorIndex(full.server.kernel.db, (line) => console.log(line));
     const denseRun = await searchLatencies(
       full.server.url,
       full.token,
