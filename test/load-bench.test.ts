@@ -37,7 +37,10 @@ describe('npm run bench:load (smoke)', function () {
       { cwd: root, env: { ...process.env, DATABASE_URL: '' }, maxBuffer: 1 << 20 },
     );
     expect(stdout).to.include(process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite');
-    const { rows } = JSON.parse(fs.readFileSync(json, 'utf8')) as { rows: BenchRow[] };
+    const { rows, versionRounds } = JSON.parse(fs.readFileSync(json, 'utf8')) as {
+      rows: BenchRow[];
+      versionRounds: { clients: number; ratios: number[]; median: number }[];
+    };
     expect(rows.map((row) => row.name)).to.deep.equal([
       'bare node:http',
       'GET /api/version',
@@ -46,6 +49,9 @@ describe('npm run bench:load (smoke)', function () {
       'POST /api/chat (SSE)',
       'GET /api/docs (50 items)',
     ]);
+    expect(versionRounds.map((round) => [round.clients, round.ratios.length])).to.deep.equal([[2, 3]]);
+    for (const value of [...(versionRounds[0]?.ratios ?? []), versionRounds[0]?.median]) expect(value).to.be.above(0);
+    expect(stdout).to.match(/GET \/api\/version ×bare in 3 rounds, each pair back to back: [\d. ]+; median/);
     for (const row of rows) {
       expect(row.requests, row.name).to.be.greaterThan(0);
       expect(row.errors, row.name).to.equal(0);

@@ -16,6 +16,7 @@
  *                           decides which plans are measured)
  *   --log-level INFO        the server's LOG_LEVEL (the product's default; lines go to /dev/null)
  *   --json FILE             the figures as JSON too
+ *   --version-rounds 3      pairs of bare and /api/version runs the printed median ratio is taken over
  */
 import { execFile, fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -24,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import type { LoadResult, LoadSpec } from './load/client.js';
 import type { ServerReady, ServerSpec } from './load/server.js';
-import { endpointSpecs, type EndpointName } from './load/endpoints.js';
+import { endpointSpecs, type EndpointContext, type EndpointName } from './load/endpoints.js';
 import { formatRow, type Row } from './load/report.js';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
@@ -42,11 +43,13 @@ const { values } = parseArgs({
     analyze: { type: 'boolean', default: false },
     'log-level': { type: 'string', default: 'INFO' },
     json: { type: 'string' },
+    'version-rounds': { type: 'string', default: '3' },
   },
 });
 const clientCounts = values.clients.split(',').map(Number);
 const seconds = Number(values.seconds);
 const warmup = Number(values.warmup);
+const pairedRounds = Number(values['version-rounds']);
 const endpoints = values.endpoints.split(',') as EndpointName[];
 const databaseUrl = values['database-url'] ?? process.env.DATABASE_URL;
 for (const name of endpoints) if (!(name in endpointSpecs)) throw new Error(`Unknown endpoint ${name}.`);
@@ -149,6 +152,38 @@ async function measure(
   };
 }
 
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+
+/**
+ * GET /api/version's throughput over the bare server's, in `pairedRounds` pairs: the first from the
+ * table's rows, then pairs measured back to back, the order alternating. Both are cheap enough that
+ * the load client's own core decides much of either figure, so the machine's load drifting between
+ * two measurements moved one ratio by ±0.06 (0.74–0.86 in four runs); the median of pairs does not
+ * follow one drift.
+ */
+async function versionRatios(bare: Child, docqa: Child, context: EndpointContext, clients: number, first: number) {
+  const ratios = [first];
+  const bareRequest = { origin: bare.ready.url, method: 'GET', path: '/', headers: {} };
+  const spec = endpointSpecs.version(context);
+  const measureBare = () => measure(bare, 'bare node:http', bareRequest, clients);
+  const measureVersion = () => measure(docqa, spec.label, { origin: docqa.ready.url, ...spec.request }, clients);
+  for (let round = 1; round < pairedRounds; round++) {
+    // The table's pair measured the bare server first; the next pairs alternate.
+    const versionFirst = round % 2 === 1;
+    const earlier = versionFirst ? await measureVersion() : await measureBare();
+    const later = versionFirst ? await measureBare() : await measureVersion();
+    const [bareRow, versionRow] = versionFirst ? [later, earlier] : [earlier, later];
+    ratios.push(versionRow.rps / bareRow.rps);
+  }
+  return ratios;
+}
+
 const loadAverage = () =>
   os
     .loadavg()
@@ -168,6 +203,7 @@ async function main(): Promise<void> {
     ...(values.analyze ? { analyze: true } : {}),
   });
   const rows: Row[] = [];
+  const versionRounds: { clients: number; ratios: number[]; median: number }[] = [];
   try {
     const stats = docqa.ready.stats!;
     console.log(
@@ -193,13 +229,24 @@ async function main(): Promise<void> {
       console.log(`\n${clients} clients (load average ${loadAverage()})`);
       for (const row of measured) console.log(formatRow(row, baseline, version));
       rows.push(...measured);
+      if (version) {
+        const ratios = await versionRatios(bare, docqa, context, clients, version.rps / baseline.rps);
+        console.log(
+          `GET /api/version ×bare in ${ratios.length} rounds, each pair back to back: ` +
+            `${ratios.map((value) => value.toFixed(3)).join(' ')}; median ${median(ratios).toFixed(3)}`,
+        );
+        versionRounds.push({ clients, ratios, median: median(ratios) });
+      }
     }
   } finally {
     await Promise.all([stopChild(bare.process), stopChild(docqa.process)]);
   }
   console.log(`\nload average ${loadAverage()}`);
   if (values.json)
-    fs.writeFileSync(values.json, JSON.stringify({ database, loadAverage: os.loadavg(), rows }, null, 2));
+    fs.writeFileSync(
+      values.json,
+      JSON.stringify({ database, loadAverage: os.loadavg(), rows, versionRounds }, null, 2),
+    );
 }
 
 await main();
