@@ -233,7 +233,8 @@ export const searchMigrations: ModuleMigration[] = [
       'update lexical_chunk_number n set document_id = c.document_id from chunk c where c.id = n.chunk_id',
       'alter table lexical_chunk_number alter column document_id set not null',
       'alter table lexical_chunk_number drop constraint lexical_chunk_number_pkey',
-      'alter table lexical_chunk_number add constraint lexical_chunk_number_pkey primary key (chunk_id) include (number)',
+      `alter table lexical_chunk_number add constraint lexical_chunk_number_pkey
+         primary key (chunk_id) include (number)`,
       'drop index lexical_chunk_number_number',
       `create unique index lexical_chunk_number_number on lexical_chunk_number (number)
          include (chunk_id, document_id)`,
