@@ -64,6 +64,11 @@ export function createServerPool(url: string, settings: PoolSettings, applicatio
     connectionTimeoutMillis: settings.timeoutSeconds * 1000,
     maxLifetimeSeconds: settings.recycleSeconds,
     application_name: applicationName,
+    // DocQA's statements are short and many. PostgreSQL compiles a statement whose plan costs more
+    // than jit_above_cost (100,000) with LLVM at every execution: the documents list's count over
+    // SciFact's 5,183 documents crossed it, and took 41-45 ms with JIT against 3.8 ms without (the
+    // compiling alone 20 ms), 37 ms of PostgreSQL's CPU a request under load (docs/operations.md).
+    options: '-c jit=off',
     types: applicationTypes(),
   });
   pool.on('error', () => {
