@@ -164,8 +164,8 @@ const median = (values: readonly number[]) => {
  * GET /api/version's throughput over the bare server's, in `pairedRounds` pairs: the first from the
  * table's rows, then pairs measured back to back, the order alternating. Both are cheap enough that
  * the load client's own core decides much of either figure, so the machine's load drifting between
- * two measurements moved one ratio by ±0.06 (0.74–0.86 in four runs); the median of pairs does not
- * follow one drift.
+ * two measurements moved one ratio by ±0.06 (0.74–0.86 in four runs); a median of pairs is not moved
+ * by one pair that met a drift.
  */
 async function versionRatios(bare: Child, docqa: Child, context: EndpointContext, clients: number, first: number) {
   const ratios = [first];
