@@ -99,17 +99,24 @@ describe('lexical search from frequent terms’ windows (the same top k as the S
     'quokka walrus forest',
   ];
 
+  /** One query at one k through both rankings, compared; answers SQL's top k and whether the windows answered. */
+  async function compareRankings(query: string, topK: number, visibleToGroups: string[] | null) {
+    const { terms, averageLength, windowDf } = await weighted(kernel, query);
+    const ranking: Ranking = { db: kernel.db, scope: { visibleToGroups }, averageLength, topK };
+    const expected = await rankChunks(ranking, terms);
+    const actual = await rankWithWindows({ ...ranking, windowDf }, terms);
+    expectSameTopK(actual ?? expected, expected);
+    return { expected, windowed: actual !== null };
+  }
+
   /** Each query at several k through both paths; answers how many went through the windows. */
   async function compareAll(): Promise<number> {
     let windowed = 0;
     for (const query of queries)
       for (const topK of [1, 5, 20, 60]) {
-        const { terms, averageLength, windowDf } = await weighted(kernel, query);
-        const ranking: Ranking = { db: kernel.db, scope: { visibleToGroups: null }, averageLength, topK };
-        const expected = await rankChunks(ranking, terms);
-        const actual = await rankWithWindows({ ...ranking, windowDf }, terms);
-        if (actual) windowed++;
-        expectSameTopK(actual ?? expected, expected);
+        const compared = await compareRankings(query, topK, null);
+        if (compared.windowed) windowed++;
+        const { expected } = compared;
         const searched = await lexicalSearch(kernel.db, query, { visibleToGroups: null, topK, termWindows: settings });
         expectSameTopK(searched, expected);
       }
@@ -170,12 +177,8 @@ describe('lexical search from frequent terms’ windows (the same top k as the S
     for (const groups of [[other], [granted]])
       for (const query of queries)
         for (const topK of [1, 5, 20]) {
-          const { terms, averageLength, windowDf } = await weighted(kernel, query);
-          const ranking: Ranking = { db: kernel.db, scope: { visibleToGroups: groups }, averageLength, topK };
-          const expected = await rankChunks(ranking, terms);
-          const actual = await rankWithWindows({ ...ranking, windowDf }, terms);
-          if (actual) windowed++;
-          expectSameTopK(actual ?? expected, expected);
+          const { expected, windowed: throughWindows } = await compareRankings(query, topK, groups);
+          if (throughWindows) windowed++;
           if (groups[0] === other)
             expect(expected.filter((hit) => grantedDocuments.includes(hit.documentId))).to.deep.equal([]);
         }
