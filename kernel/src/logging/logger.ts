@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import pino from 'pino';
 import type { Logger } from '@docqa/plugin-api';
+import { LineBatch, type BatchTarget } from './line-batch.js';
 
 export type LogLevelName = 'DEBUG' | 'INFO' | 'WARNING' | 'ERROR';
 
@@ -41,11 +42,12 @@ export const logFlushIntervalMs = 1000;
  * and written at the latest `logFlushIntervalMs` later, as nginx's `access_log buffer= flush=` does.
  * Written one line at a time, each request's access-log line was a write of its own handed to the
  * threadpool: 13–16 µs of CPU per line instead of 8.5–12 under load, on answers (GET /api/version)
- * that cost node itself about 20 µs. pino writes what is buffered synchronously when the process
- * exits, by process.exit or a fatal error included.
+ * that cost node itself about 20 µs. The lines are held by `LineBatch` (why not by sonic-boom: see
+ * there), which writes what it holds synchronously when the process exits.
  */
 export function bufferedLogDestination(fd: number): pino.DestinationStream {
-  return pino.destination({ dest: fd, sync: false, minLength: 4096, periodicFlush: logFlushIntervalMs });
+  const stream = pino.destination({ dest: fd, sync: false, minLength: 0 });
+  return new LineBatch(stream as unknown as BatchTarget, 4096, logFlushIntervalMs);
 }
 
 /**
