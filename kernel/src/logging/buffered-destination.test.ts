@@ -51,6 +51,26 @@ describe('the default log destination (buffered, flushed within a second)', func
     }
   });
 
+  it('ends quietly when its output is gone by the time the process exits', async () => {
+    const file = path.join(directory, 'log');
+    const code = `
+      const fs = await import('node:fs');
+      const { bufferedLogDestination, createLogger } = await import(${JSON.stringify(loggerModule)});
+      const fd = fs.openSync(${JSON.stringify(file)}, 'a');
+      const logger = createLogger({ level: 'INFO', privacy: ${JSON.stringify(privacy)}, hashKey: 'k',
+        destination: bufferedLogDestination(fd) });
+      logger.info('held');
+      fs.closeSync(fd);`;
+    const execArgv = process.execArgv.filter((flag) => !/^--inspect/.test(flag));
+    const child = spawn(process.execPath, [...execArgv, '--input-type=module', '-e', code], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exitCode = await new Promise((resolve) => child.once('close', (closed) => resolve(closed)));
+    expect({ exitCode, stderr }).to.deep.equal({ exitCode: 0, stderr: '' });
+  });
+
   for (const [how, ending, exitCode] of [
     ['the process exits', 'process.exit(0);', 0],
     ['the event loop runs dry', '', 0],

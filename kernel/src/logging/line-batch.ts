@@ -31,7 +31,7 @@ export class LineBatch implements pino.DestinationStream {
     flushIntervalMs: number,
   ) {
     this.timer = setInterval(() => this.release(), flushIntervalMs).unref();
-    register(this, (batch) => batch.flushSync());
+    register(this, (batch) => batch.flushAtExit());
   }
 
   write(line: string): void {
@@ -50,6 +50,15 @@ export class LineBatch implements pino.DestinationStream {
     this.stream.flushSync();
     const text = this.take();
     if (text) fs.writeSync(this.stream.fd, text);
+  }
+
+  /** flushSync, as the process exits: an output that is gone by then (a closed pipe) leaves nothing to do. */
+  private flushAtExit(): void {
+    try {
+      this.flushSync();
+    } catch {
+      // Throwing from an exit handler would only add a stack trace to the process's last words.
+    }
   }
 
   destroy(): void {
