@@ -14,19 +14,27 @@ const messagesIn = (file: string) =>
     .filter(Boolean)
     .map((line) => (JSON.parse(line) as { msg: string }).msg);
 
-/** A process that logs two lines with the default destination, on `file`'s descriptor,, then ends as `ending` says. */
-function logThenEnd(file: string, ending: string): Promise<number | null> {
+/**
+ * A process that logs two lines with the default destination on `file`'s descriptor (`fd`), then
+ * ends as `ending` says; its exit code and what it wrote to standard error.
+ */
+function logThenEnd(file: string, ending: string): Promise<{ exitCode: number | null; stderr: string }> {
   const code = `
     const fs = await import('node:fs');
     const { bufferedLogDestination, createLogger } = await import(${JSON.stringify(loggerModule)});
+    const fd = fs.openSync(${JSON.stringify(file)}, 'a');
     const logger = createLogger({ level: 'INFO', privacy: ${JSON.stringify(privacy)}, hashKey: 'k',
-      destination: bufferedLogDestination(fs.openSync(${JSON.stringify(file)}, 'a')) });
+      destination: bufferedLogDestination(fd) });
     logger.info('first');
     logger.error('second');
     ${ending}`;
   const execArgv = process.execArgv.filter((flag) => !/^--inspect/.test(flag));
-  const child = spawn(process.execPath, [...execArgv, '--input-type=module', '-e', code], { stdio: 'ignore' });
-  return new Promise((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+  const child = spawn(process.execPath, [...execArgv, '--input-type=module', '-e', code], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.once('close', (exitCode) => resolve({ exitCode, stderr })));
 }
 
 describe('the default log destination (buffered, flushed within a second)', function () {
@@ -52,23 +60,8 @@ describe('the default log destination (buffered, flushed within a second)', func
   });
 
   it('ends quietly when its output is gone by the time the process exits', async () => {
-    const file = path.join(directory, 'log');
-    const code = `
-      const fs = await import('node:fs');
-      const { bufferedLogDestination, createLogger } = await import(${JSON.stringify(loggerModule)});
-      const fd = fs.openSync(${JSON.stringify(file)}, 'a');
-      const logger = createLogger({ level: 'INFO', privacy: ${JSON.stringify(privacy)}, hashKey: 'k',
-        destination: bufferedLogDestination(fd) });
-      logger.info('held');
-      fs.closeSync(fd);`;
-    const execArgv = process.execArgv.filter((flag) => !/^--inspect/.test(flag));
-    const child = spawn(process.execPath, [...execArgv, '--input-type=module', '-e', code], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exitCode = await new Promise((resolve) => child.once('close', (closed) => resolve(closed)));
-    expect({ exitCode, stderr }).to.deep.equal({ exitCode: 0, stderr: '' });
+    const ended = await logThenEnd(path.join(directory, 'log'), 'fs.closeSync(fd);');
+    expect(ended).to.deep.equal({ exitCode: 0, stderr: '' });
   });
 
   for (const [how, ending, exitCode] of [
@@ -78,7 +71,7 @@ describe('the default log destination (buffered, flushed within a second)', func
   ] as const) {
     it(`writes what is buffered when ${how}`, async () => {
       const file = path.join(directory, 'log');
-      expect(await logThenEnd(file, ending)).to.equal(exitCode);
+      expect((await logThenEnd(file, ending)).exitCode).to.equal(exitCode);
       expect(messagesIn(file)).to.deep.equal(['first', 'second']);
     });
   }

@@ -40,7 +40,7 @@ export class LineBatch implements pino.DestinationStream {
     if (this.length >= this.minLength) this.release();
   }
 
-  /** pino's `logger.flush`: what is held goes to the stream, and the stream writes it. */
+  /** pino's `logger.flush`: what is held goes to the stream, whose own flush then calls back. */
   flush(callback?: (error?: Error | null) => void): void {
     this.release();
     this.stream.flush(callback);
