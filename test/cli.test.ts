@@ -82,7 +82,7 @@ describe('docqa command (end to end)', function () {
       // Started bare, not through npm start or the image.
       const launchWarning = parsed.find((line) => line.msg.startsWith('started without the memory settings'));
       expect(launchWarning?.msg).to.match(
-        /^started without the memory settings MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, --max-semi-space-size, which npm start/,
+        /^started without the memory settings MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, --max-semi-space-size, --no-memory-reducer, which npm start/,
       );
     });
   });

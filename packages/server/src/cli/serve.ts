@@ -36,7 +36,7 @@ async function serveInProcess(): Promise<number> {
     running.kernel.logger.warn(
       { missing },
       `started without the memory settings ${missing.join(', ')}, which npm start and the ` +
-        'image set: expect a larger resident set (docs/operations.md, Memory)',
+        'image set: expect a larger resident set, or slower small requests (docs/operations.md, Memory)',
     );
   }
   const ended = await Promise.race([signalled.then((signal) => ({ signal })), fatal.then((error) => ({ error }))]);

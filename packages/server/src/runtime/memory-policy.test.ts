@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { heapGrowthFlag, launchSettings, missingLaunchSettings } from './memory-policy.js';
+import { heapGrowthFlag, launchSettings, launchSettingValues, missingLaunchSettings } from './memory-policy.js';
 
 describe('the heap growth policy', () => {
   it("sets V8's growing factor from HEAP_GROWING_PERCENT, 30 by default", () => {
@@ -31,20 +31,36 @@ describe('the memory launch settings', () => {
       'MALLOC_ARENA_MAX',
       'MALLOC_MMAP_THRESHOLD_',
       '--max-semi-space-size',
+      '--no-memory-reducer',
     ]);
   });
 
   it('finds the young generation flag on the command line or in NODE_OPTIONS, in either spelling', () => {
-    expect(missingLaunchSettings(['--max-semi-space-size=4'], all)).to.deep.equal([]);
+    const reducer = '--no-memory-reducer';
+    expect(missingLaunchSettings(['--max-semi-space-size=4', reducer], all)).to.deep.equal([]);
     expect(
-      missingLaunchSettings([], { ...all, NODE_OPTIONS: '--enable-source-maps --max_semi_space_size=8' }),
+      missingLaunchSettings([reducer], { ...all, NODE_OPTIONS: '--enable-source-maps --max_semi_space_size=8' }),
     ).to.deep.equal([]);
-    expect(missingLaunchSettings(['--max-semi-space-size-of-nothing'], all)).to.deep.equal(['--max-semi-space-size']);
+    expect(missingLaunchSettings(['--max-semi-space-size-of-nothing', reducer], all)).to.deep.equal([
+      '--max-semi-space-size',
+    ]);
+  });
+
+  it('finds the memory reducer turned off in either spelling, and reads no value after it', () => {
+    const young = '--max-semi-space-size=4';
+    expect(missingLaunchSettings([young, '--no_memory_reducer'], all)).to.deep.equal([]);
+    expect(missingLaunchSettings([young, '--memory-reducer'], all)).to.deep.equal(['--no-memory-reducer']);
+    expect(launchSettingValues(['--no-memory-reducer', '--enable-source-maps'], all)['--no-memory-reducer']).to.equal(
+      '',
+    );
   });
 
   it("takes an operator's own values as set", () => {
     expect(
-      missingLaunchSettings(['--max-semi-space-size=16'], { MALLOC_ARENA_MAX: '4', MALLOC_MMAP_THRESHOLD_: '131072' }),
+      missingLaunchSettings(['--max-semi-space-size=16', '--no-memory-reducer'], {
+        MALLOC_ARENA_MAX: '4',
+        MALLOC_MMAP_THRESHOLD_: '131072',
+      }),
     ).to.deep.equal([]);
   });
 
@@ -58,7 +74,8 @@ describe('the memory launch settings', () => {
     const image = await readFile(new URL('docker/Dockerfile', root), 'utf8');
     const entrypoint = await readFile(new URL('docker/docqa.sh', root), 'utf8');
     for (const [name, value] of Object.entries(launchSettings)) {
-      const setting = name.startsWith('--') ? `${name}=${value}` : `${name}=\${${name}:-${value}}`;
+      const flag = value === '' ? name : `${name}=${value}`;
+      const setting = name.startsWith('--') ? flag : `${name}=\${${name}:-${value}}`;
       for (const launch of launches) expect(launch, launch).to.include(setting);
       expect(name.startsWith('--') ? entrypoint : image).to.include(
         name.startsWith('--') ? setting : `${name}=${value}`,
