@@ -27,6 +27,7 @@ import type { LoadResult, LoadSpec } from './load/client.js';
 import type { ServerReady, ServerSpec } from './load/server.js';
 import { endpointSpecs, type EndpointContext, type EndpointName } from './load/endpoints.js';
 import { formatRow, type Row } from './load/report.js';
+import { launchSettings } from '../src/runtime/memory-policy.js';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const tsxArgs = ['--import', 'tsx', '--conditions=docqa-source'];
@@ -59,9 +60,23 @@ interface Child {
   ready: ServerReady;
 }
 
+/**
+ * DocQA's process starts as `npm start` starts it, with the launch settings (memory-policy.ts:
+ * allocator variables and V8 flags only node's start applies); the bare server as plain node.
+ */
+function launchOf(kind: ServerSpec['kind']): { execArgv: string[]; env: NodeJS.ProcessEnv } {
+  if (kind === 'bare') return { execArgv: tsxArgs, env: process.env };
+  const settings = Object.entries(launchSettings);
+  const flags = settings
+    .filter(([name]) => name.startsWith('--'))
+    .map(([name, value]) => (value === '' ? name : `${name}=${value}`));
+  const variables = Object.fromEntries(settings.filter(([name]) => !name.startsWith('--')));
+  return { execArgv: [...tsxArgs, ...flags], env: { ...variables, ...process.env } };
+}
+
 function startChild(spec: ServerSpec): Promise<Child> {
   const child = fork(here('./load/server.ts'), [JSON.stringify(spec)], {
-    execArgv: tsxArgs,
+    ...launchOf(spec.kind),
     // The server's log lines cost it what they cost in production, but nobody reads them here.
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
