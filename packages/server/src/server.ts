@@ -16,6 +16,7 @@ import { licenseTokens } from '@docqa/core/license';
 import { startMetricsListener, type MetricsListener } from './metrics/metrics-listener.js';
 import { shareMetricsWithPrimary } from './metrics/cluster-metrics.js';
 import { type AnyModule, type AuditService, type Db, type Logger, type Plan } from '@docqa/plugin-api';
+import { holdTickObjectShape } from './runtime/tick-shape.js';
 
 export interface RunningServer {
   kernel: Kernel;
@@ -73,6 +74,8 @@ function withStandardModules(given: readonly AnyModule[]): AnyModule[] {
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const { port, host, extraRoutes = [], clusterMetrics = false, ...kernelOptions } = options;
+  // Before the database opens: its first full collections would otherwise cost every nextTick.
+  holdTickObjectShape();
   const kernel = await Kernel.start({
     presets,
     ...kernelOptions,
